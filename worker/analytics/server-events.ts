@@ -1,0 +1,24 @@
+import { ObjectId } from 'mongodb';
+import type { Store } from '../db/store';
+
+export type SignUpMethod = 'password' | 'google' | 'apple';
+
+/**
+ * Records a sign-up server-side, at account creation, so it is counted even when the
+ * client's own analytics never fire (spec: identity-provider sign-ups are recorded here).
+ */
+export async function recordSignUp(store: Store, userId: ObjectId, method: SignUpMethod): Promise<void> {
+  const now = new Date();
+  await store.analytics_events.insertOne({
+    _id: new ObjectId(),
+    eventId: crypto.randomUUID(),
+    name: 'signup_completed',
+    occurredAt: now,
+    receivedAt: now,
+    userId,
+    anonymousId: null,
+    platform: 'server',
+    schemaVersion: 1,
+    properties: { method },
+  });
+}

@@ -1,0 +1,43 @@
+import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { requireSetting } from '../config';
+import type { Env } from '../env';
+import { createStore, type Store } from './store';
+
+/**
+ * Tight timeouts so an unreachable database answers 503 within two seconds instead of
+ * holding the request for the driver's 30-second default.
+ */
+const CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 1500,
+  connectTimeoutMS: 1500,
+  socketTimeoutMS: 15000,
+  maxPoolSize: 4,
+  minPoolSize: 0,
+  // A fresh client per request: background monitoring would only outlive it.
+  serverMonitoringMode: 'poll',
+};
+
+export interface RequestConnection {
+  store: Store;
+  /** Closes the client if this request opened one. */
+  release(): Promise<void>;
+}
+
+/**
+ * One MongoClient per request, created on first use. A client kept at module scope breaks
+ * in workerd (its sockets belong to the request that opened them), so each request owns
+ * its client and closes it once the response is out.
+ */
+export function openRequestConnection(env: Env): RequestConnection {
+  let client: MongoClient | undefined;
+  const store = createStore(() => {
+    client = new MongoClient(requireSetting(env, 'MONGODB_URI'), CLIENT_OPTIONS);
+    return client.db(env.MONGODB_DB?.trim() || undefined);
+  });
+  return {
+    store,
+    release: async () => {
+      if (client) await client.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** Driver errors that mean "the database cannot be reached", as opposed to a bad query. */
+const UNREACHABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+]);
+
+export function isDatabaseUnreachable(err: unknown): boolean {
+  return err instanceof Error && UNREACHABLE.has(err.name);
+}
+
+/** A unique-index violation (E11000), as MongoDB and the dev server report it. */
+export function isDuplicateKey(err: unknown): err is { code: 11000; keyValue?: Record<string, unknown> } {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}

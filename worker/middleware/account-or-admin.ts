@@ -1,0 +1,51 @@
+import { createMiddleware } from 'hono/factory';
+import { ObjectId } from 'mongodb';
+import { ACCESS_TEXT } from '../auth/access-text';
+import { verifySessionToken } from '../auth/token';
+import { requireSetting } from '../config';
+import type { AppEnv } from '../env';
+import { plainTextError } from '../http/errors';
+import { annotate } from '../openapi/annotations';
+
+async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string | undefined> {
+  try {
+    const body = (await request.json()) as { email?: unknown };
+    return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The account-or-admin check, reading `Authorization: Bearer <token>`. Passes when the
+ * stored account is an admin, or the claim `_id` equals the path's `:id`. The email rule
+ * (claim email equals body email) applies only to routes without an `:id`: on a route that
+ * names an account, matching your own email must never open someone else's account.
+ * Missing token: 401 `Access denied. No token provided.`; bad token: 400 `Invalid token.`;
+ * otherwise a failed check is 403 `Access denied.`
+ * @example app.delete('/users/:id', accountOrAdmin(), handler)
+ */
+export function accountOrAdmin() {
+  return annotate(
+    createMiddleware<AppEnv>(async (c, next) => {
+      const header = c.req.header('authorization') ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
+      const claims = await verifySessionToken(match[1]!, requireSetting(c.env, 'JWT_SECRET'));
+      if (!claims) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+
+      const stored = await c.var.db.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { role: 1 } });
+      const isAdmin = stored?.role === 'admin';
+      const pathId = c.req.param('id');
+      const ownsAccount =
+        pathId !== undefined
+          ? pathId.toLowerCase() === claims._id
+          : (await bodyEmail(c.req)) === claims.email.toLowerCase();
+      if (!isAdmin && !(ownsAccount && stored)) throw plainTextError(403, ACCESS_TEXT.denied);
+
+      c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
+      await next();
+    }),
+    { kind: 'security', scheme: 'bearerToken' },
+  );
+}

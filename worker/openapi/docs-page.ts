@@ -1,0 +1,56 @@
+/**
+ * A self-contained reference page over /api/openapi.json: no CDN, so it renders the same
+ * on a laptop with no network as in production.
+ */
+export const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rider service API</title>
+<style>
+  body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1.5rem; color: #1d2329; }
+  h1 { margin-bottom: 0; } .muted { color: #667; }
+  details { border: 1px solid #d8dde3; border-radius: 6px; margin: .4rem 0; }
+  summary { cursor: pointer; padding: .45rem .7rem; }
+  .m { display: inline-block; min-width: 4.2rem; font-weight: 700; font-family: ui-monospace, monospace; }
+  .get { color: #0b7a3e; } .post { color: #1c5fd1; } .put, .patch { color: #9a5b00; } .delete { color: #b3261e; }
+  code, pre { font-family: ui-monospace, monospace; font-size: 13px; }
+  pre { background: #f5f7f9; padding: .6rem; overflow-x: auto; margin: .3rem .7rem .7rem; }
+  h2 { margin-top: 2rem; text-transform: capitalize; }
+</style>
+</head>
+<body>
+<h1>Rider service API</h1>
+<p class="muted">Generated from <a href="/api/openapi.json">/api/openapi.json</a>.</p>
+<div id="root">Loading…</div>
+<script>
+fetch('/api/openapi.json').then(r => r.json()).then(doc => {
+  const root = document.getElementById('root');
+  root.textContent = '';
+  const byTag = {};
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const tag = (op.tags && op.tags[0]) || 'other';
+      (byTag[tag] ||= []).push({ path, method, op });
+    }
+  }
+  for (const tag of Object.keys(byTag).sort()) {
+    const h = document.createElement('h2'); h.textContent = tag; root.appendChild(h);
+    for (const { path, method, op } of byTag[tag]) {
+      const d = document.createElement('details');
+      const s = document.createElement('summary');
+      s.innerHTML = '<span class="m ' + method + '">' + method.toUpperCase() + '</span> <code></code> <span class="muted"></span>';
+      s.querySelector('code').textContent = path;
+      s.querySelector('.muted').textContent = op.summary || '';
+      d.appendChild(s);
+      const pre = document.createElement('pre');
+      pre.textContent = JSON.stringify({ security: op.security, parameters: op.parameters, requestBody: op.requestBody, responses: op.responses }, null, 2);
+      d.appendChild(pre);
+      root.appendChild(d);
+    }
+  }
+}).catch(err => { document.getElementById('root').textContent = 'Could not load the API description: ' + err; });
+</script>
+</body>
+</html>`;

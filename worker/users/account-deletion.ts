@@ -1,0 +1,48 @@
+import type { Document, Filter, ObjectId, UpdateFilter } from 'mongodb';
+import type { CollectionName } from '../db/collections';
+import type { Store } from '../db/store';
+
+/**
+ * What deleting an account does to each collection that can hold personal data. Every
+ * feature that stores something of a user's adds its collection here; a test scans all
+ * collections after a deletion and fails on anything that still names the user.
+ */
+type Cleanup =
+  | { collection: CollectionName; remove: (userId: ObjectId) => Filter<Document> }
+  | { collection: CollectionName; detach: (userId: ObjectId) => { filter: Filter<Document>; update: UpdateFilter<Document> } };
+
+export const PERSONAL_DATA: Cleanup[] = [
+  { collection: 'tricklists', remove: (userId) => ({ userId }) },
+  { collection: 'tricks', remove: (userId) => ({ userId }) },
+  { collection: 'spotlists', remove: (userId) => ({ userId }) },
+  { collection: 'spot_reviews', remove: (userId) => ({ userId }) },
+  { collection: 'spot_trick_history', remove: (userId) => ({ userId }) },
+  { collection: 'feed_posts', remove: (userId) => ({ userId }) },
+  { collection: 'reactions', remove: (userId) => ({ userId }) },
+  { collection: 'feed_comments', remove: (userId) => ({ userId }) },
+  { collection: 'saved_posts', remove: (userId) => ({ userId }) },
+  { collection: 'dm_messages', remove: (userId) => ({ userId }) },
+  { collection: 'bot_chats', remove: (userId) => ({ userId }) },
+  { collection: 'companion_profiles', remove: (userId) => ({ userId }) },
+  { collection: 'pushTokens', remove: (userId) => ({ userId }) },
+  { collection: 'scheduledNotifications', remove: (userId) => ({ userId }) },
+  { collection: 'analytics_events', remove: (userId) => ({ userId }) },
+  // Event saves store ids as strings (Live shape).
+  { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
+  // Spots are shared content: they stay, without their creator.
+  { collection: 'spots', detach: (userId) => ({ filter: { createdBy: userId }, update: { $unset: { createdBy: '' } } }) },
+];
+
+/** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */
+export async function deleteAccount(store: Store, userId: ObjectId): Promise<void> {
+  for (const cleanup of PERSONAL_DATA) {
+    const collection = store.db.collection(cleanup.collection);
+    if ('remove' in cleanup) {
+      await collection.deleteMany(cleanup.remove(userId));
+    } else {
+      const { filter, update } = cleanup.detach(userId);
+      await collection.updateMany(filter, update);
+    }
+  }
+  await store.users.deleteOne({ _id: userId });
+}
