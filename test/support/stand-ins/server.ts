@@ -1,0 +1,28 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createJwksHandler } from './jwks';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+
+/**
+ * One local HTTP server standing in for every outside service the Worker calls, each
+ * speaking that service's real protocol under its own path prefix.
+ */
+export async function startStandIns(): Promise<{ url: string; close(): Promise<void> }> {
+  const handlers: Handler[] = [createJwksHandler()];
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    try {
+      for (const handler of handlers) if (await handler(req, res, path)) return;
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no stand-in at this path"}');
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,47 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { MongoClient, type Db } from 'mongodb';
+import worker from '../../worker/index';
+import type { Env } from '../../worker/env';
+
+export type TestEnv = Env & { STAND_INS_URL: string };
+
+/** A database name of its own for each test file (and each call, where a test wants one). */
+export function uniqueDbName(label: string): string {
+  return `t_${label.replace(/\W/g, '_')}_${crypto.randomUUID().slice(0, 8)}`;
+}
+
+export interface Api {
+  env: TestEnv;
+  /** Calls the Worker's own fetch handler inside workerd, and waits for its background work. */
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Runs `fn` with a direct driver connection to this test's database. */
+  db<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+}
+
+/** The Worker under test, bound to its own database and any env overrides. */
+export function createApi(label: string, overrides: Partial<TestEnv> = {}): Api {
+  const testEnv = { ...(env as TestEnv), MONGODB_DB: uniqueDbName(label), ...overrides } as TestEnv;
+  return {
+    env: testEnv,
+    async fetch(path, init = {}) {
+      const { json, headers, ...rest } = init;
+      const request = new Request(`http://rider.test${path}`, {
+        ...rest,
+        headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...(headers as Record<string, string>) },
+        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      });
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    },
+    async db(fn) {
+      const client = new MongoClient(testEnv.MONGODB_URI!, { serverSelectionTimeoutMS: 3000 });
+      try {
+        return await fn(client.db(testEnv.MONGODB_DB));
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}

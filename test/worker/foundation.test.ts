@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../support/worker-api';
+
+const api = createApi('foundation');
+
+describe('health and API description', () => {
+  it('reports the database up', async () => {
+    const res = await api.fetch('/api/health');
+    expect(res.status).toBe(200);
+    const body = await res.json<{ ok: boolean; db: string; version: string }>();
+    expect(body).toEqual({ ok: true, db: 'up', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  it('serves an OpenAPI 3.1 document built from the route schemas', async () => {
+    const res = await api.fetch('/api/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = await res.json<any>();
+    expect(doc.openapi).toBe('3.1.0');
+    const register = doc.paths['/api/users'].post;
+    expect(register.requestBody.content['application/json'].schema.required).toEqual(['name', 'email', 'password']);
+    expect(doc.paths['/api/users/{id}'].delete.security).toEqual([{ bearerToken: [] }]);
+    expect(doc.paths['/api/users/me'].get.security).toEqual([{ authToken: [] }]);
+    expect(doc.paths['/api/admin/users'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['q', 'limit', 'cursor']));
+  });
+
+  it('serves a docs page', async () => {
+    const res = await api.fetch('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/api/openapi.json');
+  });
+});
+
+describe('error model', () => {
+  it('answers unknown routes with 404 JSON', async () => {
+    const res = await api.fetch('/api/nope');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'No route for GET /api/nope.' });
+  });
+
+  it('answers malformed JSON with 400 JSON', async () => {
+    const res = await api.fetch('/api/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toMatch(/json/i);
+  });
+
+  it('lists every invalid field with 400 details', async () => {
+    const res = await api.fetch('/api/users', { method: 'POST', json: { name: '', email: 'not-an-email', password: 'short' } });
+    expect(res.status).toBe(400);
+    const body = await res.json<{ error: string; details: { field: string }[] }>();
+    expect(body.details.map((d) => d.field).sort()).toEqual(['email', 'name', 'password']);
+  });
+
+  it('refuses bodies over 1 MB with 413', async () => {
+    const res = await api.fetch('/api/users', { method: 'POST', json: { name: 'x'.repeat(1024 * 1024 + 10), email: 'a@b.co', password: 'longenough' } });
+    expect(res.status).toBe(413);
+    expect((await res.json<{ error: string }>()).error).toMatch(/too large/);
+  });
+
+  it('answers 503 JSON within 2 s when the database is unreachable', async () => {
+    const down = createApi('foundation-down', { MONGODB_URI: 'mongodb://127.0.0.1:9' });
+    let started = Date.now();
+    const health = await down.fetch('/api/health');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
+    started = Date.now();
+    const data = await down.fetch('/api/users', { method: 'POST', json: { name: 'Kim', email: 'kim@example.com', password: 'password123' } });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(data.status).toBe(503);
+    expect(await data.json()).toEqual({ error: 'The database is unavailable. Try again shortly.' });
+  });
+
+  it('names a missing secret instead of falling back to a default', async () => {
+    const unconfigured = createApi('foundation-nosecret', { JWT_SECRET: undefined });
+    const res = await unconfigured.fetch('/api/users', { method: 'POST', json: { name: 'Kim', email: 'kim@example.com', password: 'password123' } });
+    expect(res.status).toBe(500);
+    expect((await res.json<{ error: string }>()).error).toContain('JWT_SECRET is not set');
+  });
+});

@@ -1,0 +1,46 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, defineProject } from 'vitest/config';
+
+const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
+
+export default defineConfig({
+  test: {
+    projects: [
+      defineProject({
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                MONGODB_URI: inject('mongoUri'),
+                JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
+                GOOGLE_CLIENT_IDS: 'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
+                APPLE_CLIENT_IDS: 'com.example.rider',
+                GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
+                APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
+                STAND_INS_URL: inject('standInsUrl'),
+              },
+            },
+          })),
+        ],
+        resolve: { alias: { process: processShim, 'node:process': processShim } },
+        test: {
+          name: 'worker',
+          include: ['test/worker/**/*.test.ts'],
+          globalSetup: ['./test/support/global-setup.ts'],
+          testTimeout: 20_000,
+          deps: { optimizer: { ssr: { enabled: true, include: ['mongodb'] } } },
+        },
+      }),
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['devdb/test/**/*.test.ts', 'test/node/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
