@@ -1,6 +1,13 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, defineProject } from 'vitest/config';
+
+// The driver is pre-bundled for workerd; Node built-ins stay imports that nodejs_compat
+// serves, except `process`, which is aliased to the shim below.
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)].filter(
+  (name) => name !== 'process' && name !== 'node:process',
+);
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
 
@@ -30,7 +37,7 @@ export default defineConfig({
           include: ['test/worker/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts'],
           testTimeout: 20_000,
-          deps: { optimizer: { ssr: { enabled: true, include: ['mongodb'] } } },
+          deps: { optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } } },
         },
       }),
       {

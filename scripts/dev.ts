@@ -16,7 +16,16 @@ let stopping = false;
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  // Each child leads its own process group, so wrangler's workerd and tsx's node go too.
+  for (const child of children) {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  }
   setTimeout(() => process.exit(code), 1500).unref();
 }
 process.on('SIGINT', () => stopAll(0));
@@ -25,6 +34,7 @@ process.on('SIGTERM', () => stopAll(0));
 function startDevDb(): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(config.dbPort), '--data', config.dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -67,9 +77,10 @@ async function main(): Promise<void> {
   const uri = config.externalUri ?? (await startDevDb());
   await prepareDatabase(uri);
   const wrangler = spawn(
-    'npx',
-    ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(config.workerPort), '--test-scheduled', '--var', `MONGODB_URI:${uri}`, ...(config.externalUri ? [] : ['--var', `MONGODB_DB:${config.dbName}`])],
-    { stdio: 'inherit' },
+    'node_modules/.bin/wrangler',
+    ['dev', '--ip', '127.0.0.1', '--port', String(config.workerPort), '--test-scheduled', '--var', `MONGODB_URI:${uri}`, ...(config.externalUri ? [] : ['--var', `MONGODB_DB:${config.dbName}`])],
+    // No stdin: a child in its own process group must not read the terminal.
+    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   );
   children.push(wrangler);
   wrangler.on('exit', (code) => stopAll(code ?? 0));

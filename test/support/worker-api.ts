@@ -2,6 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { MongoClient, type Db } from 'mongodb';
 import worker from '../../worker/index';
 import type { Env } from '../../worker/env';
+import { applyIndexes } from '../../worker/db/indexes';
 
 export type TestEnv = Env & { STAND_INS_URL: string };
 
@@ -19,11 +20,14 @@ export interface Api {
 }
 
 /** The Worker under test, bound to its own database and any env overrides. */
-export function createApi(label: string, overrides: Partial<TestEnv> = {}): Api {
+export function createApi(label: string, overrides: Partial<TestEnv> = {}, options: { indexes?: boolean } = {}): Api {
   const testEnv = { ...(env as TestEnv), MONGODB_DB: uniqueDbName(label), ...overrides } as TestEnv;
-  return {
+  let indexed: Promise<unknown> | undefined = options.indexes === false ? Promise.resolve() : undefined;
+  const api: Api = {
     env: testEnv,
     async fetch(path, init = {}) {
+      // A fresh database gets the production indexes first, as `npm run db:indexes` would.
+      await (indexed ??= api.db(applyIndexes));
       const { json, headers, ...rest } = init;
       const request = new Request(`http://rider.test${path}`, {
         ...rest,
@@ -44,4 +48,5 @@ export function createApi(label: string, overrides: Partial<TestEnv> = {}): Api 
       }
     },
   };
+  return api;
 }

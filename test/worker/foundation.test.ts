@@ -58,7 +58,7 @@ describe('error model', () => {
   });
 
   it('answers 503 JSON within 2 s when the database is unreachable', async () => {
-    const down = createApi('foundation-down', { MONGODB_URI: 'mongodb://127.0.0.1:9' });
+    const down = createApi('foundation-down', { MONGODB_URI: 'mongodb://127.0.0.1:9' }, { indexes: false });
     let started = Date.now();
     const health = await down.fetch('/api/health');
     expect(Date.now() - started).toBeLessThan(2000);

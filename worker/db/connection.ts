@@ -10,7 +10,8 @@ import { createStore, type Store } from './store';
 const CLIENT_OPTIONS: MongoClientOptions = {
   serverSelectionTimeoutMS: 1500,
   connectTimeoutMS: 1500,
-  socketTimeoutMS: 15000,
+  // Bounds every operation, so a server that accepts but never answers cannot hold a request.
+  timeoutMS: 10_000,
   maxPoolSize: 4,
   minPoolSize: 0,
   // A fresh client per request: background monitoring would only outlive it.
