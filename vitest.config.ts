@@ -44,7 +44,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['devdb/test/**/*.test.ts', 'test/node/**/*.test.ts'],
+          include: ['devdb/test/**/*.test.ts', 'test/node/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -23,6 +23,6 @@ export function localStackConfig() {
     dbPort: Number(process.env.DB_PORT ?? 27018),
     dbName: process.env.MONGODB_DB ?? 'rider',
     dataDir: process.env.DEVDB_DATA ?? '.devdb-data',
-    externalUri: process.env.MONGODB_URI,
+    externalUri: process.env.MONGODB_URI || undefined,
   };
 }

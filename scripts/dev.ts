@@ -42,7 +42,10 @@ function startDevDb(): Promise<string> {
     lines.on('line', (line) => {
       console.log(`[devdb] ${line}`);
       const ready = /^devdb ready (mongodb:\/\/\S+)/.exec(line);
-      if (ready) resolve(`${ready[1]}/${config.dbName}`);
+      if (ready) {
+        console.log(`[dev] dev database pid ${child.pid}`);
+        resolve(`${ready[1]}/${config.dbName}`);
+      }
     });
     child.on('exit', (code) => {
       reject(new Error(`dev database exited with code ${code}`));

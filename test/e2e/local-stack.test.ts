@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The README's run line, exercised as a new user would: the whole local stack (dev database
+// process + wrangler dev), over HTTP.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
+const ports = { worker: 0, db: 0 };
+let stack: ChildProcess | undefined;
+let log = '';
+
+async function startStack(): Promise<{ devdbPid: number }> {
+  ports.worker ||= await freePort();
+  ports.db ||= await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+    env: { ...process.env, PORT: String(ports.worker), DB_PORT: String(ports.db), DEVDB_DATA: dataDir, MONGODB_URI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  stack = child;
+  let devdbPid = 0;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack did not start:\n${log}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const pid = /dev database pid (\d+)/.exec(log);
+      if (pid) devdbPid = Number(pid[1]);
+      if (/Ready on http/.test(log) && devdbPid) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`stack exited with ${code}:\n${log}`)));
+  });
+  return { devdbPid };
+}
+
+async function stopStack(): Promise<void> {
+  if (!stack || stack.exitCode !== null) return;
+  const exited = new Promise((resolve) => stack!.on('exit', resolve));
+  stack.kill('SIGINT');
+  await exited;
+  log = '';
+}
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`http://127.0.0.1:${ports.worker}/api${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+
+afterAll(stopStack);
+
+describe('local stack (npm run dev)', () => {
+  it('serves health, the API description and the docs page', { timeout: 120_000 }, async () => {
+    await startStack();
+    expect(await (await api('/health')).json()).toMatchObject({ ok: true, db: 'up' });
+    expect((await (await api('/openapi.json')).json()).openapi).toBe('3.1.0');
+    expect((await api('/docs')).headers.get('content-type')).toContain('text/html');
+  });
+
+  it('takes a new rider through register, sign-in, refusals and deletion', async () => {
+    const email = `e2e-${Date.now()}@rider.test`;
+    const registered = await api('/users', { method: 'POST', body: JSON.stringify({ name: 'E2E Rider', email, password: 'e2e-password' }) });
+    expect(registered.status).toBe(201);
+    const signedIn = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'e2e-password' }) });
+    const { token, user } = (await signedIn.json()) as { token: string; user: { _id: string } };
+    expect((await api('/users/me', { headers: { 'x-auth-token': token } })).status).toBe(200);
+
+    const refusals = await Promise.all([
+      api('/users/me').then(async (r) => [r.status, await r.text()]),
+      api('/users/me', { headers: { 'x-auth-token': 'junk' } }).then(async (r) => [r.status, await r.text()]),
+      api('/admin/users').then(async (r) => [r.status, await r.text()]),
+      api('/admin/users', { headers: { 'x-auth-token': token } }).then(async (r) => [r.status, await r.text()]),
+      api('/users/000000000000000000000000', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).then(async (r) => [r.status, await r.text()]),
+    ]);
+    expect(refusals).toEqual([
+      [401, 'Access denied. No token provided.'],
+      [400, 'Invalid token.'],
+      [401, 'Access denied.'],
+      [403, 'Access denied. Admin only.'],
+      [403, 'Access denied.'],
+    ]);
+
+    const deleted = await api(`/users/${user._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect(await deleted.json()).toEqual({ deleted: true, userId: user._id });
+    expect((await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'e2e-password' }) })).status).toBe(400);
+  });
+
+  it('reports the database down within 2 s, recovers without a Worker restart, and keeps data across a full restart', { timeout: 180_000 }, async () => {
+    await stopStack();
+    const { devdbPid } = await startStack();
+    const email = `persist-${Date.now()}@rider.test`;
+    expect((await api('/users', { method: 'POST', body: JSON.stringify({ name: 'Persistent', email, password: 'persist-pass' }) })).status).toBe(201);
+
+    process.kill(devdbPid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    let started = Date.now();
+    const down = await api('/health');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await down.json()).toMatchObject({ ok: false, db: 'down' });
+    started = Date.now();
+    const unavailable = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'persist-pass' }) });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(unavailable.status).toBe(503);
+
+    const devdb = spawn(process.execPath, ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(ports.db), '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => devdb.stdout!.on('data', (chunk: Buffer) => /devdb ready/.test(chunk.toString()) && resolve()));
+    expect(await (await api('/health')).json()).toMatchObject({ ok: true, db: 'up' });
+    devdb.kill('SIGTERM');
+    await new Promise((resolve) => devdb.on('exit', resolve));
+
+    await stopStack();
+    await startStack();
+    const again = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'persist-pass' }) });
+    expect(again.status).toBe(200);
+  });
+});
