@@ -1,0 +1,49 @@
+import type { CursorRegistry } from "../cursors.js";
+import { typeMismatch } from "../errors.js";
+import type { Store } from "../store.js";
+import { isPlainObject, type Doc } from "../values.js";
+
+export interface CommandContext {
+  store: Store;
+  cursors: CursorRegistry;
+  connectionId: number;
+  /** Target database (`$db`, or the OP_QUERY namespace prefix). */
+  db: string;
+}
+
+/** Returns the reply body; `ok: 1` is added by the dispatcher. */
+export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc;
+
+export function stringField(cmd: Doc, field: string): string {
+  const v = cmd[field];
+  if (typeof v !== "string") typeMismatch(field, "string", v);
+  return v;
+}
+
+export function docArray(cmd: Doc, field: string): Doc[] {
+  const v = cmd[field];
+  if (!Array.isArray(v) || !v.every(isPlainObject)) typeMismatch(field, "array", v);
+  return v;
+}
+
+/** `let` and `collation`, shared by most read and write commands. */
+export function queryContext(cmd: Doc): { variables?: Doc; collation?: Doc } {
+  const out: { variables?: Doc; collation?: Doc } = {};
+  if (isPlainObject(cmd.let)) out.variables = cmd.let;
+  if (isPlainObject(cmd.collation)) out.collation = cmd.collation;
+  return out;
+}
+
+/** Fields any command may carry that say nothing about the operation itself. */
+const GENERIC_FIELDS = new Set([
+  "$db", "lsid", "$readPreference", "txnNumber", "autocommit", "startTransaction", "writeConcern",
+  "readConcern", "$clusterTime", "apiVersion", "apiStrict", "apiDeprecationErrors", "comment", "maxTimeMS",
+]);
+
+/** The command document minus its name and generic fields (e.g. `create` options). */
+export function commandOptions(cmd: Doc): Doc {
+  const [, ...rest] = Object.keys(cmd);
+  const out: Doc = {};
+  for (const k of rest) if (!GENERIC_FIELDS.has(k)) out[k] = cmd[k];
+  return out;
+}

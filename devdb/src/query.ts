@@ -1,0 +1,92 @@
+import { Query } from "mingo";
+import type { CollationSpec, Options, SortSpec } from "mingo/types";
+import type { Collection } from "./collection.js";
+import { fail } from "./errors.js";
+import { isPlainObject, type Doc } from "./values.js";
+
+export interface QueryContext {
+  collation?: Doc;
+  variables?: Doc;
+  collectionResolver?: (name: string) => Doc[];
+}
+
+export function mingoOptions(ctx: QueryContext = {}): Partial<Options> {
+  return {
+    ...(ctx.collation ? { collation: ctx.collation as unknown as CollationSpec } : {}),
+    ...(ctx.variables ? { variables: ctx.variables } : {}),
+    ...(ctx.collectionResolver ? { collectionResolver: ctx.collectionResolver } : {}),
+  };
+}
+
+export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) fail("TypeMismatch", `BSON field '${field}' is the wrong type, expected type 'object'`);
+  return v;
+}
+
+export function optionalNumber(cmd: Doc, field: string): number | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === "number" ? v : typeof v === "object" && "toNumber" in v ? (v as { toNumber(): number }).toNumber() : NaN;
+  if (!Number.isFinite(n)) fail("TypeMismatch", `BSON field '${field}' is the wrong type, expected a number`);
+  return n;
+}
+
+export function sortSpec(sort: Doc | undefined): SortSpec | undefined {
+  if (!sort || Object.keys(sort).length === 0) return undefined;
+  const out: SortSpec = {};
+  for (const [field, dir] of Object.entries(sort)) {
+    if (typeof dir !== "number" || dir === 0) fail("BadValue", `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
+    out[field] = dir > 0 ? 1 : -1;
+  }
+  return out;
+}
+
+export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): (doc: Doc) => boolean {
+  if (!filter || Object.keys(filter).length === 0) return () => true;
+  const query = new Query(filter, mingoOptions(ctx));
+  return (doc) => query.test(doc);
+}
+
+/** Documents matching `filter`, narrowed through an index when the filter allows it. */
+export function matching(coll: Collection | undefined, filter: Doc | undefined, ctx: QueryContext = {}): Doc[] {
+  if (!coll) return [];
+  // Index keys are exact values; a collation may match values they don't.
+  const narrowed = filter && !ctx.collation ? coll.candidates(filter) : undefined;
+  const source = narrowed ?? [...coll.docs.values()];
+  const test = compileFilter(filter, ctx);
+  return source.filter(test);
+}
+
+export interface FindSpec extends QueryContext {
+  filter?: Doc;
+  sort?: Doc;
+  projection?: Doc;
+  skip?: number;
+  limit?: number;
+}
+
+export function findDocs(coll: Collection | undefined, spec: FindSpec): Doc[] {
+  let docs = matching(coll, spec.filter, spec);
+  const sort = sortSpec(spec.sort);
+  const projection = spec.projection && Object.keys(spec.projection).length ? spec.projection : undefined;
+  const skip = spec.skip ?? 0;
+  const limit = spec.limit ?? 0;
+  if (!sort && !projection) {
+    if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);
+    return docs;
+  }
+  // The filter already ran; mingo only sorts, pages and projects here.
+  const cursor = new Query({}, mingoOptions(spec)).find<Doc>(docs, projection ?? {});
+  if (sort) cursor.sort(sort);
+  if (skip) cursor.skip(skip);
+  if (limit) cursor.limit(limit);
+  return cursor.all();
+}
+
+/** Applies a find-style projection to a single document. */
+export function projectDoc(doc: Doc, projection: Doc | undefined, ctx: QueryContext = {}): Doc {
+  if (!projection || Object.keys(projection).length === 0) return doc;
+  return new Query({}, mingoOptions(ctx)).find<Doc>([doc], projection).all()[0]!;
+}

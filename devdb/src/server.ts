@@ -1,0 +1,148 @@
+import net from "node:net";
+import { errorReply, runCommand } from "./commands/index.js";
+import { CursorRegistry } from "./cursors.js";
+import { DevDbError } from "./errors.js";
+import { Store } from "./store.js";
+import { sweepExpired } from "./ttl.js";
+import type { Doc } from "./values.js";
+import { encodeMsg, encodeReply, FrameReader, OP_QUERY, parseRequest, type Frame } from "./wire.js";
+
+export interface DevDbOptions {
+  /** 0 picks an ephemeral port. Default 27018. */
+  port?: number;
+  host?: string;
+  /** Persistence folder; undefined keeps everything in memory only. */
+  dataDir?: string;
+  /** TTL sweeper interval. Default 1000 ms. */
+  ttlSweepMs?: number;
+  /** Suppresses the ready line and warnings. */
+  quiet?: boolean;
+}
+
+export interface DevDbHandle {
+  port: number;
+  uri: string;
+  close(): Promise<void>;
+}
+
+const DEFAULT_PORT = 27018;
+/** How far behind the OS page cache the disk may lag (power loss, not process death). */
+const FSYNC_INTERVAL_MS = 1000;
+const CURSOR_SWEEP_MS = 60_000;
+
+interface Shared {
+  store: Store;
+  cursors: CursorRegistry;
+  log: (msg: string) => void;
+}
+
+function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer | undefined {
+  let reply: Doc;
+  const legacy = frame.opCode === OP_QUERY;
+  let moreToCome = false;
+  try {
+    const req = parseRequest(frame);
+    moreToCome = req.moreToCome;
+    reply = runCommand(req.command, { store: shared.store, cursors: shared.cursors, connectionId, db: req.db });
+  } catch (err) {
+    reply = errorReply(new DevDbError("FailedToParse", err instanceof Error ? err.message : String(err)));
+  }
+  if (moreToCome) return undefined;
+  try {
+    return legacy ? encodeReply(frame.requestId, reply) : encodeMsg(frame.requestId, reply);
+  } catch (err) {
+    // e.g. a reply over the BSON size limit: report it rather than hang the client.
+    const fallback = errorReply(err);
+    return legacy ? encodeReply(frame.requestId, fallback) : encodeMsg(frame.requestId, fallback);
+  }
+}
+
+function serveConnection(socket: net.Socket, shared: Shared, connectionId: number): void {
+  socket.setNoDelay(true);
+  const reader = new FrameReader();
+  socket.on("data", (chunk: Buffer) => {
+    let frames: Frame[];
+    try {
+      frames = reader.push(chunk);
+    } catch (err) {
+      // A bad length prefix leaves no way to find the next message boundary.
+      shared.log(`devdb: closing connection ${connectionId}: ${(err as Error).message}`);
+      socket.destroy();
+      return;
+    }
+    for (const frame of frames) {
+      const out = handleFrame(frame, shared, connectionId);
+      if (out) socket.write(out);
+    }
+  });
+  // Clients vanishing mid-conversation is routine; the socket just closes.
+  socket.on("error", () => {});
+}
+
+function everyMs(ms: number, log: (msg: string) => void, task: () => void): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    try {
+      task();
+    } catch (err) {
+      log(`devdb: background task failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  }, ms);
+  timer.unref();
+  return timer;
+}
+
+export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> {
+  const host = opts.host ?? "127.0.0.1";
+  const log = opts.quiet ? () => {} : (msg: string) => process.stderr.write(msg + "\n");
+  const store = new Store({ dataDir: opts.dataDir, warn: log });
+  const shared: Shared = { store, cursors: new CursorRegistry(), log };
+  const sockets = new Set<net.Socket>();
+  let nextConnectionId = 1;
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    serveConnection(socket, shared, nextConnectionId++);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  server.on("error", (err) => log(`devdb: server error: ${err.message}`));
+
+  const timers = [
+    everyMs(opts.ttlSweepMs ?? 1000, log, () => sweepExpired(store)),
+    everyMs(FSYNC_INTERVAL_MS, log, () => store.sync()),
+    everyMs(CURSOR_SWEEP_MS, log, () => shared.cursors.sweep()),
+  ];
+  const port = (server.address() as net.AddressInfo).port;
+  const uri = `mongodb://${host}:${port}`;
+  if (!opts.quiet) process.stdout.write(`devdb ready ${uri} data=${store.dataDir ?? "memory"}\n`);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      for (const t of timers) clearInterval(t);
+      server.close(() => {
+        try {
+          shared.cursors.clear();
+          store.close();
+          resolve();
+        } catch (err) {
+          reject(err);
+        }
+      });
+      for (const socket of sockets) socket.destroy();
+    });
+    return closing;
+  };
+  return { port, uri, close };
+}

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MongoClient, type Db, type MongoClientOptions, type ObjectId } from "mongodb";
+import { startDevDb, type DevDbHandle, type DevDbOptions } from "../src/server.js";
+
+export interface TestServer {
+  server: DevDbHandle;
+  client: MongoClient;
+  /** A fresh database name per call, so tests never share state. */
+  db(prefix?: string): Db;
+  close(): Promise<void>;
+}
+
+let dbCounter = 0;
+
+export async function startTestServer(opts: DevDbOptions = {}, clientOpts: MongoClientOptions = {}): Promise<TestServer> {
+  const server = await startDevDb({ port: 0, quiet: true, ...opts });
+  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000, ...clientOpts });
+  await client.connect();
+  return {
+    server,
+    client,
+    db: (prefix = "t") => client.db(`${prefix}_${process.pid}_${++dbCounter}`),
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export function tempDir(prefix = "devdb-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Test documents use numbers and strings as `_id` freely, unlike the driver's default schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyDoc = { _id?: string | number | ObjectId; [field: string]: any };
