@@ -65,7 +65,7 @@ describe('local stack (npm run dev)', () => {
   it('serves health, the API description and the docs page', { timeout: 120_000 }, async () => {
     await startStack();
     expect(await (await api('/health')).json()).toMatchObject({ ok: true, db: 'up' });
-    expect((await (await api('/openapi.json')).json()).openapi).toBe('3.1.0');
+    expect(((await (await api('/openapi.json')).json()) as { openapi: string }).openapi).toBe('3.1.0');
     expect((await api('/docs')).headers.get('content-type')).toContain('text/html');
   });
 

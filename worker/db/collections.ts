@@ -36,6 +36,13 @@ export interface CollectionDocuments {
   experiment_exposures: D.StoredDoc;
   usage_events: D.StoredDoc;
   payment_events: D.PaymentEventDoc;
+  eventSources: D.StoredDoc;
+  eventSourceRecords: D.StoredDoc;
+  eventSubscriptions: D.StoredDoc;
+  eventSaves: D.StoredDoc;
+  eventChangeLog: D.StoredDoc;
+  eventNotificationJobs: D.StoredDoc;
+  organizers: D.StoredDoc;
 }
 
 export type CollectionName = keyof CollectionDocuments;
@@ -72,4 +79,15 @@ export const COLLECTION_NAMES = [
   'experiment_exposures',
   'usage_events',
   'payment_events',
+  'eventSources',
+  'eventSourceRecords',
+  'eventSubscriptions',
+  'eventSaves',
+  'eventChangeLog',
+  'eventNotificationJobs',
+  'organizers',
 ] as const satisfies readonly CollectionName[];
+
+// Fails to compile when a collection is typed above but missing from the list.
+type Unlisted = Exclude<CollectionName, (typeof COLLECTION_NAMES)[number]>;
+export const everyCollectionListed: [Unlisted] extends [never] ? true : Unlisted = true;
