@@ -38,13 +38,13 @@ describe('Apple sign-in', () => {
   });
 
   it('uses the name supplied on first authorization', async () => {
-    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: `${crypto.randomUUID()}@example.com` }), { givenName: 'Leticia', familyName: 'Bufoni' });
+    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: `${crypto.randomUUID()}@example.com`, email_verified: true }), { givenName: 'Leticia', familyName: 'Bufoni' });
     expect((await res.json<any>()).user.name).toBe('Leticia Bufoni');
   });
 
   it('finds a returning user by subject when the token carries no email', async () => {
     const sub = `001.${crypto.randomUUID()}`;
-    const first = await (await signIn(appleClaims(sub, { email: `${crypto.randomUUID()}@example.com` }))).json<any>();
+    const first = await (await signIn(appleClaims(sub, { email: `${crypto.randomUUID()}@example.com`, email_verified: 'true' }))).json<any>();
     const res = await signIn(appleClaims(sub));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ isNewUser: false, user: { _id: first.user._id } });
@@ -53,10 +53,19 @@ describe('Apple sign-in', () => {
   it('links to an existing account with the same email', async () => {
     const account = await register(api);
     const sub = `001.${crypto.randomUUID()}`;
-    const res = await signIn(appleClaims(sub, { email: account.email }));
+    const res = await signIn(appleClaims(sub, { email: account.email, email_verified: 'true' }));
     expect(await res.json()).toMatchObject({ isNewUser: false, user: { _id: account._id } });
     const stored = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(account._id) }));
     expect(stored!.appleUserId).toBe(sub);
+  });
+
+  it('refuses to link or create by an unverified email', async () => {
+    const account = await register(api);
+    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: account.email, email_verified: 'false' }));
+    expect(res.status).toBe(401);
+    expect((await res.json<any>()).error).toMatch(/not verified/);
+    const stored = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(account._id) }));
+    expect(stored!.appleUserId).toBeUndefined();
   });
 
   it('refuses an unknown subject without an email with 400', async () => {
@@ -69,12 +78,12 @@ describe('Apple sign-in', () => {
     ['wrong audience', { aud: 'com.example.other' }],
     ['wrong issuer', { iss: 'https://accounts.google.com' }],
   ])('refuses a token with %s', async (_label, extra) => {
-    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com', ...extra }));
+    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com', email_verified: 'true', ...extra }));
     expect(res.status).toBe(401);
   });
 
   it('refuses an expired token, a bad signature and an unknown key id', async () => {
-    const claims = appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com' });
+    const claims = appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com', email_verified: 'true' });
     const expired = await signIdToken(key, claims, { expiresIn: Math.floor(Date.now() / 1000) - 5 });
     const [h, p] = (await signIdToken(key, claims)).split('.');
     const foreign = (await publishKeySet(env.STAND_INS_URL, `apple-other-${crypto.randomUUID()}`)).keys[0]!;

@@ -70,6 +70,10 @@ export async function signInWithApple(store: Store, payload: JWTPayload, supplie
   if (!email) {
     throw new ApiError(400, 'Apple did not share an email address and no account is linked to this Apple ID.');
   }
+  // Linking by an unverified address would hand its account to whoever typed it in.
+  if (!emailVerified(payload)) {
+    throw new ApiError(401, 'Invalid Apple token: the email address is not verified.');
+  }
   const byEmail = await store.users.findOne({ email });
   if (byEmail) {
     const user = await store.users.findOneAndUpdate(
