@@ -37,16 +37,16 @@ export const authRoutes = new Hono<AppEnv>()
     async (c) => {
       const { email, password } = c.req.valid('json');
       const attempt = await beginSignInAttempt(c.env, [`email:${email}`, `ip:${clientIp((n) => c.req.header(n))}`]);
+      // A database error settles as "not failed": only a wrong password counts.
+      let failed = false;
       let user;
       try {
         user = await c.var.db.users.findOne({ email });
-      } catch (err) {
-        await attempt.settle(false);
-        throw err;
+        failed = !(await verifyPassword(password, user?.password));
+      } finally {
+        await attempt.settle(failed);
       }
-      const ok = await verifyPassword(password, user?.password);
-      await attempt.settle(!ok);
-      if (!ok || !user) throw new ApiError(400, INVALID_CREDENTIALS);
+      if (failed || !user) throw new ApiError(400, INVALID_CREDENTIALS);
       return sessionResponse(c, user, 200);
     },
   )

@@ -1,11 +1,9 @@
 import { createMiddleware } from 'hono/factory';
-import { ObjectId } from 'mongodb';
 import { ACCESS_TEXT } from '../auth/access-text';
-import { verifySessionToken } from '../auth/token';
-import { requireSetting } from '../config';
 import type { AppEnv } from '../env';
 import { plainTextError } from '../http/errors';
 import { annotate } from '../openapi/annotations';
+import { claimsOrInvalid, storedAccount } from './session';
 
 async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string | undefined> {
   try {
@@ -31,11 +29,9 @@ export function accountOrAdmin() {
       const header = c.req.header('authorization') ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
-      const claims = await verifySessionToken(match[1]!, requireSetting(c.env, 'JWT_SECRET'));
-      if (!claims) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-
-      const stored = await c.var.db.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { role: 1 } });
-      const isAdmin = stored?.role === 'admin';
+      const claims = await claimsOrInvalid(c.env, match[1]!);
+      const stored = await storedAccount(c.var.db, claims);
+      const isAdmin = stored?.isAdmin === true;
       const pathId = c.req.param('id');
       const ownsAccount =
         pathId !== undefined

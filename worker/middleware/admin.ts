@@ -1,13 +1,11 @@
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
-import { ObjectId } from 'mongodb';
 import { ACCESS_TEXT } from '../auth/access-text';
-import { verifySessionToken } from '../auth/token';
-import { requireSetting } from '../config';
 import type { AppEnv } from '../env';
 import { ApiError, plainTextError } from '../http/errors';
 import { isDatabaseUnreachable } from '../db/errors';
 import { annotate } from '../openapi/annotations';
+import { claimsOrInvalid, storedAccount } from './session';
 
 /**
  * Requires a token whose account is an admin *in the store*: the role is read on every
@@ -24,11 +22,10 @@ export function admin() {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
       try {
-        const claims = await verifySessionToken(token, requireSetting(c.env, 'JWT_SECRET'));
-        if (!claims) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-        const stored = await c.var.db.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { role: 1 } });
+        const claims = await claimsOrInvalid(c.env, token);
+        const stored = await storedAccount(c.var.db, claims);
         if (!stored) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-        if (stored.role !== 'admin') throw plainTextError(403, ACCESS_TEXT.adminOnly);
+        if (!stored.isAdmin) throw plainTextError(403, ACCESS_TEXT.adminOnly);
         c.set('user', { ...claims, role: 'admin' });
       } catch (err) {
         if (err instanceof HTTPException || err instanceof ApiError || isDatabaseUnreachable(err)) throw err;

@@ -1,10 +1,9 @@
 import { createMiddleware } from 'hono/factory';
-import { verifySessionToken } from '../auth/token';
-import { requireSetting } from '../config';
 import type { AppEnv } from '../env';
 import { plainTextError } from '../http/errors';
 import { ACCESS_TEXT } from '../auth/access-text';
 import { annotate } from '../openapi/annotations';
+import { claimsOrInvalid } from './session';
 
 /**
  * Requires a valid session token in `x-auth-token`; its claims become `c.var.user`.
@@ -16,9 +15,7 @@ export function auth() {
     createMiddleware<AppEnv>(async (c, next) => {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
-      const claims = await verifySessionToken(token, requireSetting(c.env, 'JWT_SECRET'));
-      if (!claims) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-      c.set('user', claims);
+      c.set('user', await claimsOrInvalid(c.env, token));
       await next();
     }),
     { kind: 'security', scheme: 'authToken' },
