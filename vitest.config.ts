@@ -1,6 +1,6 @@
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig, defineProject } from 'vitest/config';
 
 // The driver is pre-bundled for workerd; Node built-ins stay imports that nodejs_compat
@@ -22,7 +22,8 @@ export default defineConfig({
               bindings: {
                 MONGODB_URI: inject('mongoUri'),
                 JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
-                GOOGLE_CLIENT_IDS: 'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
+                GOOGLE_CLIENT_IDS:
+                  'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
                 APPLE_CLIENT_IDS: 'com.example.rider',
                 GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
                 APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
@@ -37,7 +38,9 @@ export default defineConfig({
           include: ['test/worker/**/*.test.ts'],
           globalSetup: ['./test/support/global-setup.ts'],
           testTimeout: 20_000,
-          deps: { optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } } },
+          deps: {
+            optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } },
+          },
         },
       }),
       {

@@ -16,8 +16,21 @@ export default {
   },
 };`;
 
-const bundle = await build({ stdin: { contents: WORKER, resolveDir: process.cwd(), loader: 'js' }, bundle: true, format: 'esm', write: false, platform: 'neutral', mainFields: ['module', 'main'], external: ['crypto', 'node:*'] });
-const mf = new Miniflare({ modules: true, script: bundle.outputFiles[0]!.text, compatibilityDate: '2026-04-20', compatibilityFlags: ['nodejs_compat'] });
+const bundle = await build({
+  stdin: { contents: WORKER, resolveDir: process.cwd(), loader: 'js' },
+  bundle: true,
+  format: 'esm',
+  write: false,
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  external: ['crypto', 'node:*'],
+});
+const mf = new Miniflare({
+  modules: true,
+  script: bundle.outputFiles[0]!.text,
+  compatibilityDate: '2026-04-20',
+  compatibilityFlags: ['nodejs_compat'],
+});
 
 async function call(op: 'hash' | 'compare', hash?: string) {
   const res = await mf.dispatchFetch('http://bench/', { method: 'POST', body: JSON.stringify({ op, hash }) });
@@ -42,11 +55,19 @@ async function measure(op: 'hash' | 'compare', hash: string | undefined, runs: n
 const { result: hash } = await call('hash');
 await measure('compare', hash as string, 3);
 const baselineStart = performance.now();
-for (let i = 0; i < 20; i++) await mf.dispatchFetch('http://bench/', { method: 'POST', body: '{"op":"compare","hash":"$2a$04$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva"}' });
+for (let i = 0; i < 20; i++)
+  await mf.dispatchFetch('http://bench/', {
+    method: 'POST',
+    body: '{"op":"compare","hash":"$2a$04$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva"}',
+  });
 const overhead = (performance.now() - baselineStart) / 20;
 const compare = await measure('compare', hash as string, 15);
 const hashing = await measure('hash', undefined, 15);
 console.log(`request overhead (cost-4 compare round trip): ${overhead.toFixed(1)} ms`);
-console.log(`bcrypt.compare cost 10 in workerd: ${compare.inside.toFixed(1)} ms measured inside, ${compare.wall.toFixed(1)} ms request wall time (median of 15)`);
-console.log(`bcrypt.hash    cost 10 in workerd: ${hashing.inside.toFixed(1)} ms measured inside, ${hashing.wall.toFixed(1)} ms request wall time (median of 15)`);
+console.log(
+  `bcrypt.compare cost 10 in workerd: ${compare.inside.toFixed(1)} ms measured inside, ${compare.wall.toFixed(1)} ms request wall time (median of 15)`,
+);
+console.log(
+  `bcrypt.hash    cost 10 in workerd: ${hashing.inside.toFixed(1)} ms measured inside, ${hashing.wall.toFixed(1)} ms request wall time (median of 15)`,
+);
 await mf.dispose();

@@ -1,6 +1,6 @@
 // The local stack: dev database (unless MONGODB_URI is set), indexes, demo data on first
 // run, then `wrangler dev` with cron testing. Ctrl-C stops everything it started.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,10 +32,14 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 function startDevDb(): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(config.dbPort), '--data', config.dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(config.dbPort), '--data', config.dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -81,7 +85,17 @@ async function main(): Promise<void> {
   await prepareDatabase(uri);
   const wrangler = spawn(
     'node_modules/.bin/wrangler',
-    ['dev', '--ip', '127.0.0.1', '--port', String(config.workerPort), '--test-scheduled', '--var', `MONGODB_URI:${uri}`, ...(config.externalUri ? [] : ['--var', `MONGODB_DB:${config.dbName}`])],
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(config.workerPort),
+      '--test-scheduled',
+      '--var',
+      `MONGODB_URI:${uri}`,
+      ...(config.externalUri ? [] : ['--var', `MONGODB_DB:${config.dbName}`]),
+    ],
     // No stdin: a child in its own process group must not read the terminal.
     { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   );

@@ -1,6 +1,6 @@
-import bcrypt from 'bcryptjs';
 import { randomBytes } from 'node:crypto';
-import { ObjectId, type Db } from 'mongodb';
+import bcrypt from 'bcryptjs';
+import { type Db, ObjectId } from 'mongodb';
 import { LIMITS } from '../worker/limits';
 
 export interface SeedCredentials {
@@ -25,37 +25,131 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
   };
   const adminId = new ObjectId();
   await db.collection('users').insertMany([
-    { _id: adminId, name: 'Dev Admin', email: credentials.admin.email, password: await bcrypt.hash(credentials.admin.password, LIMITS.bcryptRounds), role: 'admin', ...stamp },
-    { name: 'Dev Rider', email: credentials.rider.email, password: await bcrypt.hash(credentials.rider.password, LIMITS.bcryptRounds), role: null, ...stamp },
+    {
+      _id: adminId,
+      name: 'Dev Admin',
+      email: credentials.admin.email,
+      password: await bcrypt.hash(credentials.admin.password, LIMITS.bcryptRounds),
+      role: 'admin',
+      ...stamp,
+    },
+    {
+      name: 'Dev Rider',
+      email: credentials.rider.email,
+      password: await bcrypt.hash(credentials.rider.password, LIMITS.bcryptRounds),
+      role: null,
+      ...stamp,
+    },
   ]);
 
-  const stay = (name: string, type: string, extra: Record<string, unknown>) => ({ _id: new ObjectId().toHexString(), name, type, createdBy: adminId, ...extra, ...stamp });
+  const stay = (name: string, type: string, extra: Record<string, unknown>) => ({
+    _id: new ObjectId().toHexString(),
+    name,
+    type,
+    createdBy: adminId,
+    ...extra,
+    ...stamp,
+  });
   await db.collection('spots').insertMany([
     {
-      name: 'Venice Beach Skatepark', sports: ['skateboarding'], city: 'Los Angeles', state: 'CA', country: 'US',
-      location: { type: 'Point', coordinates: [-118.4729, 33.9850] }, createdBy: adminId, ...stamp,
+      name: 'Venice Beach Skatepark',
+      sports: ['skateboarding'],
+      city: 'Los Angeles',
+      state: 'CA',
+      country: 'US',
+      location: { type: 'Point', coordinates: [-118.4729, 33.985] },
+      createdBy: adminId,
+      ...stamp,
       stays: [
-        stay('Venice Beach Hostel', 'hostel', { priceLevel: 1, distanceKm: 0.4, city: 'Los Angeles', state: 'CA', country: 'US', sourceConfidence: 0.92, bookingUrl: 'https://example.com/venice-hostel' }),
-        stay('Hotel Erwin', 'hotel', { priceLevel: 3, distanceKm: 0.6, city: 'Los Angeles', state: 'CA', country: 'US', sourceConfidence: 0.8 }),
+        stay('Venice Beach Hostel', 'hostel', {
+          priceLevel: 1,
+          distanceKm: 0.4,
+          city: 'Los Angeles',
+          state: 'CA',
+          country: 'US',
+          sourceConfidence: 0.92,
+          bookingUrl: 'https://example.com/venice-hostel',
+        }),
+        stay('Hotel Erwin', 'hotel', {
+          priceLevel: 3,
+          distanceKm: 0.6,
+          city: 'Los Angeles',
+          state: 'CA',
+          country: 'US',
+          sourceConfidence: 0.8,
+        }),
       ],
     },
     {
-      name: 'Mammoth Mountain Unbound Main', sports: ['snowboarding'], city: 'Mammoth Lakes', state: 'CA', country: 'US',
-      location: { type: 'Point', coordinates: [-119.0326, 37.6308] }, createdBy: adminId, ...stamp,
-      stays: [stay('Mammoth Mountain Inn', 'lodge', { priceLevel: 3, distanceKm: 0.2, city: 'Mammoth Lakes', state: 'CA', country: 'US', sourceConfidence: 0.95 })],
+      name: 'Mammoth Mountain Unbound Main',
+      sports: ['snowboarding'],
+      city: 'Mammoth Lakes',
+      state: 'CA',
+      country: 'US',
+      location: { type: 'Point', coordinates: [-119.0326, 37.6308] },
+      createdBy: adminId,
+      ...stamp,
+      stays: [
+        stay('Mammoth Mountain Inn', 'lodge', {
+          priceLevel: 3,
+          distanceKm: 0.2,
+          city: 'Mammoth Lakes',
+          state: 'CA',
+          country: 'US',
+          sourceConfidence: 0.95,
+        }),
+      ],
     },
-    { name: 'Woodward BMX Park', sports: ['bmx'], city: 'Woodward', state: 'PA', country: 'US', location: { type: 'Point', coordinates: [-77.3553, 40.8765] }, ...stamp },
+    {
+      name: 'Woodward BMX Park',
+      sports: ['bmx'],
+      city: 'Woodward',
+      state: 'PA',
+      country: 'US',
+      location: { type: 'Point', coordinates: [-77.3553, 40.8765] },
+      ...stamp,
+    },
   ]);
 
-  await db.collection('categories').insertMany(
-    ['flip', 'grind', 'grab', 'spin', 'manual'].map((name) => ({ name, ...stamp })),
-  );
+  await db
+    .collection('categories')
+    .insertMany(['flip', 'grind', 'grab', 'spin', 'manual'].map((name) => ({ name, ...stamp })));
   await db.collection('trickipedia').insertMany([
-    { name: 'Ollie', sport: 'skateboarding', category: 'flip', description: 'Pop the tail, slide the front foot up, level out.', ...stamp },
-    { name: 'Kickflip', sport: 'skateboarding', category: 'flip', description: 'An ollie with a flick off the heel-side edge of the nose.', ...stamp },
-    { name: '50-50 Grind', sport: 'skateboarding', category: 'grind', description: 'Both trucks on the ledge or rail.', ...stamp },
-    { name: 'Method', sport: 'snowboarding', category: 'grab', description: 'Heel-edge grab with the front hand, board tweaked behind.', ...stamp },
-    { name: 'Bunny Hop', sport: 'bmx', category: 'manual', description: 'Lift the front, then the back wheel.', ...stamp },
+    {
+      name: 'Ollie',
+      sport: 'skateboarding',
+      category: 'flip',
+      description: 'Pop the tail, slide the front foot up, level out.',
+      ...stamp,
+    },
+    {
+      name: 'Kickflip',
+      sport: 'skateboarding',
+      category: 'flip',
+      description: 'An ollie with a flick off the heel-side edge of the nose.',
+      ...stamp,
+    },
+    {
+      name: '50-50 Grind',
+      sport: 'skateboarding',
+      category: 'grind',
+      description: 'Both trucks on the ledge or rail.',
+      ...stamp,
+    },
+    {
+      name: 'Method',
+      sport: 'snowboarding',
+      category: 'grab',
+      description: 'Heel-edge grab with the front hand, board tweaked behind.',
+      ...stamp,
+    },
+    {
+      name: 'Bunny Hop',
+      sport: 'bmx',
+      category: 'manual',
+      description: 'Lift the front, then the back wheel.',
+      ...stamp,
+    },
   ]);
   await db.collection('blog').insertMany([
     { title: 'Welcome to the rider app', body: 'Track tricks, find spots, meet riders.', authorId: adminId, ...stamp },

@@ -1,16 +1,16 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { adminUserRoutes } from './admin/routes';
+import { authRoutes } from './auth/routes';
 import type { AppEnv } from './env';
+import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
 import { LIMITS } from './limits';
 import { database } from './middleware/database';
-import { healthRoutes } from './health/routes';
 import { openApiRoutes } from './openapi/routes';
-import { authRoutes } from './auth/routes';
 import { userRoutes } from './users/routes';
-import { adminUserRoutes } from './admin/routes';
 
 /** The whole HTTP API, mounted under /api. */
 export function createApp() {
@@ -41,6 +41,9 @@ export function createApp() {
   app.route('/api/auth', authRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
-  app.route('/api', openApiRoutes(() => app.routes));
+  app.route(
+    '/api',
+    openApiRoutes(() => app.routes),
+  );
   return app;
 }

@@ -1,7 +1,13 @@
 import type { Env } from './env';
 import { ApiError } from './http/errors';
 
-type SettingName = 'MONGODB_URI' | 'JWT_SECRET' | 'GOOGLE_CLIENT_IDS' | 'APPLE_CLIENT_IDS' | 'GOOGLE_JWKS_URL' | 'APPLE_JWKS_URL';
+type SettingName =
+  | 'MONGODB_URI'
+  | 'JWT_SECRET'
+  | 'GOOGLE_CLIENT_IDS'
+  | 'APPLE_CLIENT_IDS'
+  | 'GOOGLE_JWKS_URL'
+  | 'APPLE_JWKS_URL';
 
 /**
  * Reads a required setting. A missing one is an operator error, so the request fails

@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
-import { startDevDb } from "./server.js";
+import { parseArgs } from 'node:util';
+import { startDevDb } from './server.js';
 
 const USAGE = `usage: tsx devdb/src/cli.ts [--port N] [--host H] [--data DIR | --memory] [--ttl-sweep-ms N] [--quiet]
   --port          TCP port (env DB_PORT, default 27018, 0 = ephemeral)
@@ -19,24 +19,24 @@ function parseNumber(raw: string | undefined, what: string): number | undefined 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      data: { type: "string" },
-      memory: { type: "boolean" },
-      "ttl-sweep-ms": { type: "string" },
-      quiet: { type: "boolean" },
-      help: { type: "boolean" },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      memory: { type: 'boolean' },
+      'ttl-sweep-ms': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   const handle = await startDevDb({
-    port: parseNumber(values.port ?? (process.env.DB_PORT || undefined), "port") ?? 27018,
-    host: values.host ?? "127.0.0.1",
-    dataDir: values.memory ? undefined : (values.data ?? ".devdb-data"),
-    ttlSweepMs: parseNumber(values["ttl-sweep-ms"], "ttl sweep interval"),
+    port: parseNumber(values.port ?? (process.env.DB_PORT || undefined), 'port') ?? 27018,
+    host: values.host ?? '127.0.0.1',
+    dataDir: values.memory ? undefined : (values.data ?? '.devdb-data'),
+    ttlSweepMs: parseNumber(values['ttl-sweep-ms'], 'ttl sweep interval'),
     quiet: values.quiet ?? false,
   });
   const shutdown = (): void => {
@@ -48,8 +48,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
 }
 
 main().catch((err: unknown) => {

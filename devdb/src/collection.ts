@@ -1,13 +1,6 @@
-import { fail } from "./errors.js";
-import {
-  duplicateKeyError,
-  ID_INDEX_SPEC,
-  Index,
-  sameKey,
-  sameOptions,
-  type IndexSpec,
-} from "./indexes.js";
-import { isPlainObject, keyOf, withIdFirst, type Doc } from "./values.js";
+import { fail } from './errors.js';
+import { duplicateKeyError, ID_INDEX_SPEC, Index, type IndexSpec, sameKey, sameOptions } from './indexes.js';
+import { type Doc, isPlainObject, keyOf, withIdFirst } from './values.js';
 
 /** Receives one journal record per applied change; absent in memory-only mode. */
 export type JournalSink = ((record: Doc) => void) | undefined;
@@ -51,7 +44,7 @@ export class Collection {
   replace(oldDoc: Doc, newDoc: Doc): void {
     const id = keyOf(oldDoc._id);
     if (keyOf(newDoc._id) !== id) {
-      fail("ImmutableField", "Performing an update on the path '_id' would modify the immutable field '_id'");
+      fail('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     for (const index of this.indexes.values()) index.assertUnique(newDoc, id, this.ns);
     for (const index of this.indexes.values()) index.remove(oldDoc, id);
@@ -62,7 +55,7 @@ export class Collection {
     const id = keyOf(doc._id);
     if (!this.docs.delete(id)) return;
     for (const index of this.indexes.values()) index.remove(doc, id);
-    this.journal?.({ o: "del", c: this.name, id: doc._id });
+    this.journal?.({ o: 'del', c: this.name, id: doc._id });
   }
 
   /** Journal replay: state records are trusted, so no uniqueness checks. */
@@ -88,23 +81,27 @@ export class Collection {
    */
   createIndex(spec: IndexSpec, opts: { replay?: boolean } = {}): boolean {
     if (sameKey(spec.key, ID_INDEX_SPEC.key)) return false;
-    if (spec.name === ID_INDEX_SPEC.name) fail("IndexKeySpecsConflict", "The index name '_id_' is reserved for the _id index");
+    if (spec.name === ID_INDEX_SPEC.name)
+      fail('IndexKeySpecsConflict', "The index name '_id_' is reserved for the _id index");
     const byName = this.indexes.get(spec.name);
     if (byName) {
       if (!sameKey(byName.spec.key, spec.key)) {
         fail(
-          "IndexKeySpecsConflict",
+          'IndexKeySpecsConflict',
           `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`,
         );
       }
       if (!sameOptions(byName.spec, spec)) {
-        fail("IndexOptionsConflict", `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+        fail(
+          'IndexOptionsConflict',
+          `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`,
+        );
       }
       return false;
     }
     for (const existing of this.indexes.values()) {
       if (sameKey(existing.spec.key, spec.key) && !distinguishable(existing.spec, spec)) {
-        fail("IndexOptionsConflict", `Index already exists with a different name: ${existing.spec.name}`);
+        fail('IndexOptionsConflict', `Index already exists with a different name: ${existing.spec.name}`);
       }
     }
     const index = new Index(spec);
@@ -113,14 +110,14 @@ export class Collection {
       index.add(doc, id);
     }
     this.indexes.set(spec.name, index);
-    if (!opts.replay) this.journal?.({ o: "index", c: this.name, spec });
+    if (!opts.replay) this.journal?.({ o: 'index', c: this.name, spec });
     return true;
   }
 
   dropIndex(name: string, opts: { replay?: boolean } = {}): void {
-    if (name === ID_INDEX_SPEC.name) fail("InvalidOptions", "cannot drop _id index");
-    if (!this.indexes.delete(name)) fail("IndexNotFound", `index not found with name [${name}]`);
-    if (!opts.replay) this.journal?.({ o: "dropIndex", c: this.name, name });
+    if (name === ID_INDEX_SPEC.name) fail('InvalidOptions', 'cannot drop _id index');
+    if (!this.indexes.delete(name)) fail('IndexNotFound', `index not found with name [${name}]`);
+    if (!opts.replay) this.journal?.({ o: 'dropIndex', c: this.name, name });
   }
 
   /**
@@ -130,17 +127,17 @@ export class Collection {
    */
   candidates(filter: Doc): Doc[] | undefined {
     for (const [field, cond] of Object.entries(filter)) {
-      if (field === "$and" && Array.isArray(cond)) {
+      if (field === '$and' && Array.isArray(cond)) {
         for (const clause of cond) {
           const found = isPlainObject(clause) ? this.candidates(clause) : undefined;
           if (found) return found;
         }
         continue;
       }
-      if (field.startsWith("$")) continue;
+      if (field.startsWith('$')) continue;
       const keys = equalityKeys(cond);
       if (!keys) continue;
-      if (field === "_id") return this.collect(keys.map((k) => this.docs.get(k)));
+      if (field === '_id') return this.collect(keys.map((k) => this.docs.get(k)));
       for (const index of this.indexes.values()) {
         if (!index.servesEquality || index.fields[0] !== field) continue;
         const found: (Doc | undefined)[] = [];
@@ -166,18 +163,20 @@ export class Collection {
   private store(id: string, doc: Doc): void {
     this.docs.set(id, doc);
     for (const index of this.indexes.values()) index.add(doc, id);
-    this.journal?.({ o: "put", c: this.name, d: doc });
+    this.journal?.({ o: 'put', c: this.name, d: doc });
   }
 }
 
 /** mongod allows several indexes on one key pattern only if these options differ. */
 function distinguishable(a: IndexSpec, b: IndexSpec): boolean {
-  return keyOf(a.partialFilterExpression) !== keyOf(b.partialFilterExpression) || keyOf(a.collation) !== keyOf(b.collation);
+  return (
+    keyOf(a.partialFilterExpression) !== keyOf(b.partialFilterExpression) || keyOf(a.collation) !== keyOf(b.collation)
+  );
 }
 
 function validateId(id: unknown): void {
-  if (Array.isArray(id)) fail("BadValue", "The '_id' value cannot be of type array");
-  if (id instanceof RegExp) fail("BadValue", "can't use a regex for _id");
+  if (Array.isArray(id)) fail('BadValue', "The '_id' value cannot be of type array");
+  if (id instanceof RegExp) fail('BadValue', "can't use a regex for _id");
 }
 
 /**
@@ -189,8 +188,8 @@ function equalityKeys(cond: unknown): string[] | undefined {
   if (!isPlainObject(cond)) return undefined;
   const ops = Object.keys(cond);
   if (ops.length !== 1) return undefined;
-  if (ops[0] === "$eq" && isIndexable(cond.$eq)) return [keyOf(cond.$eq)];
-  if (ops[0] === "$in" && Array.isArray(cond.$in) && cond.$in.every(isIndexable)) {
+  if (ops[0] === '$eq' && isIndexable(cond.$eq)) return [keyOf(cond.$eq)];
+  if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every(isIndexable)) {
     return cond.$in.map(keyOf);
   }
   return undefined;
@@ -198,14 +197,14 @@ function equalityKeys(cond: unknown): string[] | undefined {
 
 function isIndexable(v: unknown): boolean {
   switch (typeof v) {
-    case "string":
-    case "boolean":
+    case 'string':
+    case 'boolean':
       return true;
-    case "number":
+    case 'number':
       return Number.isFinite(v);
-    case "object":
+    case 'object':
       if (v instanceof Date) return true;
-      return v !== null && (v as { _bsontype?: unknown })._bsontype === "ObjectId";
+      return v !== null && (v as { _bsontype?: unknown })._bsontype === 'ObjectId';
     default:
       return false;
   }

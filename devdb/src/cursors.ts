@@ -1,7 +1,7 @@
-import { BSON, Long } from "bson";
-import { randomBytes } from "node:crypto";
-import { fail } from "./errors.js";
-import type { Doc } from "./values.js";
+import { randomBytes } from 'node:crypto';
+import { BSON, Long } from 'bson';
+import { fail } from './errors.js';
+import type { Doc } from './values.js';
 
 export const DEFAULT_BATCH_SIZE = 101;
 /** Leaves headroom under the 16 MiB reply limit for the envelope fields. */
@@ -41,9 +41,12 @@ export class CursorRegistry {
   getMore(id: Long, ns: string, batchSize: number | undefined): CursorReply {
     const key = id.toString();
     const cur = this.cursors.get(key);
-    if (!cur) fail("CursorNotFound", `cursor id ${key} not found`);
+    if (!cur) fail('CursorNotFound', `cursor id ${key} not found`);
     if (cur.ns !== ns) {
-      fail("Unauthorized", `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cur.ns}`);
+      fail(
+        'Unauthorized',
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cur.ns}`,
+      );
     }
     // Without a batchSize, getMore returns as much as fits in one reply.
     const batch = takeBatch(cur.docs, cur.pos, batchSize ? batchSize : Infinity);

@@ -25,9 +25,7 @@ export const ErrorCodes = {
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
 
-const namesByCode = new Map<number, string>(
-  Object.entries(ErrorCodes).map(([name, code]) => [code, name]),
-);
+const namesByCode = new Map<number, string>(Object.entries(ErrorCodes).map(([name, code]) => [code, name]));
 
 export function codeNameOf(code: number): string | undefined {
   return namesByCode.get(code);
@@ -56,6 +54,6 @@ export function fail(codeName: ErrorCodeName, message: string, extra?: Record<st
 
 /** Mirrors the mongod error for missing/ill-typed command fields. */
 export function typeMismatch(field: string, expected: string, got: unknown): never {
-  const actual = got === null ? "null" : Array.isArray(got) ? "array" : typeof got;
-  fail("TypeMismatch", `BSON field '${field}' is the wrong type '${actual}', expected type '${expected}'`);
+  const actual = got === null ? 'null' : Array.isArray(got) ? 'array' : typeof got;
+  fail('TypeMismatch', `BSON field '${field}' is the wrong type '${actual}', expected type '${expected}'`);
 }

@@ -1,7 +1,7 @@
-import { Query } from "mingo";
-import { DevDbError, fail } from "./errors.js";
-import { MISSING, valuesAtPath } from "./paths.js";
-import { formatDoc, isPlainObject, keyOf, type Doc } from "./values.js";
+import { Query } from 'mingo';
+import { DevDbError, fail } from './errors.js';
+import { MISSING, valuesAtPath } from './paths.js';
+import { type Doc, formatDoc, isPlainObject, keyOf } from './values.js';
 
 export type IndexKey = Record<string, number | string>;
 
@@ -17,33 +17,35 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: "_id_" };
+export const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 /** Options that change an index's behaviour; two specs differing here conflict. */
-const SEMANTIC_OPTIONS = ["unique", "sparse", "expireAfterSeconds", "partialFilterExpression", "collation"];
+const SEMANTIC_OPTIONS = ['unique', 'sparse', 'expireAfterSeconds', 'partialFilterExpression', 'collation'];
 
 function defaultIndexName(key: IndexKey): string {
-  return Object.entries(key).map(([f, dir]) => `${f}_${dir}`).join("_");
+  return Object.entries(key)
+    .map(([f, dir]) => `${f}_${dir}`)
+    .join('_');
 }
 
 export function normalizeIndexSpec(raw: unknown): IndexSpec {
-  if (!isPlainObject(raw)) fail("TypeMismatch", "each index specification must be an object");
+  if (!isPlainObject(raw)) fail('TypeMismatch', 'each index specification must be an object');
   const key = raw.key;
   if (!isPlainObject(key) || Object.keys(key).length === 0) {
-    fail("FailedToParse", "The 'key' field is a required property of an index specification");
+    fail('FailedToParse', "The 'key' field is a required property of an index specification");
   }
   for (const [field, dir] of Object.entries(key)) {
-    const ok = (typeof dir === "number" && dir !== 0) || typeof dir === "string";
-    if (!ok) fail("BadValue", `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
+    const ok = (typeof dir === 'number' && dir !== 0) || typeof dir === 'string';
+    if (!ok) fail('BadValue', `Values in the index key pattern can't be 0 or non-numeric: ${field}`);
   }
   const { v: _v, ns: _ns, key: _key, name: rawName, ...options } = raw;
   // mongod drops false-valued flags, so they must not make two specs differ.
   if (options.unique === false) delete options.unique;
   if (options.sparse === false) delete options.sparse;
-  if (options.expireAfterSeconds !== undefined && typeof options.expireAfterSeconds !== "number") {
-    fail("InvalidOptions", "TTL index 'expireAfterSeconds' option must be numeric");
+  if (options.expireAfterSeconds !== undefined && typeof options.expireAfterSeconds !== 'number') {
+    fail('InvalidOptions', "TTL index 'expireAfterSeconds' option must be numeric");
   }
-  const name = typeof rawName === "string" && rawName ? rawName : defaultIndexName(key as IndexKey);
+  const name = typeof rawName === 'string' && rawName ? rawName : defaultIndexName(key as IndexKey);
   return { v: 2, key: key as IndexKey, name, ...options };
 }
 
@@ -110,8 +112,8 @@ export class Index {
 
   add(doc: Doc, id: string): void {
     for (const { key } of this.keyEntries(doc) ?? []) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
+      const ids = this.entries.get(key) ?? new Set<string>();
+      this.entries.set(key, ids);
       ids.add(id);
     }
   }
@@ -145,8 +147,8 @@ export class Index {
 
 export function duplicateKeyError(ns: string, spec: IndexSpec, values: unknown[]): DevDbError {
   const keyValue: Doc = {};
-  Object.keys(spec.key).forEach((field, i) => (keyValue[field] = values[i] ?? null));
+  for (const [i, field] of Object.keys(spec.key).entries()) keyValue[field] = values[i] ?? null;
   const keyPattern: Doc = { ...spec.key };
   const msg = `E11000 duplicate key error collection: ${ns} index: ${spec.name} dup key: ${formatDoc(keyValue)}`;
-  return new DevDbError("DuplicateKey", msg, { keyPattern, keyValue });
+  return new DevDbError('DuplicateKey', msg, { keyPattern, keyValue });
 }

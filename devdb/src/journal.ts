@@ -1,11 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
-import { deserialize, serialize, type Doc } from "./values.js";
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Doc, deserialize, serialize } from './values.js';
 
-const SNAPSHOT = "snapshot.bson";
-const SNAPSHOT_TMP = "snapshot.bson.tmp";
+const SNAPSHOT = 'snapshot.bson';
+const SNAPSHOT_TMP = 'snapshot.bson.tmp';
 const JOURNAL_RE = /^journal-(\d+)\.bson$/;
-const DROPPED_MARK = ".dropped-";
+const DROPPED_MARK = '.dropped-';
 const WRITE_CHUNK = 1 << 20;
 
 /** Records in one file, plus the offset after the last complete one. */
@@ -45,7 +45,7 @@ function writeAll(fd: number, buf: Uint8Array): void {
 }
 
 function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, "r");
+  const fd = fs.openSync(dir, 'r');
   try {
     fs.fsyncSync(fd);
   } finally {
@@ -113,7 +113,7 @@ export class DbFiles {
       const parsed = parseRecords(buf);
       const [header] = parsed.records;
       const last = parsed.records[parsed.records.length - 1];
-      if (parsed.torn || header?.o !== "header" || last?.o !== "end") {
+      if (parsed.torn || header?.o !== 'header' || last?.o !== 'end') {
         // The snapshot is only ever renamed into place complete, so this is
         // real corruption; refusing to start beats silently losing data.
         throw new Error(`devdb: corrupt snapshot ${snapshotPath}`);
@@ -127,7 +127,9 @@ export class DbFiles {
       const buf = fs.readFileSync(journalPath);
       const parsed = parseRecords(buf);
       if (parsed.torn) {
-        this.warn(`devdb: discarding ${buf.length - parsed.validBytes} bytes of incomplete trailing journal record in ${journalPath}`);
+        this.warn(
+          `devdb: discarding ${buf.length - parsed.validBytes} bytes of incomplete trailing journal record in ${journalPath}`,
+        );
         fs.truncateSync(journalPath, parsed.validBytes);
       }
       this.journalSize = parsed.validBytes;
@@ -135,7 +137,8 @@ export class DbFiles {
     }
     for (const name of fs.readdirSync(this.dir)) {
       const m = JOURNAL_RE.exec(name);
-      if (name === SNAPSHOT_TMP || (m && Number(m[1]) !== this.gen)) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (name === SNAPSHOT_TMP || (m && Number(m[1]) !== this.gen))
+        fs.rmSync(path.join(this.dir, name), { force: true });
     }
     return records;
   }
@@ -151,7 +154,7 @@ export class DbFiles {
     this.pending = [];
     if (this.fd === undefined) {
       fs.mkdirSync(this.dir, { recursive: true });
-      this.fd = fs.openSync(this.journalPath(), "a");
+      this.fd = fs.openSync(this.journalPath(), 'a');
     }
     try {
       writeAll(this.fd, buf);
@@ -183,7 +186,7 @@ export class DbFiles {
     fs.mkdirSync(this.dir, { recursive: true });
     const next = this.gen + 1;
     const tmpPath = path.join(this.dir, SNAPSHOT_TMP);
-    const fd = fs.openSync(tmpPath, "w");
+    const fd = fs.openSync(tmpPath, 'w');
     let size = 0;
     try {
       let chunk: Uint8Array[] = [];
@@ -199,9 +202,9 @@ export class DbFiles {
           chunkBytes = 0;
         }
       };
-      push({ o: "header", format: "devdb", version: 1, gen: next });
+      push({ o: 'header', format: 'devdb', version: 1, gen: next });
       for (const rec of state) push(rec);
-      push({ o: "end" });
+      push({ o: 'end' });
       writeAll(fd, Buffer.concat(chunk));
       size += chunkBytes;
       fs.fsyncSync(fd);

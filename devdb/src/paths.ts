@@ -1,7 +1,7 @@
-import { isPlainObject, type Doc } from "./values.js";
+import { type Doc, isPlainObject } from './values.js';
 
 /** Marker for "path does not exist", distinct from an explicit null. */
-export const MISSING: unique symbol = Symbol("missing");
+export const MISSING: unique symbol = Symbol('missing');
 
 /**
  * Values a dotted path reaches, with MongoDB's multikey rules: arrays met on
@@ -11,7 +11,7 @@ export const MISSING: unique symbol = Symbol("missing");
  */
 export function valuesAtPath(doc: unknown, path: string): unknown[] {
   const out: unknown[] = [];
-  collect(doc, path.split("."), 0, out);
+  collect(doc, path.split('.'), 0, out);
   return out;
 }
 
@@ -40,7 +40,7 @@ function collect(value: unknown, parts: string[], i: number, out: unknown[]): vo
     if (out.length === before) out.push(MISSING);
     return;
   }
-  if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, part)) {
+  if (isPlainObject(value) && Object.hasOwn(value, part)) {
     collect(value[part], parts, i + 1, out);
     return;
   }
@@ -49,7 +49,7 @@ function collect(value: unknown, parts: string[], i: number, out: unknown[]): vo
 
 /** Sets a dotted path, creating intermediate documents (used to seed upserts). */
 export function setPath(doc: Doc, path: string, value: unknown): void {
-  const parts = path.split(".");
+  const parts = path.split('.');
   let cur: Doc = doc;
   for (let i = 0; i < parts.length - 1; i++) {
     const part = parts[i]!;

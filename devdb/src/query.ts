@@ -1,8 +1,8 @@
-import { Query } from "mingo";
-import type { CollationSpec, Options, SortSpec } from "mingo/types";
-import type { Collection } from "./collection.js";
-import { fail } from "./errors.js";
-import { isPlainObject, type Doc } from "./values.js";
+import { Query } from 'mingo';
+import type { CollationSpec, Options, SortSpec } from 'mingo/types';
+import type { Collection } from './collection.js';
+import { fail } from './errors.js';
+import { type Doc, isPlainObject } from './values.js';
 
 export interface QueryContext {
   collation?: Doc;
@@ -21,15 +21,20 @@ export function mingoOptions(ctx: QueryContext = {}): Partial<Options> {
 export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
   const v = cmd[field];
   if (v === undefined || v === null) return undefined;
-  if (!isPlainObject(v)) fail("TypeMismatch", `BSON field '${field}' is the wrong type, expected type 'object'`);
+  if (!isPlainObject(v)) fail('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'object'`);
   return v;
 }
 
 export function optionalNumber(cmd: Doc, field: string): number | undefined {
   const v = cmd[field];
   if (v === undefined || v === null) return undefined;
-  const n = typeof v === "number" ? v : typeof v === "object" && "toNumber" in v ? (v as { toNumber(): number }).toNumber() : NaN;
-  if (!Number.isFinite(n)) fail("TypeMismatch", `BSON field '${field}' is the wrong type, expected a number`);
+  const n =
+    typeof v === 'number'
+      ? v
+      : typeof v === 'object' && 'toNumber' in v
+        ? (v as { toNumber(): number }).toNumber()
+        : NaN;
+  if (!Number.isFinite(n)) fail('TypeMismatch', `BSON field '${field}' is the wrong type, expected a number`);
   return n;
 }
 
@@ -37,7 +42,8 @@ export function sortSpec(sort: Doc | undefined): SortSpec | undefined {
   if (!sort || Object.keys(sort).length === 0) return undefined;
   const out: SortSpec = {};
   for (const [field, dir] of Object.entries(sort)) {
-    if (typeof dir !== "number" || dir === 0) fail("BadValue", `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
+    if (typeof dir !== 'number' || dir === 0)
+      fail('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending)`);
     out[field] = dir > 0 ? 1 : -1;
   }
   return out;

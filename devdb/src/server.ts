@@ -1,11 +1,11 @@
-import net from "node:net";
-import { errorReply, runCommand } from "./commands/index.js";
-import { CursorRegistry } from "./cursors.js";
-import { DevDbError } from "./errors.js";
-import { Store } from "./store.js";
-import { sweepExpired } from "./ttl.js";
-import type { Doc } from "./values.js";
-import { encodeMsg, encodeReply, FrameReader, OP_QUERY, parseRequest, type Frame } from "./wire.js";
+import net from 'node:net';
+import { errorReply, runCommand } from './commands/index.js';
+import { CursorRegistry } from './cursors.js';
+import { DevDbError } from './errors.js';
+import { Store } from './store.js';
+import { sweepExpired } from './ttl.js';
+import type { Doc } from './values.js';
+import { encodeMsg, encodeReply, type Frame, FrameReader, OP_QUERY, parseRequest } from './wire.js';
 
 export interface DevDbOptions {
   /** 0 picks an ephemeral port. Default 27018. */
@@ -45,7 +45,7 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
     moreToCome = req.moreToCome;
     reply = runCommand(req.command, { store: shared.store, cursors: shared.cursors, connectionId, db: req.db });
   } catch (err) {
-    reply = errorReply(new DevDbError("FailedToParse", err instanceof Error ? err.message : String(err)));
+    reply = errorReply(new DevDbError('FailedToParse', err instanceof Error ? err.message : String(err)));
   }
   if (moreToCome) return undefined;
   try {
@@ -60,7 +60,7 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
 function serveConnection(socket: net.Socket, shared: Shared, connectionId: number): void {
   socket.setNoDelay(true);
   const reader = new FrameReader();
-  socket.on("data", (chunk: Buffer) => {
+  socket.on('data', (chunk: Buffer) => {
     let frames: Frame[];
     try {
       frames = reader.push(chunk);
@@ -76,7 +76,7 @@ function serveConnection(socket: net.Socket, shared: Shared, connectionId: numbe
     }
   });
   // Clients vanishing mid-conversation is routine; the socket just closes.
-  socket.on("error", () => {});
+  socket.on('error', () => {});
 }
 
 function everyMs(ms: number, log: (msg: string) => void, task: () => void): NodeJS.Timeout {
@@ -92,8 +92,8 @@ function everyMs(ms: number, log: (msg: string) => void, task: () => void): Node
 }
 
 export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> {
-  const host = opts.host ?? "127.0.0.1";
-  const log = opts.quiet ? () => {} : (msg: string) => process.stderr.write(msg + "\n");
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.quiet ? () => {} : (msg: string) => process.stderr.write(`${msg}\n`);
   const store = new Store({ dataDir: opts.dataDir, warn: log });
   const shared: Shared = { store, cursors: new CursorRegistry(), log };
   const sockets = new Set<net.Socket>();
@@ -101,14 +101,14 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    socket.on('close', () => sockets.delete(socket));
     serveConnection(socket, shared, nextConnectionId++);
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once('error', reject);
       server.listen(opts.port ?? DEFAULT_PORT, host, () => {
-        server.off("error", reject);
+        server.off('error', reject);
         resolve();
       });
     });
@@ -116,7 +116,7 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
     store.close();
     throw err;
   }
-  server.on("error", (err) => log(`devdb: server error: ${err.message}`));
+  server.on('error', (err) => log(`devdb: server error: ${err.message}`));
 
   const timers = [
     everyMs(opts.ttlSweepMs ?? 1000, log, () => sweepExpired(store)),
@@ -125,7 +125,7 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
   ];
   const port = (server.address() as net.AddressInfo).port;
   const uri = `mongodb://${host}:${port}`;
-  if (!opts.quiet) process.stdout.write(`devdb ready ${uri} data=${store.dataDir ?? "memory"}\n`);
+  if (!opts.quiet) process.stdout.write(`devdb ready ${uri} data=${store.dataDir ?? 'memory'}\n`);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

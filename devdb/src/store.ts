@@ -1,14 +1,14 @@
-import fs from "node:fs";
-import path from "node:path";
-import { Collection, type JournalSink } from "./collection.js";
-import { fail } from "./errors.js";
-import { normalizeIndexSpec } from "./indexes.js";
-import { DbFiles } from "./journal.js";
-import type { Doc } from "./values.js";
+import fs from 'node:fs';
+import path from 'node:path';
+import { Collection, type JournalSink } from './collection.js';
+import { fail } from './errors.js';
+import { normalizeIndexSpec } from './indexes.js';
+import { DbFiles } from './journal.js';
+import type { Doc } from './values.js';
 
 /** Journal size (bytes) that triggers compaction, unless the snapshot is bigger. */
 const COMPACT_MIN_BYTES = 16 << 20;
-const LOCK_FILE = "devdb.lock";
+const LOCK_FILE = 'devdb.lock';
 
 /** Dirs locked by this process; the pid in the lock file can't tell two in-process servers apart. */
 const lockedInProcess = new Set<string>();
@@ -43,7 +43,7 @@ export class Database {
     validateCollectionName(name);
     const coll = new Collection(this.name, name, options, this.sink);
     this.collections.set(name, coll);
-    this.sink?.({ o: "create", c: name, opts: options });
+    this.sink?.({ o: 'create', c: name, opts: options });
     return coll;
   }
 
@@ -51,7 +51,7 @@ export class Database {
     const coll = this.collections.get(name);
     if (!coll) return undefined;
     this.collections.delete(name);
-    this.sink?.({ o: "drop", c: name });
+    this.sink?.({ o: 'drop', c: name });
     return coll;
   }
 
@@ -59,22 +59,22 @@ export class Database {
     for (const rec of records) {
       const name = String(rec.c);
       switch (rec.o) {
-        case "create":
+        case 'create':
           this.collections.set(name, new Collection(this.name, name, (rec.opts as Doc) ?? {}, this.sink));
           break;
-        case "drop":
+        case 'drop':
           this.collections.delete(name);
           break;
-        case "put":
+        case 'put':
           this.replayCollection(name).replayPut(rec.d as Doc);
           break;
-        case "del":
+        case 'del':
           this.collections.get(name)?.replayDelete(rec.id);
           break;
-        case "index":
+        case 'index':
           this.replayCollection(name).createIndex(normalizeIndexSpec(rec.spec), { replay: true });
           break;
-        case "dropIndex": {
+        case 'dropIndex': {
           const coll = this.collections.get(name);
           if (coll?.indexes.has(String(rec.name))) coll.dropIndex(String(rec.name), { replay: true });
           break;
@@ -97,9 +97,9 @@ export class Database {
   /** Records that rebuild the current state from nothing (snapshot content). */
   *stateRecords(): Generator<Doc> {
     for (const coll of this.collections.values()) {
-      yield { o: "create", c: coll.name, opts: coll.options };
-      for (const index of coll.indexes.values()) yield { o: "index", c: coll.name, spec: index.spec };
-      for (const d of coll.docs.values()) yield { o: "put", c: coll.name, d };
+      yield { o: 'create', c: coll.name, opts: coll.options };
+      for (const index of coll.indexes.values()) yield { o: 'index', c: coll.name, spec: index.spec };
+      for (const d of coll.docs.values()) yield { o: 'put', c: coll.name, d };
     }
   }
 }
@@ -201,7 +201,7 @@ function acquireLock(dataDir: string): void {
   if (lockedInProcess.has(dataDir)) throw new Error(`devdb: data dir ${dataDir} is already open in this process`);
   const lockPath = path.join(dataDir, LOCK_FILE);
   if (fs.existsSync(lockPath)) {
-    const pid = Number(fs.readFileSync(lockPath, "utf8").trim());
+    const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
       throw new Error(`devdb: data dir ${dataDir} is in use by process ${pid}`);
     }
@@ -220,19 +220,18 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
 function validateDbName(name: string): void {
   if (!name || /[/\\. "$*<>:|?\0]/.test(name) || name.length > 63) {
-    fail("InvalidNamespace", `Invalid database name: '${name}'`);
+    fail('InvalidNamespace', `Invalid database name: '${name}'`);
   }
 }
 
 function validateCollectionName(name: string): void {
-  if (!name || name.includes("\0") || name.startsWith("$") || name.startsWith(".") || name.endsWith(".")) {
-    fail("InvalidNamespace", `Invalid collection name: '${name}'`);
+  if (!name || name.includes('\0') || name.startsWith('$') || name.startsWith('.') || name.endsWith('.')) {
+    fail('InvalidNamespace', `Invalid collection name: '${name}'`);
   }
 }
-

@@ -1,5 +1,5 @@
-import { valuesAtPath } from "./paths.js";
-import type { Store } from "./store.js";
+import { valuesAtPath } from './paths.js';
+import type { Store } from './store.js';
 
 /**
  * Deletes documents whose TTL-indexed field is older than `expireAfterSeconds`.
@@ -11,7 +11,7 @@ export function sweepExpired(store: Store, now = Date.now()): number {
     for (const coll of db.collections.values()) {
       for (const index of coll.indexes.values()) {
         const seconds = index.spec.expireAfterSeconds;
-        if (typeof seconds !== "number" || index.fields.length !== 1) continue;
+        if (typeof seconds !== 'number' || index.fields.length !== 1) continue;
         const cutoff = now - seconds * 1000;
         const field = index.fields[0]!;
         for (const doc of [...coll.docs.values()]) {

@@ -1,34 +1,57 @@
-import { update as mingoUpdate, updateOne as mingoUpdateOne } from "mingo";
-import type { Modifier, PipelineStage } from "mingo/updater";
-import { MingoError } from "mingo/util";
-import { fail } from "./errors.js";
-import { setPath } from "./paths.js";
-import { mingoOptions, type QueryContext } from "./query.js";
-import { cloneDoc, isPlainObject, keyOf, withIdFirst, type Doc } from "./values.js";
+import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo';
+import type { Modifier, PipelineStage } from 'mingo/updater';
+import { MingoError } from 'mingo/util';
+import { fail } from './errors.js';
+import { setPath } from './paths.js';
+import { mingoOptions, type QueryContext } from './query.js';
+import { cloneDoc, type Doc, isPlainObject, keyOf, withIdFirst } from './values.js';
 
 const UPDATE_OPERATORS = new Set([
-  "$currentDate", "$inc", "$min", "$max", "$mul", "$rename", "$set", "$setOnInsert",
-  "$unset", "$addToSet", "$pop", "$pull", "$push", "$pullAll", "$bit",
+  '$currentDate',
+  '$inc',
+  '$min',
+  '$max',
+  '$mul',
+  '$rename',
+  '$set',
+  '$setOnInsert',
+  '$unset',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$push',
+  '$pullAll',
+  '$bit',
 ]);
 
-type UpdateKind = "operators" | "replacement" | "pipeline";
+type UpdateKind = 'operators' | 'replacement' | 'pipeline';
 
 export function classifyUpdate(u: unknown): UpdateKind {
-  if (Array.isArray(u)) return "pipeline";
-  if (!isPlainObject(u)) fail("FailedToParse", "Update argument must be either an object or an array");
+  if (Array.isArray(u)) return 'pipeline';
+  if (!isPlainObject(u)) fail('FailedToParse', 'Update argument must be either an object or an array');
   const keys = Object.keys(u);
-  const ops = keys.filter((k) => k.startsWith("$"));
-  if (ops.length === 0) return "replacement";
+  const ops = keys.filter((k) => k.startsWith('$'));
+  if (ops.length === 0) return 'replacement';
   if (ops.length !== keys.length) {
-    fail("FailedToParse", `Unknown modifier: ${keys.find((k) => !k.startsWith("$"))}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    fail(
+      'FailedToParse',
+      `Unknown modifier: ${keys.find((k) => !k.startsWith('$'))}. Expected a valid update modifier or pipeline-style update specified as an array`,
+    );
   }
   for (const op of ops) {
     if (!UPDATE_OPERATORS.has(op)) {
-      fail("FailedToParse", `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      fail(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
-    if (!isPlainObject(u[op])) fail("FailedToParse", `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {$set: ${String(u[op])}}`);
+    if (!isPlainObject(u[op]))
+      fail(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {$set: ${String(u[op])}}`,
+      );
   }
-  return "operators";
+  return 'operators';
 }
 
 export interface UpdateOptions extends QueryContext {
@@ -43,16 +66,20 @@ export interface UpdateOptions extends QueryContext {
  */
 export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert = false): Doc | null {
   const kind = classifyUpdate(u);
-  if (kind === "replacement") {
+  if (kind === 'replacement') {
     const replacement = u as Doc;
-    if ("_id" in replacement && keyOf(replacement._id) !== keyOf(doc._id)) {
-      fail("ImmutableField", "After applying the update, the (immutable) field '_id' was found to have been altered to _id: " + String(replacement._id));
+    if ('_id' in replacement && keyOf(replacement._id) !== keyOf(doc._id)) {
+      fail(
+        'ImmutableField',
+        "After applying the update, the (immutable) field '_id' was found to have been altered to _id: " +
+          String(replacement._id),
+      );
     }
     const next = { ...cloneDoc(replacement), _id: doc._id };
     const ordered = withIdFirst(next);
     return keyOf(ordered) === keyOf(doc) ? null : ordered;
   }
-  if (kind === "pipeline") {
+  if (kind === 'pipeline') {
     const docs = [cloneDoc(doc)];
     const res = mingoUpdateOne(docs, {}, u as PipelineStage[], {}, mingoOptions(opts));
     return res.modifiedCount || isInsert ? withIdFirst(docs[0]!) : null;
@@ -63,17 +90,23 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
   const needsCondition = !isInsert && usesPositional(modifier);
   let changed: string[];
   try {
-    changed = mingoUpdate(next, modifier as Modifier<Doc>, opts.arrayFilters, needsCondition ? opts.filter : undefined, {
-      cloneMode: "copy",
-      queryOptions: mingoOptions(opts),
-    });
+    changed = mingoUpdate(
+      next,
+      modifier as Modifier<Doc>,
+      opts.arrayFilters,
+      needsCondition ? opts.filter : undefined,
+      {
+        cloneMode: 'copy',
+        queryOptions: mingoOptions(opts),
+      },
+    );
   } catch (err) {
-    if (err instanceof MingoError && err.message.includes("immutable field")) fail("ImmutableField", err.message);
+    if (err instanceof MingoError && err.message.includes('immutable field')) fail('ImmutableField', err.message);
     throw err;
   }
   if (changed.length === 0 && !isInsert) return null;
   if (!isInsert && keyOf(next._id) !== keyOf(doc._id)) {
-    fail("ImmutableField", "Performing an update on the path '_id' would modify the immutable field '_id'");
+    fail('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return withIdFirst(next);
 }
@@ -87,22 +120,22 @@ function effectiveModifier(u: Doc, isInsert: boolean): Doc {
 
 function usesPositional(modifier: Doc): boolean {
   return Object.values(modifier).some(
-    (fields) => isPlainObject(fields) && Object.keys(fields).some((p) => p.endsWith(".$") || p.includes(".$.")),
+    (fields) => isPlainObject(fields) && Object.keys(fields).some((p) => p.endsWith('.$') || p.includes('.$.')),
   );
 }
 
 /** The document an upsert starts from: the filter's equality conditions. */
 export function upsertSeed(filter: Doc, out: Doc = {}): Doc {
   for (const [field, cond] of Object.entries(filter)) {
-    if (field === "$and" && Array.isArray(cond)) {
+    if (field === '$and' && Array.isArray(cond)) {
       for (const clause of cond) if (isPlainObject(clause)) upsertSeed(clause, out);
       continue;
     }
-    if (field.startsWith("$")) continue;
-    if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith("$"))) {
+    if (field.startsWith('$')) continue;
+    if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
       const ops = Object.keys(cond);
-      if (ops.length === 1 && ops[0] === "$eq") setPath(out, field, cloneDoc(cond.$eq));
-      else if (ops.length === 1 && ops[0] === "$in" && Array.isArray(cond.$in) && cond.$in.length === 1) {
+      if (ops.length === 1 && ops[0] === '$eq') setPath(out, field, cloneDoc(cond.$eq));
+      else if (ops.length === 1 && ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.length === 1) {
         setPath(out, field, cloneDoc(cond.$in[0]));
       }
       continue;
@@ -115,9 +148,9 @@ export function upsertSeed(filter: Doc, out: Doc = {}): Doc {
 /** Builds the document an upsert inserts; `_id` comes from the filter or is generated. */
 export function upsertDocument(filter: Doc, u: unknown, opts: UpdateOptions): Doc {
   const seed = upsertSeed(filter);
-  if (classifyUpdate(u) === "replacement") {
+  if (classifyUpdate(u) === 'replacement') {
     const replacement = cloneDoc(u as Doc);
-    if (!("_id" in replacement) && "_id" in seed) replacement._id = seed._id;
+    if (!('_id' in replacement) && '_id' in seed) replacement._id = seed._id;
     return withIdFirst(replacement);
   }
   return applyUpdate(seed, u, opts, true)!;

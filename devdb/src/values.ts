@@ -1,4 +1,4 @@
-import { BSON, ObjectId, type DeserializeOptions } from "bson";
+import { BSON, type DeserializeOptions, ObjectId } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -29,11 +29,11 @@ interface BsonValue {
 
 function bsonTypeOf(v: object): string | undefined {
   const t = (v as Partial<BsonValue>)._bsontype;
-  return typeof t === "string" ? t : undefined;
+  return typeof t === 'string' ? t : undefined;
 }
 
 export function isPlainObject(v: unknown): v is Doc {
-  if (v === null || typeof v !== "object") return false;
+  if (v === null || typeof v !== 'object') return false;
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
 }
@@ -46,51 +46,51 @@ export function isPlainObject(v: unknown): v is Doc {
  */
 export function keyOf(v: unknown): string {
   switch (typeof v) {
-    case "undefined":
-      return "n";
-    case "number":
-      return Number.isNaN(v) ? "NaN" : "N" + (Object.is(v, -0) ? "0" : String(v));
-    case "bigint":
-      return "N" + v.toString();
-    case "string":
-      return "S" + v;
-    case "boolean":
-      return v ? "T" : "F";
-    case "object":
+    case 'undefined':
+      return 'n';
+    case 'number':
+      return Number.isNaN(v) ? 'NaN' : `N${Object.is(v, -0) ? '0' : String(v)}`;
+    case 'bigint':
+      return `N${v.toString()}`;
+    case 'string':
+      return `S${v}`;
+    case 'boolean':
+      return v ? 'T' : 'F';
+    case 'object':
       break;
     default:
-      return "?" + String(v);
+      return `?${String(v)}`;
   }
-  if (v === null) return "n";
-  if (v instanceof Date) return "D" + v.getTime();
-  if (v instanceof RegExp) return "R" + JSON.stringify([v.source, v.flags]);
-  if (Array.isArray(v)) return "A" + JSON.stringify(v.map(keyOf));
+  if (v === null) return 'n';
+  if (v instanceof Date) return `D${v.getTime()}`;
+  if (v instanceof RegExp) return `R${JSON.stringify([v.source, v.flags])}`;
+  if (Array.isArray(v)) return `A${JSON.stringify(v.map(keyOf))}`;
   const bsonType = bsonTypeOf(v);
   if (bsonType !== undefined) return keyOfBson(bsonType, v as BsonValue);
-  if (ArrayBuffer.isView(v)) return "X0:" + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
-  return "{" + JSON.stringify(Object.entries(v).map(([k, val]) => [k, keyOf(val)]));
+  if (ArrayBuffer.isView(v)) return `X0:${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}`;
+  return `{${JSON.stringify(Object.entries(v).map(([k, val]) => [k, keyOf(val)]))}`;
 }
 
 function keyOfBson(bsonType: string, v: BsonValue): string {
   switch (bsonType) {
-    case "ObjectId":
-      return "O" + v.toString();
-    case "Long":
-    case "Int32":
-    case "Double":
-      return "N" + v.toString();
-    case "Decimal128":
-      return "M" + v.toString();
-    case "Binary": {
+    case 'ObjectId':
+      return `O${v.toString()}`;
+    case 'Long':
+    case 'Int32':
+    case 'Double':
+      return `N${v.toString()}`;
+    case 'Decimal128':
+      return `M${v.toString()}`;
+    case 'Binary': {
       const bin = v as unknown as { sub_type: number; buffer: Uint8Array };
-      return "X" + bin.sub_type + ":" + Buffer.from(bin.buffer).toString("base64");
+      return `X${bin.sub_type}:${Buffer.from(bin.buffer).toString('base64')}`;
     }
-    case "MinKey":
-      return "<";
-    case "MaxKey":
-      return ">";
+    case 'MinKey':
+      return '<';
+    case 'MaxKey':
+      return '>';
     default:
-      return bsonType + ":" + JSON.stringify(BSON.EJSON.serialize(v));
+      return `${bsonType}:${JSON.stringify(BSON.EJSON.serialize(v))}`;
   }
 }
 
@@ -100,7 +100,7 @@ function keyOfBson(bsonType: string, v: BsonValue): string {
  * because update operators are allowed to mutate them.
  */
 export function cloneDoc<T>(v: T): T {
-  if (v === null || typeof v !== "object") return v;
+  if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(cloneDoc) as T;
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (!isPlainObject(v)) return v;
@@ -111,25 +111,25 @@ export function cloneDoc<T>(v: T): T {
 
 /** MongoDB always stores `_id` as the first field. */
 export function withIdFirst(doc: Doc): Doc {
-  if (!("_id" in doc)) return { _id: new ObjectId(), ...doc };
-  if (Object.keys(doc)[0] === "_id") return doc;
+  if (!('_id' in doc)) return { _id: new ObjectId(), ...doc };
+  if (Object.keys(doc)[0] === '_id') return doc;
   const { _id, ...rest } = doc;
   return { _id, ...rest };
 }
 
 /** Renders a value the way mongod prints it in E11000 messages. */
 export function formatValue(v: unknown): string {
-  if (v === undefined || v === null) return "null";
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v !== "object") return String(v);
+  if (v === undefined || v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v !== 'object') return String(v);
   if (v instanceof Date) return `new Date(${v.getTime()})`;
-  if (Array.isArray(v)) return `[ ${v.map(formatValue).join(", ")} ]`;
+  if (Array.isArray(v)) return `[ ${v.map(formatValue).join(', ')} ]`;
   switch (bsonTypeOf(v)) {
-    case "ObjectId":
+    case 'ObjectId':
       return `ObjectId('${v.toString()}')`;
-    case "Long":
+    case 'Long':
       return v.toString();
-    case "Decimal128":
+    case 'Decimal128':
       return `Decimal128('${v.toString()}')`;
     case undefined:
       return formatDoc(v as Doc);
@@ -140,5 +140,5 @@ export function formatValue(v: unknown): string {
 
 export function formatDoc(doc: Doc): string {
   const parts = Object.entries(doc).map(([k, v]) => `${k}: ${formatValue(v)}`);
-  return parts.length ? `{ ${parts.join(", ")} }` : "{}";
+  return parts.length ? `{ ${parts.join(', ')} }` : '{}';
 }

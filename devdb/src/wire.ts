@@ -1,5 +1,5 @@
-import { BSON } from "bson";
-import { deserialize, isPlainObject, type Doc } from "./values.js";
+import { BSON } from 'bson';
+import { type Doc, deserialize, isPlainObject } from './values.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -59,14 +59,14 @@ export class FrameReader {
 
 function readCString(buf: Buffer, off: number): [string, number] {
   const end = buf.indexOf(0, off);
-  if (end < 0) throw new ProtocolError("unterminated cstring");
-  return [buf.toString("utf8", off, end), end + 1];
+  if (end < 0) throw new ProtocolError('unterminated cstring');
+  return [buf.toString('utf8', off, end), end + 1];
 }
 
 function readDoc(buf: Buffer, off: number, limit: number): [Doc, number] {
-  if (limit - off < 5) throw new ProtocolError("truncated BSON document");
+  if (limit - off < 5) throw new ProtocolError('truncated BSON document');
   const size = buf.readInt32LE(off);
-  if (size < 5 || off + size > limit) throw new ProtocolError("invalid BSON document size");
+  if (size < 5 || off + size > limit) throw new ProtocolError('invalid BSON document size');
   return [deserialize(buf.subarray(off, off + size)), off + size];
 }
 
@@ -91,7 +91,7 @@ function parseMsg(frame: Frame): Request {
     } else if (kind === 1) {
       const size = body.readInt32LE(off);
       const sectionEnd = off + size;
-      if (size < 5 || sectionEnd > end) throw new ProtocolError("invalid document sequence size");
+      if (size < 5 || sectionEnd > end) throw new ProtocolError('invalid document sequence size');
       let [identifier, p] = readCString(body, off + 4);
       const docs: Doc[] = [];
       while (p < sectionEnd) {
@@ -105,13 +105,13 @@ function parseMsg(frame: Frame): Request {
       throw new ProtocolError(`unknown OP_MSG section kind ${String(kind)}`);
     }
   }
-  if (!command) throw new ProtocolError("OP_MSG without a body section");
+  if (!command) throw new ProtocolError('OP_MSG without a body section');
   for (const [identifier, docs] of sequences) {
     const existing = command[identifier];
     command[identifier] = Array.isArray(existing) ? [...existing, ...docs] : docs;
   }
   const db = command.$db;
-  if (typeof db !== "string") throw new ProtocolError("OP_MSG command is missing $db");
+  if (typeof db !== 'string') throw new ProtocolError('OP_MSG command is missing $db');
   return { requestId: frame.requestId, opCode: OP_MSG, db, command, moreToCome: (flags & MSG_MORE_TO_COME) !== 0 };
 }
 
@@ -120,7 +120,7 @@ function parseQuery(frame: Frame): Request {
   const [ns, afterNs] = readCString(body, 4);
   // numberToSkip and numberToReturn (8 bytes) have no meaning for commands.
   let [query] = readDoc(body, afterNs + 8, body.length);
-  if (!ns.endsWith(".$cmd")) throw new ProtocolError(`OP_QUERY is only supported for commands, not ${ns}`);
+  if (!ns.endsWith('.$cmd')) throw new ProtocolError(`OP_QUERY is only supported for commands, not ${ns}`);
   // Read preferences used to be sent by wrapping the command in $query.
   if (isPlainObject(query.$query)) query = query.$query;
   return { requestId: frame.requestId, opCode: OP_QUERY, db: ns.slice(0, -5), command: query, moreToCome: false };

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyDoc, type TestServer, startTestServer } from "./helpers.js";
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -11,50 +11,50 @@ afterAll(async () => {
 
 async function shop() {
   const db = t.db();
-  await db.collection<AnyDoc>("users").insertMany([
-    { _id: 1, name: "ann", city: "Oslo" },
-    { _id: 2, name: "bob", city: "Rome" },
+  await db.collection<AnyDoc>('users').insertMany([
+    { _id: 1, name: 'ann', city: 'Oslo' },
+    { _id: 2, name: 'bob', city: 'Rome' },
   ]);
-  await db.collection<AnyDoc>("orders").insertMany([
-    { _id: 10, user: 1, total: 30, items: ["a", "b"] },
-    { _id: 11, user: 1, total: 12, items: ["b"] },
-    { _id: 12, user: 2, total: 50, items: ["c", "a"] },
+  await db.collection<AnyDoc>('orders').insertMany([
+    { _id: 10, user: 1, total: 30, items: ['a', 'b'] },
+    { _id: 11, user: 1, total: 12, items: ['b'] },
+    { _id: 12, user: 2, total: 50, items: ['c', 'a'] },
     { _id: 13, user: 3, total: 5, items: [] },
   ]);
   return db;
 }
 
-describe("count and distinct", () => {
-  it("counts with query, skip and limit", async () => {
+describe('count and distinct', () => {
+  it('counts with query, skip and limit', async () => {
     const db = await shop();
-    const orders = db.collection<AnyDoc>("orders");
+    const orders = db.collection<AnyDoc>('orders');
     expect(await orders.estimatedDocumentCount()).toBe(4);
     expect(await orders.countDocuments({ total: { $gt: 10 } })).toBe(3);
     expect(await orders.countDocuments({}, { skip: 1, limit: 2 })).toBe(2);
-    expect((await db.command({ count: "orders", query: { user: 1 } })).n).toBe(2);
-    expect((await db.command({ count: "orders", query: {}, skip: 3, limit: 5 })).n).toBe(1);
-    expect((await db.command({ count: "missing" })).n).toBe(0);
+    expect((await db.command({ count: 'orders', query: { user: 1 } })).n).toBe(2);
+    expect((await db.command({ count: 'orders', query: {}, skip: 3, limit: 5 })).n).toBe(1);
+    expect((await db.command({ count: 'missing' })).n).toBe(0);
   });
 
-  it("returns distinct values, unwinding arrays", async () => {
+  it('returns distinct values, unwinding arrays', async () => {
     const db = await shop();
-    const orders = db.collection<AnyDoc>("orders");
-    expect(await orders.distinct("items")).toEqual(["a", "b", "c"]);
-    expect(await orders.distinct("user", { total: { $gte: 12 } })).toEqual([1, 2]);
-    expect(await db.collection<AnyDoc>("users").distinct("city")).toEqual(["Oslo", "Rome"]);
+    const orders = db.collection<AnyDoc>('orders');
+    expect(await orders.distinct('items')).toEqual(['a', 'b', 'c']);
+    expect(await orders.distinct('user', { total: { $gte: 12 } })).toEqual([1, 2]);
+    expect(await db.collection<AnyDoc>('users').distinct('city')).toEqual(['Oslo', 'Rome']);
   });
 });
 
-describe("aggregate", () => {
-  it("runs $match/$group/$sort/$project", async () => {
+describe('aggregate', () => {
+  it('runs $match/$group/$sort/$project', async () => {
     const db = await shop();
     const res = await db
-      .collection<AnyDoc>("orders")
+      .collection<AnyDoc>('orders')
       .aggregate([
         { $match: { total: { $gte: 10 } } },
-        { $group: { _id: "$user", spent: { $sum: "$total" }, n: { $sum: 1 } } },
+        { $group: { _id: '$user', spent: { $sum: '$total' }, n: { $sum: 1 } } },
         { $sort: { spent: -1 } },
-        { $project: { _id: 0, user: "$_id", spent: 1, n: 1 } },
+        { $project: { _id: 0, user: '$_id', spent: 1, n: 1 } },
       ])
       .toArray();
     expect(res).toEqual([
@@ -63,36 +63,48 @@ describe("aggregate", () => {
     ]);
   });
 
-  it("joins with $lookup and $unwind without touching stored documents", async () => {
+  it('joins with $lookup and $unwind without touching stored documents', async () => {
     const db = await shop();
     const res = await db
-      .collection<AnyDoc>("orders")
+      .collection<AnyDoc>('orders')
       .aggregate([
         { $match: { _id: 10 } },
-        { $lookup: { from: "users", localField: "user", foreignField: "_id", as: "buyer" } },
-        { $unwind: "$buyer" },
-        { $set: { "buyer.city": "changed" } },
-        { $project: { total: 1, "buyer.name": 1, "buyer.city": 1 } },
+        { $lookup: { from: 'users', localField: 'user', foreignField: '_id', as: 'buyer' } },
+        { $unwind: '$buyer' },
+        { $set: { 'buyer.city': 'changed' } },
+        { $project: { total: 1, 'buyer.name': 1, 'buyer.city': 1 } },
       ])
       .toArray();
-    expect(res).toEqual([{ _id: 10, total: 30, buyer: { name: "ann", city: "changed" } }]);
-    expect(await db.collection<AnyDoc>("users").findOne({ _id: 1 })).toEqual({ _id: 1, name: "ann", city: "Oslo" });
-    await db.collection<AnyDoc>("orders").aggregate([{ $addFields: { total: 0, "x.y": 1 } }]).toArray();
-    expect((await db.collection<AnyDoc>("orders").findOne({ _id: 10 }))!.total).toBe(30);
+    expect(res).toEqual([{ _id: 10, total: 30, buyer: { name: 'ann', city: 'changed' } }]);
+    expect(await db.collection<AnyDoc>('users').findOne({ _id: 1 })).toEqual({ _id: 1, name: 'ann', city: 'Oslo' });
+    await db
+      .collection<AnyDoc>('orders')
+      .aggregate([{ $addFields: { total: 0, 'x.y': 1 } }])
+      .toArray();
+    expect((await db.collection<AnyDoc>('orders').findOne({ _id: 10 }))!.total).toBe(30);
   });
 
-  it("supports database-level pipelines and rejects $out", async () => {
+  it('supports database-level pipelines and rejects $out', async () => {
     const db = await shop();
     const docs = await db.aggregate([{ $documents: [{ a: 1 }, { a: 2 }] }, { $match: { a: 2 } }]).toArray();
     expect(docs).toEqual([{ a: 2 }]);
-    const err = await db.collection<AnyDoc>("orders").aggregate([{ $out: "copy" }]).toArray().catch((e: { code: number }) => e);
+    const err = await db
+      .collection<AnyDoc>('orders')
+      .aggregate([{ $out: 'copy' }])
+      .toArray()
+      .catch((e: { code: number }) => e);
     expect(err).toMatchObject({ code: 115 });
-    const noCursor = await db.command({ aggregate: "orders", pipeline: [] }).catch((e: { code: number }) => e);
+    const noCursor = await db.command({ aggregate: 'orders', pipeline: [] }).catch((e: { code: number }) => e);
     expect(noCursor).toMatchObject({ code: 9 });
   });
 
-  it("aggregates an empty or missing collection", async () => {
+  it('aggregates an empty or missing collection', async () => {
     const db = t.db();
-    expect(await db.collection<AnyDoc>("none").aggregate([{ $group: { _id: null, n: { $sum: 1 } } }]).toArray()).toEqual([]);
+    expect(
+      await db
+        .collection<AnyDoc>('none')
+        .aggregate([{ $group: { _id: null, n: { $sum: 1 } } }])
+        .toArray(),
+    ).toEqual([]);
   });
 });

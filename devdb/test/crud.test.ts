@@ -1,6 +1,6 @@
-import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyDoc, type TestServer, startTestServer } from "./helpers.js";
+import { ObjectId } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -20,71 +20,79 @@ interface Person {
 }
 
 const people: Person[] = [
-  { _id: 1, name: "ann", age: 31, tags: ["a", "b"], address: { city: "Oslo" } },
-  { _id: 2, name: "bob", age: 25, tags: ["b"], address: { city: "Rome" } },
-  { _id: 3, name: "cid", age: 40, tags: [], address: { city: "Oslo" } },
-  { _id: 4, name: "dee", age: 25, address: { city: "Lima" } },
+  { _id: 1, name: 'ann', age: 31, tags: ['a', 'b'], address: { city: 'Oslo' } },
+  { _id: 2, name: 'bob', age: 25, tags: ['b'], address: { city: 'Rome' } },
+  { _id: 3, name: 'cid', age: 40, tags: [], address: { city: 'Oslo' } },
+  { _id: 4, name: 'dee', age: 25, address: { city: 'Lima' } },
 ];
 
-describe("insert and find", () => {
-  it("inserts and finds with filter, sort, projection, skip and limit", async () => {
-    const c = t.db().collection<AnyDoc>("people");
+describe('insert and find', () => {
+  it('inserts and finds with filter, sort, projection, skip and limit', async () => {
+    const c = t.db().collection<AnyDoc>('people');
     const res = await c.insertMany(people);
     expect(res.insertedCount).toBe(4);
     expect(await c.find({ age: 25 }).sort({ name: -1 }).toArray()).toEqual([people[3], people[1]]);
-    expect(await c.find({ "address.city": "Oslo" }, { projection: { name: 1, _id: 0 } }).sort({ age: 1 }).toArray()).toEqual([
-      { name: "ann" },
-      { name: "cid" },
-    ]);
-    expect(await c.find({ tags: "b" }).sort({ _id: 1 }).toArray()).toHaveLength(2);
+    expect(
+      await c
+        .find({ 'address.city': 'Oslo' }, { projection: { name: 1, _id: 0 } })
+        .sort({ age: 1 })
+        .toArray(),
+    ).toEqual([{ name: 'ann' }, { name: 'cid' }]);
+    expect(await c.find({ tags: 'b' }).sort({ _id: 1 }).toArray()).toHaveLength(2);
     const page = await c.find({}).sort({ age: 1, name: 1 }).skip(1).limit(2).toArray();
-    expect(page.map((p) => p.name)).toEqual(["dee", "ann"]);
+    expect(page.map((p) => p.name)).toEqual(['dee', 'ann']);
     expect(await c.findOne({ age: { $gt: 35 } })).toEqual(people[2]);
-    expect(await c.findOne({ name: "zed" })).toBeNull();
-    expect(await c.countDocuments({ $or: [{ age: { $lt: 26 } }, { name: "cid" }] })).toBe(3);
+    expect(await c.findOne({ name: 'zed' })).toBeNull();
+    expect(await c.countDocuments({ $or: [{ age: { $lt: 26 } }, { name: 'cid' }] })).toBe(3);
   });
 
-  it("keeps find projections from altering stored documents", async () => {
-    const c = t.db().collection<AnyDoc>("p");
+  it('keeps find projections from altering stored documents', async () => {
+    const c = t.db().collection<AnyDoc>('p');
     await c.insertOne({ _id: 1, a: { b: 1, c: 2 }, d: [1, 2, 3] });
-    await c.find({}, { projection: { "a.b": 1, d: { $slice: 1 } } }).toArray();
+    await c.find({}, { projection: { 'a.b': 1, d: { $slice: 1 } } }).toArray();
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, a: { b: 1, c: 2 }, d: [1, 2, 3] });
   });
 
-  it("generates an ObjectId _id when the insert omits it, stored first", async () => {
+  it('generates an ObjectId _id when the insert omits it, stored first', async () => {
     const db = t.db();
-    const reply = await db.command({ insert: "c", documents: [{ a: 1 }, { b: 2, _id: "x" }] });
+    const reply = await db.command({ insert: 'c', documents: [{ a: 1 }, { b: 2, _id: 'x' }] });
     expect(reply.n).toBe(2);
-    const docs = await db.collection<AnyDoc>("c").find().toArray();
+    const docs = await db.collection<AnyDoc>('c').find().toArray();
     expect(docs[0]!._id).toBeInstanceOf(ObjectId);
-    expect(Object.keys(docs[1]!)).toEqual(["_id", "b"]);
+    expect(Object.keys(docs[1]!)).toEqual(['_id', 'b']);
   });
 
-  it("reads an empty or missing collection as empty", async () => {
-    const c = t.db().collection<AnyDoc>("nothing");
+  it('reads an empty or missing collection as empty', async () => {
+    const c = t.db().collection<AnyDoc>('nothing');
     expect(await c.find({}).toArray()).toEqual([]);
     expect(await c.findOne({})).toBeNull();
     expect(await c.countDocuments()).toBe(0);
   });
 });
 
-describe("update", () => {
-  it("applies operators to one or many documents", async () => {
-    const c = t.db().collection<Person>("people");
+describe('update', () => {
+  it('applies operators to one or many documents', async () => {
+    const c = t.db().collection<Person>('people');
     await c.insertMany(people);
-    const one = await c.updateOne({ age: 25 }, { $inc: { age: 1 }, $push: { tags: "new" } });
+    const one = await c.updateOne({ age: 25 }, { $inc: { age: 1 }, $push: { tags: 'new' } });
     expect(one).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
-    const many = await c.updateMany({ "address.city": "Oslo" }, { $set: { country: "NO" }, $unset: { tags: "" } });
+    const many = await c.updateMany({ 'address.city': 'Oslo' }, { $set: { country: 'NO' }, $unset: { tags: '' } });
     expect(many).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
-    expect(await c.findOne({ _id: 3 })).toEqual({ _id: 3, name: "cid", age: 40, address: { city: "Oslo" }, country: "NO" });
-    const noop = await c.updateOne({ _id: 3 }, { $set: { country: "NO" } });
+    expect(await c.findOne({ _id: 3 })).toEqual({
+      _id: 3,
+      name: 'cid',
+      age: 40,
+      address: { city: 'Oslo' },
+      country: 'NO',
+    });
+    const noop = await c.updateOne({ _id: 3 }, { $set: { country: 'NO' } });
     expect(noop).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
     const none = await c.updateMany({ age: 99 }, { $set: { x: 1 } });
     expect(none).toMatchObject({ matchedCount: 0, modifiedCount: 0, upsertedCount: 0 });
   });
 
-  it("replaces documents, keeping _id", async () => {
-    const c = t.db().collection<AnyDoc>("r");
+  it('replaces documents, keeping _id', async () => {
+    const c = t.db().collection<AnyDoc>('r');
     await c.insertOne({ _id: 1, a: 1, b: 2 });
     const res = await c.replaceOne({ _id: 1 }, { c: 3 });
     expect(res.modifiedCount).toBe(1);
@@ -95,75 +103,86 @@ describe("update", () => {
     expect(setId).toMatchObject({ code: 66 });
   });
 
-  it("upserts with $setOnInsert and equality fields from the filter", async () => {
-    const c = t.db().collection<AnyDoc>("u");
+  it('upserts with $setOnInsert and equality fields from the filter', async () => {
+    const c = t.db().collection<AnyDoc>('u');
     const first = await c.updateOne(
-      { email: "a@x.io", plan: { $eq: "pro" }, age: { $gt: 3 } },
-      { $set: { seen: 1 }, $setOnInsert: { createdBy: "upsert" } },
+      { email: 'a@x.io', plan: { $eq: 'pro' }, age: { $gt: 3 } },
+      { $set: { seen: 1 }, $setOnInsert: { createdBy: 'upsert' } },
       { upsert: true },
     );
     expect(first.upsertedCount).toBe(1);
     expect(first.upsertedId).toBeInstanceOf(ObjectId);
     const doc = await c.findOne({ _id: first.upsertedId! });
-    expect(doc).toEqual({ _id: first.upsertedId, email: "a@x.io", plan: "pro", seen: 1, createdBy: "upsert" });
+    expect(doc).toEqual({ _id: first.upsertedId, email: 'a@x.io', plan: 'pro', seen: 1, createdBy: 'upsert' });
 
-    const second = await c.updateOne({ email: "a@x.io" }, { $set: { seen: 2 }, $setOnInsert: { createdBy: "other" } }, { upsert: true });
+    const second = await c.updateOne(
+      { email: 'a@x.io' },
+      { $set: { seen: 2 }, $setOnInsert: { createdBy: 'other' } },
+      { upsert: true },
+    );
     expect(second).toMatchObject({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
-    expect((await c.findOne({ email: "a@x.io" }))!.createdBy).toBe("upsert");
+    expect((await c.findOne({ email: 'a@x.io' }))!.createdBy).toBe('upsert');
 
-    const withId = await c.updateOne({ _id: "fixed", "nested.k": 5 }, { $inc: { n: 1 } }, { upsert: true });
-    expect(withId.upsertedId).toBe("fixed");
-    expect(await c.findOne({ _id: "fixed" })).toEqual({ _id: "fixed", nested: { k: 5 }, n: 1 });
+    const withId = await c.updateOne({ _id: 'fixed', 'nested.k': 5 }, { $inc: { n: 1 } }, { upsert: true });
+    expect(withId.upsertedId).toBe('fixed');
+    expect(await c.findOne({ _id: 'fixed' })).toEqual({ _id: 'fixed', nested: { k: 5 }, n: 1 });
 
-    const replaced = await c.replaceOne({ name: "r" }, { name: "r", v: 1 }, { upsert: true });
+    const replaced = await c.replaceOne({ name: 'r' }, { name: 'r', v: 1 }, { upsert: true });
     expect(replaced.upsertedCount).toBe(1);
-    expect(await c.countDocuments({ name: "r" })).toBe(1);
+    expect(await c.countDocuments({ name: 'r' })).toBe(1);
   });
 
-  it("updates array elements with arrayFilters and the positional operator", async () => {
-    const c = t.db().collection<AnyDoc>("grades");
-    await c.insertOne({ _id: 1, grades: [{ g: 80, mean: 75 }, { g: 95, mean: 90 }, { g: 70, mean: 60 }] });
-    await c.updateOne({ _id: 1 }, { $set: { "grades.$[e].mean": 100 } }, { arrayFilters: [{ "e.g": { $gte: 80 } }] });
+  it('updates array elements with arrayFilters and the positional operator', async () => {
+    const c = t.db().collection<AnyDoc>('grades');
+    await c.insertOne({
+      _id: 1,
+      grades: [
+        { g: 80, mean: 75 },
+        { g: 95, mean: 90 },
+        { g: 70, mean: 60 },
+      ],
+    });
+    await c.updateOne({ _id: 1 }, { $set: { 'grades.$[e].mean': 100 } }, { arrayFilters: [{ 'e.g': { $gte: 80 } }] });
     expect((await c.findOne({ _id: 1 }))!.grades).toEqual([
       { g: 80, mean: 100 },
       { g: 95, mean: 100 },
       { g: 70, mean: 60 },
     ]);
-    await c.updateOne({ _id: 1, "grades.g": 70 }, { $inc: { "grades.$.mean": 5 } });
+    await c.updateOne({ _id: 1, 'grades.g': 70 }, { $inc: { 'grades.$.mean': 5 } });
     expect((await c.findOne({ _id: 1 }))!.grades[2]).toEqual({ g: 70, mean: 65 });
   });
 
-  it("runs pipeline-style updates", async () => {
-    const c = t.db().collection<AnyDoc>("pipe");
+  it('runs pipeline-style updates', async () => {
+    const c = t.db().collection<AnyDoc>('pipe');
     await c.insertOne({ _id: 1, a: 2, b: 3 });
-    await c.updateOne({ _id: 1 }, [{ $set: { sum: { $add: ["$a", "$b"] } } }]);
+    await c.updateOne({ _id: 1 }, [{ $set: { sum: { $add: ['$a', '$b'] } } }]);
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, a: 2, b: 3, sum: 5 });
   });
 
-  it("rejects unknown update operators per statement", async () => {
+  it('rejects unknown update operators per statement', async () => {
     const db = t.db();
-    await db.collection<AnyDoc>("c").insertOne({ _id: 1 });
-    const reply = await db.command({ update: "c", updates: [{ q: { _id: 1 }, u: { $frob: { a: 1 } } }] });
+    await db.collection<AnyDoc>('c').insertOne({ _id: 1 });
+    const reply = await db.command({ update: 'c', updates: [{ q: { _id: 1 }, u: { $frob: { a: 1 } } }] });
     expect(reply.ok).toBe(1);
     expect(reply.writeErrors[0]).toMatchObject({ index: 0, code: 9 });
   });
 });
 
-describe("delete and bulk writes", () => {
-  it("deletes one or many", async () => {
+describe('delete and bulk writes', () => {
+  it('deletes one or many', async () => {
     const db = t.db();
-    const c = db.collection<AnyDoc>("people");
+    const c = db.collection<AnyDoc>('people');
     await c.insertMany(people);
     expect((await c.deleteOne({ age: 25 })).deletedCount).toBe(1);
-    expect((await c.deleteMany({ "address.city": "Oslo" })).deletedCount).toBe(2);
+    expect((await c.deleteMany({ 'address.city': 'Oslo' })).deletedCount).toBe(2);
     expect((await c.deleteMany({ nope: 1 })).deletedCount).toBe(0);
     expect(await c.countDocuments()).toBe(1);
-    const reply = await db.command({ delete: "people", deletes: [{ q: {}, limit: 0 }] });
+    const reply = await db.command({ delete: 'people', deletes: [{ q: {}, limit: 0 }] });
     expect(reply).toMatchObject({ n: 1, ok: 1 });
   });
 
-  it("runs mixed bulk writes", async () => {
-    const c = t.db().collection<AnyDoc>("bulk");
+  it('runs mixed bulk writes', async () => {
+    const c = t.db().collection<AnyDoc>('bulk');
     const res = await c.bulkWrite([
       { insertOne: { document: { _id: 1, v: 1 } } },
       { insertOne: { document: { _id: 2, v: 2 } } },
@@ -172,7 +191,13 @@ describe("delete and bulk writes", () => {
       { replaceOne: { filter: { _id: 3 }, replacement: { v: 3 }, upsert: true } },
       { deleteOne: { filter: { _id: 2 } } },
     ]);
-    expect(res).toMatchObject({ insertedCount: 2, matchedCount: 3, modifiedCount: 3, deletedCount: 1, upsertedCount: 1 });
+    expect(res).toMatchObject({
+      insertedCount: 2,
+      matchedCount: 3,
+      modifiedCount: 3,
+      deletedCount: 1,
+      upsertedCount: 1,
+    });
     expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
       { _id: 1, v: 11 },
       { _id: 3, v: 3 },

@@ -1,6 +1,6 @@
-import { MongoServerError } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyDoc, type TestServer, startTestServer } from "./helpers.js";
+import { MongoServerError } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -10,12 +10,12 @@ afterAll(async () => {
   await t.close();
 });
 
-describe("databases and collections", () => {
-  it("lists databases once they hold a collection", async () => {
+describe('databases and collections', () => {
+  it('lists databases once they hold a collection', async () => {
     const db = t.db();
-    const admin = t.client.db("admin").admin();
+    const admin = t.client.db('admin').admin();
     expect((await admin.listDatabases()).databases.map((d) => d.name)).not.toContain(db.databaseName);
-    await db.collection<AnyDoc>("c").insertOne({ a: 1 });
+    await db.collection<AnyDoc>('c').insertOne({ a: 1 });
     const all = await admin.listDatabases();
     const entry = all.databases.find((d) => d.name === db.databaseName);
     expect(entry).toMatchObject({ empty: false });
@@ -28,43 +28,50 @@ describe("databases and collections", () => {
     expect(notAdmin).toBeInstanceOf(MongoServerError);
   });
 
-  it("creates collections explicitly and implicitly, and lists them", async () => {
+  it('creates collections explicitly and implicitly, and lists them', async () => {
     const db = t.db();
-    await db.createCollection("explicit", { validator: { a: { $exists: true } } });
-    await db.collection<AnyDoc>("implicit").insertOne({ a: 1 });
+    await db.createCollection('explicit', { validator: { a: { $exists: true } } });
+    await db.collection<AnyDoc>('implicit').insertOne({ a: 1 });
     const infos = await db.listCollections().toArray();
-    expect(infos.map((i) => i.name).sort()).toEqual(["explicit", "implicit"]);
-    expect(infos.find((i) => i.name === "explicit")).toMatchObject({
-      type: "collection",
+    expect(infos.map((i) => i.name).sort()).toEqual(['explicit', 'implicit']);
+    expect(infos.find((i) => i.name === 'explicit')).toMatchObject({
+      type: 'collection',
       options: { validator: { a: { $exists: true } } },
-      idIndex: { v: 2, key: { _id: 1 }, name: "_id_" },
+      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
     });
-    expect(await db.listCollections({ name: "implicit" }, { nameOnly: true }).toArray()).toEqual([{ name: "implicit", type: "collection" }]);
-    const reply = await db.command({ listCollections: 1, filter: { name: { $in: ["explicit"] } }, cursor: {} });
+    expect(await db.listCollections({ name: 'implicit' }, { nameOnly: true }).toArray()).toEqual([
+      { name: 'implicit', type: 'collection' },
+    ]);
+    const reply = await db.command({ listCollections: 1, filter: { name: { $in: ['explicit'] } }, cursor: {} });
     expect(reply.cursor.ns).toBe(`${db.databaseName}.$cmd.listCollections`);
     expect(reply.cursor.firstBatch).toHaveLength(1);
   });
 
-  it("accepts a repeated identical create and rejects a different one", async () => {
+  it('accepts a repeated identical create and rejects a different one', async () => {
     const db = t.db();
-    await db.command({ create: "c" });
-    await db.command({ create: "c" });
-    const err = await db.command({ create: "c", capped: true, size: 1024 }).catch((e: MongoServerError) => e);
-    expect(err).toMatchObject({ code: 48, codeName: "NamespaceExists" });
+    await db.command({ create: 'c' });
+    await db.command({ create: 'c' });
+    const err = await db.command({ create: 'c', capped: true, size: 1024 }).catch((e: MongoServerError) => e);
+    expect(err).toMatchObject({ code: 48, codeName: 'NamespaceExists' });
   });
 
-  it("drops collections and databases", async () => {
+  it('drops collections and databases', async () => {
     const db = t.db();
-    await db.collection<AnyDoc>("a").insertOne({ x: 1 });
-    await db.collection<AnyDoc>("b").insertOne({ x: 1 });
-    await db.collection<AnyDoc>("a").createIndex({ x: 1 });
-    expect(await db.collection<AnyDoc>("a").drop()).toBe(true);
-    expect((await db.listCollections().toArray()).map((c) => c.name)).toEqual(["b"]);
-    expect(await db.collection<AnyDoc>("a").countDocuments()).toBe(0);
-    expect((await db.command({ drop: "never-existed" })).ok).toBe(1);
+    await db.collection<AnyDoc>('a').insertOne({ x: 1 });
+    await db.collection<AnyDoc>('b').insertOne({ x: 1 });
+    await db.collection<AnyDoc>('a').createIndex({ x: 1 });
+    expect(await db.collection<AnyDoc>('a').drop()).toBe(true);
+    expect((await db.listCollections().toArray()).map((c) => c.name)).toEqual(['b']);
+    expect(await db.collection<AnyDoc>('a').countDocuments()).toBe(0);
+    expect((await db.command({ drop: 'never-existed' })).ok).toBe(1);
     expect(await db.dropDatabase()).toBe(true);
     expect(await db.listCollections().toArray()).toEqual([]);
-    await db.collection<AnyDoc>("b").insertOne({ again: true });
-    expect(await db.collection<AnyDoc>("b").find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ again: true }]);
+    await db.collection<AnyDoc>('b').insertOne({ again: true });
+    expect(
+      await db
+        .collection<AnyDoc>('b')
+        .find({}, { projection: { _id: 0 } })
+        .toArray(),
+    ).toEqual([{ again: true }]);
   });
 });

@@ -1,8 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { MongoClient, type Db, type MongoClientOptions, type ObjectId } from "mongodb";
-import { startDevDb, type DevDbHandle, type DevDbOptions } from "../src/server.js";
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Db, MongoClient, type MongoClientOptions, type ObjectId } from 'mongodb';
+import { type DevDbHandle, type DevDbOptions, startDevDb } from '../src/server.js';
 
 export interface TestServer {
   server: DevDbHandle;
@@ -14,14 +14,17 @@ export interface TestServer {
 
 let dbCounter = 0;
 
-export async function startTestServer(opts: DevDbOptions = {}, clientOpts: MongoClientOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: DevDbOptions = {},
+  clientOpts: MongoClientOptions = {},
+): Promise<TestServer> {
   const server = await startDevDb({ port: 0, quiet: true, ...opts });
   const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000, ...clientOpts });
   await client.connect();
   return {
     server,
     client,
-    db: (prefix = "t") => client.db(`${prefix}_${process.pid}_${++dbCounter}`),
+    db: (prefix = 't') => client.db(`${prefix}_${process.pid}_${++dbCounter}`),
     close: async () => {
       await client.close();
       await server.close();
@@ -29,7 +32,7 @@ export async function startTestServer(opts: DevDbOptions = {}, clientOpts: Mongo
   };
 }
 
-export function tempDir(prefix = "devdb-test-"): string {
+export function tempDir(prefix = 'devdb-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,13 @@ async function startStack(): Promise<{ devdbPid: number }> {
   ports.worker ||= await freePort();
   ports.db ||= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
-    env: { ...process.env, PORT: String(ports.worker), DB_PORT: String(ports.db), DEVDB_DATA: dataDir, MONGODB_URI: '' },
+    env: {
+      ...process.env,
+      PORT: String(ports.worker),
+      DB_PORT: String(ports.db),
+      DEVDB_DATA: dataDir,
+      MONGODB_URI: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   stack = child;
@@ -57,7 +63,10 @@ async function stopStack(): Promise<void> {
 }
 
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`http://127.0.0.1:${ports.worker}/api${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  fetch(`http://127.0.0.1:${ports.worker}/api${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 afterAll(stopStack);
 
@@ -71,7 +80,10 @@ describe('local stack (npm run dev)', () => {
 
   it('takes a new rider through register, sign-in, refusals and deletion', async () => {
     const email = `e2e-${Date.now()}@rider.test`;
-    const registered = await api('/users', { method: 'POST', body: JSON.stringify({ name: 'E2E Rider', email, password: 'e2e-password' }) });
+    const registered = await api('/users', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'E2E Rider', email, password: 'e2e-password' }),
+    });
     expect(registered.status).toBe(201);
     const signedIn = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'e2e-password' }) });
     const { token, user } = (await signedIn.json()) as { token: string; user: { _id: string } };
@@ -82,7 +94,9 @@ describe('local stack (npm run dev)', () => {
       api('/users/me', { headers: { 'x-auth-token': 'junk' } }).then(async (r) => [r.status, await r.text()]),
       api('/admin/users').then(async (r) => [r.status, await r.text()]),
       api('/admin/users', { headers: { 'x-auth-token': token } }).then(async (r) => [r.status, await r.text()]),
-      api('/users/000000000000000000000000', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).then(async (r) => [r.status, await r.text()]),
+      api('/users/000000000000000000000000', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).then(
+        async (r) => [r.status, await r.text()],
+      ),
     ]);
     expect(refusals).toEqual([
       [401, 'Access denied. No token provided.'],
@@ -92,16 +106,30 @@ describe('local stack (npm run dev)', () => {
       [403, 'Access denied.'],
     ]);
 
-    const deleted = await api(`/users/${user._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const deleted = await api(`/users/${user._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await deleted.json()).toEqual({ deleted: true, userId: user._id });
-    expect((await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'e2e-password' }) })).status).toBe(400);
+    expect(
+      (await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'e2e-password' }) })).status,
+    ).toBe(400);
   });
 
-  it('reports the database down within 2 s, recovers without a Worker restart, and keeps data across a full restart', { timeout: 180_000 }, async () => {
+  it('reports the database down within 2 s, recovers without a Worker restart, and keeps data across a full restart', {
+    timeout: 180_000,
+  }, async () => {
     await stopStack();
     const { devdbPid } = await startStack();
     const email = `persist-${Date.now()}@rider.test`;
-    expect((await api('/users', { method: 'POST', body: JSON.stringify({ name: 'Persistent', email, password: 'persist-pass' }) })).status).toBe(201);
+    expect(
+      (
+        await api('/users', {
+          method: 'POST',
+          body: JSON.stringify({ name: 'Persistent', email, password: 'persist-pass' }),
+        })
+      ).status,
+    ).toBe(201);
 
     process.kill(devdbPid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -110,12 +138,21 @@ describe('local stack (npm run dev)', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await down.json()).toMatchObject({ ok: false, db: 'down' });
     started = Date.now();
-    const unavailable = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'persist-pass' }) });
+    const unavailable = await api('/auth', {
+      method: 'POST',
+      body: JSON.stringify({ email, password: 'persist-pass' }),
+    });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(unavailable.status).toBe(503);
 
-    const devdb = spawn(process.execPath, ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(ports.db), '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => devdb.stdout!.on('data', (chunk: Buffer) => /devdb ready/.test(chunk.toString()) && resolve()));
+    const devdb = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(ports.db), '--data', dataDir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) =>
+      devdb.stdout!.on('data', (chunk: Buffer) => /devdb ready/.test(chunk.toString()) && resolve()),
+    );
     expect(await (await api('/health')).json()).toMatchObject({ ok: true, db: 'up' });
     devdb.kill('SIGTERM');
     await new Promise((resolve) => devdb.on('exit', resolve));

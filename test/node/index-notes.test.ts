@@ -5,7 +5,11 @@ import { INDEXES } from '../../worker/db/indexes';
 const notes = readFileSync(new URL('../../migrations-notes/indexes.md', import.meta.url), 'utf8');
 
 function optionsText(options: (typeof INDEXES)[number]['options']): string {
-  return [options.unique && 'unique', options.sparse && 'sparse', options.expireAfterSeconds !== undefined && `TTL ${options.expireAfterSeconds} s`]
+  return [
+    options.unique && 'unique',
+    options.sparse && 'sparse',
+    options.expireAfterSeconds !== undefined && `TTL ${options.expireAfterSeconds} s`,
+  ]
     .filter(Boolean)
     .join(', ');
 }
@@ -15,11 +19,18 @@ describe('migrations-notes/indexes.md', () => {
     const rows = notes
       .split('\n')
       .filter((line) => /^\| [a-z_A-Z]+ \| /.test(line) && !line.startsWith('| collection'))
-      .map((line) => line.split('|').slice(1, 5).map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, 5)
+          .map((cell) => cell.trim()),
+      );
     const declared = INDEXES.map((index) => [
       index.collection,
       index.options.name,
-      `\`{ ${Object.entries(index.key).map(([field, dir]) => `${field}: ${typeof dir === 'string' ? `'${dir}'` : dir}`).join(', ')} }\``,
+      `\`{ ${Object.entries(index.key)
+        .map(([field, dir]) => `${field}: ${typeof dir === 'string' ? `'${dir}'` : dir}`)
+        .join(', ')} }\``,
       optionsText(index.options),
     ]);
     expect(rows).toEqual(declared);

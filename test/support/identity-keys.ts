@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type CryptoKey } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 
 export interface SigningKey {
   kid: string;
@@ -9,7 +9,11 @@ export interface SigningKey {
  * An identity provider's key pair made by the test, with the public half published on the
  * JWKS stand-in under a set name of the test's own.
  */
-export async function publishKeySet(standInsUrl: string, setName: string, count = 1): Promise<{ url: string; keys: SigningKey[] }> {
+export async function publishKeySet(
+  standInsUrl: string,
+  setName: string,
+  count = 1,
+): Promise<{ url: string; keys: SigningKey[] }> {
   const keys: SigningKey[] = [];
   const jwks = [];
   for (let i = 0; i < count; i++) {
@@ -24,7 +28,11 @@ export async function publishKeySet(standInsUrl: string, setName: string, count 
   return { url, keys };
 }
 
-export function signIdToken(key: SigningKey, claims: JWTPayload, options: { expiresIn?: string | number; kid?: string } = {}) {
+export function signIdToken(
+  key: SigningKey,
+  claims: JWTPayload,
+  options: { expiresIn?: string | number; kid?: string } = {},
+) {
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? key.kid, typ: 'JWT' })
     .setIssuedAt()

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { MongoClient, type Db } from 'mongodb';
-import worker from '../../worker/index';
-import type { Env } from '../../worker/env';
+import { type Db, MongoClient } from 'mongodb';
 import { applyIndexes } from '../../worker/db/indexes';
+import type { Env } from '../../worker/env';
+import worker from '../../worker/index';
 
 export type TestEnv = Env & { STAND_INS_URL: string };
 
@@ -27,11 +27,15 @@ export function createApi(label: string, overrides: Partial<TestEnv> = {}, optio
     env: testEnv,
     async fetch(path, init = {}) {
       // A fresh database gets the production indexes first, as `npm run db:indexes` would.
-      await (indexed ??= api.db(applyIndexes));
+      indexed ??= api.db(applyIndexes);
+      await indexed;
       const { json, headers, ...rest } = init;
       const request = new Request(`http://rider.test${path}`, {
         ...rest,
-        headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...(headers as Record<string, string>) },
+        headers: {
+          ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(headers as Record<string, string>),
+        },
         ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
       });
       const ctx = createExecutionContext();

@@ -1,15 +1,15 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../worker/env';
 import { onError } from '../../worker/http/on-error';
-import { database } from '../../worker/middleware/database';
 import { auth } from '../../worker/middleware/auth';
+import { database } from '../../worker/middleware/database';
 import { subscription } from '../../worker/middleware/subscription';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 
 const api = createApi('access');
 const secret = new TextEncoder().encode(api.env.JWT_SECRET);
@@ -19,8 +19,10 @@ async function text(res: Response) {
 }
 const plain = (status: number, body: string) => ({ status, type: expect.stringContaining('text/plain'), body });
 
-const me = (token?: string) => api.fetch('/api/users/me', { headers: token === undefined ? {} : { 'x-auth-token': token } });
-const adminList = (token?: string) => api.fetch('/api/admin/users', { headers: token === undefined ? {} : { 'x-auth-token': token } });
+const me = (token?: string) =>
+  api.fetch('/api/users/me', { headers: token === undefined ? {} : { 'x-auth-token': token } });
+const adminList = (token?: string) =>
+  api.fetch('/api/admin/users', { headers: token === undefined ? {} : { 'x-auth-token': token } });
 
 describe('auth check (x-auth-token)', () => {
   it('no token: 401 "Access denied. No token provided."', async () => {
@@ -36,7 +38,13 @@ describe('auth check (x-auth-token)', () => {
 });
 
 describe('hostile tokens', () => {
-  const claims = { _id: new ObjectId().toHexString(), name: 'Mallory', email: 'm@example.com', imageUri: '', role: 'admin' };
+  const claims = {
+    _id: new ObjectId().toHexString(),
+    name: 'Mallory',
+    email: 'm@example.com',
+    imageUri: '',
+    role: 'admin',
+  };
   const b64 = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 
   it('refuses alg none', async () => {
@@ -51,13 +59,20 @@ describe('hostile tokens', () => {
   it('refuses a token signed with a foreign key', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const rsa = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
-    const otherSecret = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another secret'));
+    const otherSecret = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another secret'));
     expect(await text(await me(rsa))).toEqual(plain(400, 'Invalid token.'));
     expect(await text(await me(otherSecret))).toEqual(plain(400, 'Invalid token.'));
   });
   it('refuses missing or wrongly typed claims', async () => {
     const { _id: _dropped, ...noId } = claims;
-    for (const payload of [noId, { ...claims, _id: 42 }, { ...claims, role: 'superuser' }, { ...claims, email: ['x'] }]) {
+    for (const payload of [
+      noId,
+      { ...claims, _id: 42 },
+      { ...claims, role: 'superuser' },
+      { ...claims, email: ['x'] },
+    ]) {
       const token = await new SignJWT(payload as never).setProtectedHeader({ alg: 'HS256' }).sign(secret);
       expect(await text(await me(token))).toEqual(plain(400, 'Invalid token.'));
     }
@@ -65,7 +80,9 @@ describe('hostile tokens', () => {
   it('refuses a public key presented as the HMAC secret (key confusion)', async () => {
     const { publicKey } = await generateKeyPair('RS256');
     const jwk = await exportJWK(publicKey);
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', jwk } as never).sign(new TextEncoder().encode(JSON.stringify(jwk)));
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', jwk } as never)
+      .sign(new TextEncoder().encode(JSON.stringify(jwk)));
     expect(await text(await me(token))).toEqual(plain(400, 'Invalid token.'));
   });
 });
@@ -88,19 +105,31 @@ describe('admin check', () => {
   });
   it('reads the role from the store, not the claim', async () => {
     const account = await register(api);
-    const forgedRole = await new SignJWT({ _id: account._id, name: 'x', email: account.email, imageUri: '', role: 'admin' })
+    const forgedRole = await new SignJWT({
+      _id: account._id,
+      name: 'x',
+      email: account.email,
+      imageUri: '',
+      role: 'admin',
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(secret);
     expect(await text(await adminList(forgedRole))).toEqual(plain(403, 'Access denied. Admin only.'));
 
-    await api.db((db) => db.collection('users').updateOne({ _id: new ObjectId(account._id) }, { $set: { role: 'admin' } }));
+    await api.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(account._id) }, { $set: { role: 'admin' } }),
+    );
     expect((await adminList(account.token)).status).toBe(200);
   });
 });
 
 describe('account-or-admin check (Authorization: Bearer)', () => {
   const patch = (id: string, token: string | undefined, json: object = { name: 'Renamed' }) =>
-    api.fetch(`/api/users/${id}`, { method: 'PATCH', headers: token ? { authorization: `Bearer ${token}` } : {}, json });
+    api.fetch(`/api/users/${id}`, {
+      method: 'PATCH',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      json,
+    });
 
   it('passes for the account itself', async () => {
     const account = await register(api);
@@ -118,13 +147,19 @@ describe('account-or-admin check (Authorization: Bearer)', () => {
   });
   it('refuses another account even when the body carries your own email', async () => {
     const [mine, theirs] = [await register(api), await register(api)];
-    expect(await text(await patch(theirs._id, mine.token, { email: mine.email }))).toEqual(plain(403, 'Access denied.'));
+    expect(await text(await patch(theirs._id, mine.token, { email: mine.email }))).toEqual(
+      plain(403, 'Access denied.'),
+    );
     const stored = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(theirs._id) }));
     expect(stored!.email).toBe(theirs.email);
   });
   it('does not read x-auth-token', async () => {
     const account = await register(api);
-    const res = await api.fetch(`/api/users/${account._id}`, { method: 'PATCH', headers: { 'x-auth-token': account.token }, json: { name: 'x' } });
+    const res = await api.fetch(`/api/users/${account._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': account.token },
+      json: { name: 'x' },
+    });
     expect(await text(res)).toEqual(plain(401, 'Access denied. No token provided.'));
   });
   it('bad bearer token: 400 "Invalid token."', async () => {
@@ -140,14 +175,24 @@ describe('subscription check', () => {
   app.post('/spotlist-gate', database(), auth(), subscription(), (c) => c.json({ passed: true }));
   async function gate(token: string) {
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request('http://rider.test/spotlist-gate', { method: 'POST', headers: { 'x-auth-token': token } }), api.env, ctx);
+    const res = await app.fetch(
+      new Request('http://rider.test/spotlist-gate', { method: 'POST', headers: { 'x-auth-token': token } }),
+      api.env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res;
   }
   const addLists = (userId: string, count: number) =>
     api.db((db) =>
       db.collection('spotlists').insertMany(
-        Array.from({ length: count }, (_, i) => ({ userId: new ObjectId(userId), name: `List ${i}`, spotIds: [], createdAt: new Date(), updatedAt: new Date() })),
+        Array.from({ length: count }, (_, i) => ({
+          userId: new ObjectId(userId),
+          name: `List ${i}`,
+          spotIds: [],
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        })),
       ),
     );
 
@@ -168,8 +213,18 @@ describe('subscription check', () => {
     await addLists(active._id, 5);
     await addLists(lapsed._id, 5);
     await api.db(async (db) => {
-      await db.collection('users').updateOne({ _id: new ObjectId(active._id) }, { $set: { subscription: { plan: 'premium', status: 'active' } } });
-      await db.collection('users').updateOne({ _id: new ObjectId(lapsed._id) }, { $set: { subscription: { plan: 'premium', status: 'canceled' } } });
+      await db
+        .collection('users')
+        .updateOne(
+          { _id: new ObjectId(active._id) },
+          { $set: { subscription: { plan: 'premium', status: 'active' } } },
+        );
+      await db
+        .collection('users')
+        .updateOne(
+          { _id: new ObjectId(lapsed._id) },
+          { $set: { subscription: { plan: 'premium', status: 'canceled' } } },
+        );
     });
     expect((await gate(active.token)).status).toBe(200);
     expect((await gate(lapsed.token)).status).toBe(403);

@@ -1,4 +1,4 @@
-import { ObjectId, type Db } from 'mongodb';
+import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES } from '../../worker/db/collections';
 import { PERSONAL_DATA } from '../../worker/users/account-deletion';
@@ -26,7 +26,9 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
     const field = cleanup.collection === 'spots' ? 'createdBy' : 'userId';
     // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey).
     const unique = { eventId: crypto.randomUUID(), token: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
-    await db.collection(cleanup.collection).insertOne({ [field]: owner, name: 'kept?', ...unique, createdAt: now, updatedAt: now });
+    await db
+      .collection(cleanup.collection)
+      .insertOne({ [field]: owner, name: 'kept?', ...unique, createdAt: now, updatedAt: now });
   }
 }
 
@@ -39,7 +41,10 @@ describe('account deletion', () => {
     });
     expect((await api.db((db) => traces(db, doomed._id))).length).toBeGreaterThan(PERSONAL_DATA.length);
 
-    const res = await api.fetch(`/api/users/${doomed._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${doomed.token}` } });
+    const res = await api.fetch(`/api/users/${doomed._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${doomed.token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ deleted: true, userId: doomed._id });
 
@@ -51,9 +56,15 @@ describe('account deletion', () => {
 
   it('lets an admin delete any account, and then the token no longer works', async () => {
     const [admin, rider] = [await registerAdmin(api), await register(api)];
-    const res = await api.fetch(`/api/users/${rider._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.token}` } });
+    const res = await api.fetch(`/api/users/${rider._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
     expect(res.status).toBe(200);
-    const signIn = await api.fetch('/api/auth', { method: 'POST', json: { email: rider.email, password: rider.password } });
+    const signIn = await api.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: rider.email, password: rider.password },
+    });
     expect(signIn.status).toBe(400);
     const me = await api.fetch('/api/users/me', { headers: { 'x-auth-token': rider.token } });
     expect(me.status).toBe(404);
@@ -61,7 +72,10 @@ describe('account deletion', () => {
 
   it('refuses to delete someone else', async () => {
     const [mine, theirs] = [await register(api), await register(api)];
-    const res = await api.fetch(`/api/users/${theirs._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${mine.token}` } });
+    const res = await api.fetch(`/api/users/${theirs._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${mine.token}` },
+    });
     expect(res.status).toBe(403);
     expect(await res.text()).toBe('Access denied.');
     expect(await api.db((db) => db.collection('users').countDocuments({ _id: new ObjectId(theirs._id) }))).toBe(1);

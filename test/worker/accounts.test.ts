@@ -6,7 +6,10 @@ const api = createApi('accounts');
 
 describe('registration', () => {
   it('creates an account and answers with the token in body and header', async () => {
-    const res = await api.fetch('/api/users', { method: 'POST', json: { name: 'Nyjah', email: '  Nyjah@Example.COM ', password: 'kickflip123' } });
+    const res = await api.fetch('/api/users', {
+      method: 'POST',
+      json: { name: 'Nyjah', email: '  Nyjah@Example.COM ', password: 'kickflip123' },
+    });
     expect(res.status).toBe(201);
     const body = await res.json<any>();
     expect(res.headers.get('x-auth-token')).toBe(body.token);
@@ -26,14 +29,20 @@ describe('registration', () => {
 
   it('refuses a taken email, whatever its case, with 409', async () => {
     const account = await register(api);
-    const res = await api.fetch('/api/users', { method: 'POST', json: { name: 'Copy', email: account.email.toUpperCase(), password: 'password123' } });
+    const res = await api.fetch('/api/users', {
+      method: 'POST',
+      json: { name: 'Copy', email: account.email.toUpperCase(), password: 'password123' },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ error: 'An account with this email already exists.' });
   });
 
   it('enforces password length 8 to 128', async () => {
     for (const password of ['1234567', 'x'.repeat(129)]) {
-      const res = await api.fetch('/api/users', { method: 'POST', json: { name: 'Short', email: 'short@example.com', password } });
+      const res = await api.fetch('/api/users', {
+        method: 'POST',
+        json: { name: 'Short', email: 'short@example.com', password },
+      });
       expect(res.status).toBe(400);
       expect((await res.json<any>()).details[0].field).toBe('password');
     }
@@ -50,7 +59,10 @@ describe('registration', () => {
 describe('sign-in', () => {
   it('signs in with email and password, case-insensitively', async () => {
     const account = await register(api);
-    const res = await api.fetch('/api/auth', { method: 'POST', json: { email: account.email.toUpperCase(), password: account.password } });
+    const res = await api.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: account.email.toUpperCase(), password: account.password },
+    });
     expect(res.status).toBe(200);
     const body = await res.json<any>();
     expect(res.headers.get('x-auth-token')).toBe(body.token);
@@ -60,8 +72,14 @@ describe('sign-in', () => {
 
   it('gives the same answer for a wrong password and an unknown email', async () => {
     const account = await register(api);
-    const wrong = await api.fetch('/api/auth', { method: 'POST', json: { email: account.email, password: 'not the password' } });
-    const unknown = await api.fetch('/api/auth', { method: 'POST', json: { email: 'nobody@example.com', password: 'not the password' } });
+    const wrong = await api.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: account.email, password: 'not the password' },
+    });
+    const unknown = await api.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: 'nobody@example.com', password: 'not the password' },
+    });
     expect(wrong.status).toBe(400);
     expect(unknown.status).toBe(400);
     expect(await wrong.json()).toEqual({ error: 'Invalid email or password.' });
@@ -69,8 +87,19 @@ describe('sign-in', () => {
   });
 
   it('refuses password sign-in for an account that has no password', async () => {
-    await api.db((db) => db.collection('users').insertOne({ name: 'Apple only', email: 'apple-only@example.com', role: null, createdAt: new Date(), updatedAt: new Date() }));
-    const res = await api.fetch('/api/auth', { method: 'POST', json: { email: 'apple-only@example.com', password: 'anything at all' } });
+    await api.db((db) =>
+      db.collection('users').insertOne({
+        name: 'Apple only',
+        email: 'apple-only@example.com',
+        role: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      }),
+    );
+    const res = await api.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: 'apple-only@example.com', password: 'anything at all' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -82,14 +111,22 @@ describe('your account', () => {
     expect(me.status).toBe(200);
     expect((await me.json<any>())._id).toBe(account._id);
 
-    const patched = await api.fetch('/api/users/me', { method: 'PATCH', headers: { 'x-auth-token': account.token }, json: { name: 'New Name', imageUri: 'https://img.example.com/me.png' } });
+    const patched = await api.fetch('/api/users/me', {
+      method: 'PATCH',
+      headers: { 'x-auth-token': account.token },
+      json: { name: 'New Name', imageUri: 'https://img.example.com/me.png' },
+    });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ name: 'New Name', imageUri: 'https://img.example.com/me.png' });
   });
 
   it('refuses fields that are not yours to change on /me', async () => {
     const account = await register(api);
-    const res = await api.fetch('/api/users/me', { method: 'PATCH', headers: { 'x-auth-token': account.token }, json: { role: 'admin' } });
+    const res = await api.fetch('/api/users/me', {
+      method: 'PATCH',
+      headers: { 'x-auth-token': account.token },
+      json: { role: 'admin' },
+    });
     expect(res.status).toBe(400);
     const stored = await api.db((db) => db.collection('users').findOne({ email: account.email }));
     expect(stored!.role).toBeNull();

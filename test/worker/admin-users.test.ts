@@ -12,7 +12,10 @@ describe('admin user routes', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: Response = await api.fetch(`/api/admin/users?q=searchable&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: { 'x-auth-token': admin.token } });
+      const res: Response = await api.fetch(
+        `/api/admin/users?q=searchable&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { headers: { 'x-auth-token': admin.token } },
+      );
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).not.toContain('$2');
@@ -33,20 +36,36 @@ describe('admin user routes', () => {
   it('sets role and analytics flags, and the role takes effect at once', async () => {
     const admin = await registerAdmin(api);
     const rider = await register(api);
-    const res = await api.fetch(`/api/admin/users/${rider._id}`, { method: 'PATCH', headers: { 'x-auth-token': admin.token }, json: { role: 'admin', isBot: true, analyticsExcluded: true } });
+    const res = await api.fetch(`/api/admin/users/${rider._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': admin.token },
+      json: { role: 'admin', isBot: true, analyticsExcluded: true },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ role: 'admin', isBot: true, analyticsExcluded: true });
     expect((await api.fetch('/api/admin/users', { headers: { 'x-auth-token': rider.token } })).status).toBe(200);
 
-    await api.fetch(`/api/admin/users/${rider._id}`, { method: 'PATCH', headers: { 'x-auth-token': admin.token }, json: { role: null } });
+    await api.fetch(`/api/admin/users/${rider._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': admin.token },
+      json: { role: null },
+    });
     expect((await api.fetch('/api/admin/users', { headers: { 'x-auth-token': rider.token } })).status).toBe(403);
   });
 
   it('answers 404 for an unknown account and 400 for a malformed id', async () => {
     const admin = await registerAdmin(api);
-    const unknown = await api.fetch(`/api/admin/users/${new ObjectId().toHexString()}`, { method: 'PATCH', headers: { 'x-auth-token': admin.token }, json: { isBot: true } });
+    const unknown = await api.fetch(`/api/admin/users/${new ObjectId().toHexString()}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': admin.token },
+      json: { isBot: true },
+    });
     expect(unknown.status).toBe(404);
-    const malformed = await api.fetch('/api/admin/users/not-an-id', { method: 'PATCH', headers: { 'x-auth-token': admin.token }, json: { isBot: true } });
+    const malformed = await api.fetch('/api/admin/users/not-an-id', {
+      method: 'PATCH',
+      headers: { 'x-auth-token': admin.token },
+      json: { isBot: true },
+    });
     expect(malformed.status).toBe(400);
   });
 });

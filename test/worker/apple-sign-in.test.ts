@@ -2,8 +2,8 @@ import { env } from 'cloudflare:test';
 import { ObjectId } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../support/accounts';
-import { publishKeySet, signIdToken, type SigningKey } from '../support/identity-keys';
-import { createApi, type Api } from '../support/worker-api';
+import { publishKeySet, type SigningKey, signIdToken } from '../support/identity-keys';
+import { type Api, createApi } from '../support/worker-api';
 
 let api: Api;
 let key: SigningKey;
@@ -22,7 +22,10 @@ const appleClaims = (sub: string, extra: Record<string, unknown> = {}) => ({
 });
 
 const signIn = async (claims: Record<string, unknown>, name?: unknown) =>
-  api.fetch('/api/auth/apple', { method: 'POST', json: { identityToken: await signIdToken(key, claims), ...(name !== undefined ? { name } : {}) } });
+  api.fetch('/api/auth/apple', {
+    method: 'POST',
+    json: { identityToken: await signIdToken(key, claims), ...(name !== undefined ? { name } : {}) },
+  });
 
 describe('Apple sign-in', () => {
   it('creates an account named "Apple User" when no name is supplied, and stores the subject', async () => {
@@ -34,17 +37,28 @@ describe('Apple sign-in', () => {
     expect(body).toMatchObject({ isNewUser: true, user: { name: 'Apple User', email } });
     const stored = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(body.user._id) }));
     expect(stored!.appleUserId).toBe(sub);
-    expect(await api.db((db) => db.collection('analytics_events').countDocuments({ userId: stored!._id, name: 'signup_completed', 'properties.method': 'apple' }))).toBe(1);
+    expect(
+      await api.db((db) =>
+        db
+          .collection('analytics_events')
+          .countDocuments({ userId: stored!._id, name: 'signup_completed', 'properties.method': 'apple' }),
+      ),
+    ).toBe(1);
   });
 
   it('uses the name supplied on first authorization', async () => {
-    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: `${crypto.randomUUID()}@example.com`, email_verified: true }), { givenName: 'Leticia', familyName: 'Bufoni' });
+    const res = await signIn(
+      appleClaims(`001.${crypto.randomUUID()}`, { email: `${crypto.randomUUID()}@example.com`, email_verified: true }),
+      { givenName: 'Leticia', familyName: 'Bufoni' },
+    );
     expect((await res.json<any>()).user.name).toBe('Leticia Bufoni');
   });
 
   it('finds a returning user by subject when the token carries no email', async () => {
     const sub = `001.${crypto.randomUUID()}`;
-    const first = await (await signIn(appleClaims(sub, { email: `${crypto.randomUUID()}@example.com`, email_verified: 'true' }))).json<any>();
+    const first = await (
+      await signIn(appleClaims(sub, { email: `${crypto.randomUUID()}@example.com`, email_verified: 'true' }))
+    ).json<any>();
     const res = await signIn(appleClaims(sub));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ isNewUser: false, user: { _id: first.user._id } });
@@ -61,7 +75,9 @@ describe('Apple sign-in', () => {
 
   it('refuses to link or create by an unverified email', async () => {
     const account = await register(api);
-    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: account.email, email_verified: 'false' }));
+    const res = await signIn(
+      appleClaims(`001.${crypto.randomUUID()}`, { email: account.email, email_verified: 'false' }),
+    );
     expect(res.status).toBe(401);
     expect((await res.json<any>()).error).toMatch(/not verified/);
     const stored = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(account._id) }));
@@ -78,7 +94,9 @@ describe('Apple sign-in', () => {
     ['wrong audience', { aud: 'com.example.other' }],
     ['wrong issuer', { iss: 'https://accounts.google.com' }],
   ])('refuses a token with %s', async (_label, extra) => {
-    const res = await signIn(appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com', email_verified: 'true', ...extra }));
+    const res = await signIn(
+      appleClaims(`001.${crypto.randomUUID()}`, { email: 'x@example.com', email_verified: 'true', ...extra }),
+    );
     expect(res.status).toBe(401);
   });
 

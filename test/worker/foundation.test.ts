@@ -20,13 +20,17 @@ describe('health and API description', () => {
     expect(register.requestBody.content['application/json'].schema.required).toEqual(['name', 'email', 'password']);
     expect(doc.paths['/api/users/{id}'].delete.security).toEqual([{ bearerToken: [] }]);
     expect(doc.paths['/api/users/me'].get.security).toEqual([{ authToken: [] }]);
-    expect(doc.paths['/api/admin/users'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['q', 'limit', 'cursor']));
+    expect(doc.paths['/api/admin/users'].get.parameters.map((p: any) => p.name)).toEqual(
+      expect.arrayContaining(['q', 'limit', 'cursor']),
+    );
   });
 
   it('documents every route it serves', async () => {
     const doc = await (await api.fetch('/api/openapi.json')).json<any>();
     const undocumented = Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) =>
-      Object.entries(ops).filter(([, op]: [string, any]) => !op.tags.length).map(([method]) => `${method} ${path}`),
+      Object.entries(ops)
+        .filter(([, op]: [string, any]) => !op.tags.length)
+        .map(([method]) => `${method} ${path}`),
     );
     expect(undocumented).toEqual([]);
   });
@@ -47,20 +51,30 @@ describe('error model', () => {
   });
 
   it('answers malformed JSON with 400 JSON', async () => {
-    const res = await api.fetch('/api/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' });
+    const res = await api.fetch('/api/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     expect(res.status).toBe(400);
     expect((await res.json<{ error: string }>()).error).toMatch(/json/i);
   });
 
   it('lists every invalid field with 400 details', async () => {
-    const res = await api.fetch('/api/users', { method: 'POST', json: { name: '', email: 'not-an-email', password: 'short' } });
+    const res = await api.fetch('/api/users', {
+      method: 'POST',
+      json: { name: '', email: 'not-an-email', password: 'short' },
+    });
     expect(res.status).toBe(400);
     const body = await res.json<{ error: string; details: { field: string }[] }>();
     expect(body.details.map((d) => d.field).sort()).toEqual(['email', 'name', 'password']);
   });
 
   it('refuses bodies over 1 MB with 413', async () => {
-    const res = await api.fetch('/api/users', { method: 'POST', json: { name: 'x'.repeat(1024 * 1024 + 10), email: 'a@b.co', password: 'longenough' } });
+    const res = await api.fetch('/api/users', {
+      method: 'POST',
+      json: { name: 'x'.repeat(1024 * 1024 + 10), email: 'a@b.co', password: 'longenough' },
+    });
     expect(res.status).toBe(413);
     expect((await res.json<{ error: string }>()).error).toMatch(/too large/);
   });
@@ -73,7 +87,10 @@ describe('error model', () => {
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
     started = Date.now();
-    const data = await down.fetch('/api/users', { method: 'POST', json: { name: 'Kim', email: 'kim@example.com', password: 'password123' } });
+    const data = await down.fetch('/api/users', {
+      method: 'POST',
+      json: { name: 'Kim', email: 'kim@example.com', password: 'password123' },
+    });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(data.status).toBe(503);
     expect(await data.json()).toEqual({ error: 'The database is unavailable. Try again shortly.' });
@@ -81,7 +98,10 @@ describe('error model', () => {
 
   it('names a missing secret instead of falling back to a default', async () => {
     const unconfigured = createApi('foundation-nosecret', { JWT_SECRET: undefined });
-    const res = await unconfigured.fetch('/api/users', { method: 'POST', json: { name: 'Kim', email: 'kim@example.com', password: 'password123' } });
+    const res = await unconfigured.fetch('/api/users', {
+      method: 'POST',
+      json: { name: 'Kim', email: 'kim@example.com', password: 'password123' },
+    });
     expect(res.status).toBe(500);
     expect((await res.json<{ error: string }>()).error).toContain('JWT_SECRET is not set');
   });

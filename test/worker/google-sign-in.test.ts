@@ -1,9 +1,9 @@
+import { env } from 'cloudflare:test';
 import { ObjectId } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeClaims, register } from '../support/accounts';
-import { publishKeySet, signIdToken, type SigningKey } from '../support/identity-keys';
-import { createApi, type Api } from '../support/worker-api';
-import { env } from 'cloudflare:test';
+import { publishKeySet, type SigningKey, signIdToken } from '../support/identity-keys';
+import { type Api, createApi } from '../support/worker-api';
 
 const WEB = 'web-client.apps.googleusercontent.com';
 const ANDROID = 'android-client.apps.googleusercontent.com';
@@ -37,10 +37,20 @@ describe('Google sign-in', () => {
     expect(res.status).toBe(200);
     const body = await res.json<any>();
     expect(body.isNewUser).toBe(true);
-    expect(body.user).toMatchObject({ name: 'Lizzie Armanto', email, imageUri: 'https://lh3.example.com/a.png', role: null });
+    expect(body.user).toMatchObject({
+      name: 'Lizzie Armanto',
+      email,
+      imageUri: 'https://lh3.example.com/a.png',
+      role: null,
+    });
     expect(res.headers.get('x-auth-token')).toBe(body.token);
     expect(decodeClaims(body.token)._id).toBe(body.user._id);
-    const events = await api.db((db) => db.collection('analytics_events').find({ userId: new ObjectId(body.user._id) }).toArray());
+    const events = await api.db((db) =>
+      db
+        .collection('analytics_events')
+        .find({ userId: new ObjectId(body.user._id) })
+        .toArray(),
+    );
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ name: 'signup_completed', properties: { method: 'google' } });
   });
@@ -48,12 +58,23 @@ describe('Google sign-in', () => {
   it('updates the profile on a returning sign-in, with any of the three client ids', async () => {
     const email = `returning-${crypto.randomUUID()}@example.com`;
     const first = await (await signIn(await signIdToken(key, claimsFor(email)))).json<any>();
-    const res = await signIn(await signIdToken(key, claimsFor(email, { aud: ANDROID, name: 'Lizzie A.', picture: 'https://lh3.example.com/b.png' })));
+    const res = await signIn(
+      await signIdToken(
+        key,
+        claimsFor(email, { aud: ANDROID, name: 'Lizzie A.', picture: 'https://lh3.example.com/b.png' }),
+      ),
+    );
     expect(res.status).toBe(200);
     const body = await res.json<any>();
     expect(body.isNewUser).toBe(false);
-    expect(body.user).toMatchObject({ _id: first.user._id, name: 'Lizzie A.', imageUri: 'https://lh3.example.com/b.png' });
-    const signUps = await api.db((db) => db.collection('analytics_events').countDocuments({ userId: new ObjectId(first.user._id) }));
+    expect(body.user).toMatchObject({
+      _id: first.user._id,
+      name: 'Lizzie A.',
+      imageUri: 'https://lh3.example.com/b.png',
+    });
+    const signUps = await api.db((db) =>
+      db.collection('analytics_events').countDocuments({ userId: new ObjectId(first.user._id) }),
+    );
     expect(signUps).toBe(1);
   });
 
@@ -65,7 +86,9 @@ describe('Google sign-in', () => {
   });
 
   it('accepts the issuer without scheme too', async () => {
-    const res = await signIn(await signIdToken(key, claimsFor(`bare-${crypto.randomUUID()}@example.com`, { iss: 'accounts.google.com' })));
+    const res = await signIn(
+      await signIdToken(key, claimsFor(`bare-${crypto.randomUUID()}@example.com`, { iss: 'accounts.google.com' })),
+    );
     expect(res.status).toBe(200);
   });
 
@@ -80,7 +103,9 @@ describe('Google sign-in', () => {
   });
 
   it('refuses an expired token', async () => {
-    const res = await signIn(await signIdToken(key, claimsFor('late@example.com'), { expiresIn: Math.floor(Date.now() / 1000) - 60 }));
+    const res = await signIn(
+      await signIdToken(key, claimsFor('late@example.com'), { expiresIn: Math.floor(Date.now() / 1000) - 60 }),
+    );
     expect(res.status).toBe(401);
     expect((await res.json<{ error: string }>()).error).toMatch(/expired/);
   });
@@ -109,8 +134,13 @@ describe('Google sign-in', () => {
   });
 
   it('answers 502 when the key set cannot be fetched', async () => {
-    const offline = createApi('google-offline', { GOOGLE_JWKS_URL: `${env.STAND_INS_URL}/jwks/missing-${crypto.randomUUID()}` });
-    const res = await offline.fetch('/api/auth/google', { method: 'POST', json: { idToken: await signIdToken(key, claimsFor('x@example.com')) } });
+    const offline = createApi('google-offline', {
+      GOOGLE_JWKS_URL: `${env.STAND_INS_URL}/jwks/missing-${crypto.randomUUID()}`,
+    });
+    const res = await offline.fetch('/api/auth/google', {
+      method: 'POST',
+      json: { idToken: await signIdToken(key, claimsFor('x@example.com')) },
+    });
     expect(res.status).toBe(502);
   });
 });

@@ -8,7 +8,8 @@ const api = createApi('sign-in-limit');
 const signIn = (email: string, password: string, ip: string) =>
   api.fetch('/api/auth', { method: 'POST', headers: { 'cf-connecting-ip': ip }, json: { email, password } });
 
-const randomIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 describe('sign-in rate limit', () => {
   it('refuses the sixth failed attempt for an email with 429 and Retry-After, even with the right password', async () => {
@@ -46,7 +47,9 @@ describe('sign-in rate limit', () => {
 
   it('holds a burst of parallel failures to the limit', async () => {
     const account = await register(api);
-    const results = await Promise.all(Array.from({ length: 12 }, () => signIn(account.email, 'wrong password', randomIp())));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => signIn(account.email, 'wrong password', randomIp())),
+    );
     const counted = results.filter((r) => r.status === 400).length;
     expect(counted).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(7);

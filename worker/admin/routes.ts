@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ObjectId, type Filter } from 'mongodb';
+import { type Filter, ObjectId } from 'mongodb';
 import type { UserDoc } from '../db/documents';
 import type { AppEnv } from '../env';
 import { IdParam } from '../http/ids';
@@ -23,7 +23,11 @@ const adminErrors = {
 export const adminUserRoutes = new Hono<AppEnv>()
   .get(
     '/users',
-    describe({ summary: 'Search accounts', tags: ['admin'], responses: { 200: { description: 'A page of accounts, newest first', schema: pageOf(User) }, ...adminErrors } }),
+    describe({
+      summary: 'Search accounts',
+      tags: ['admin'],
+      responses: { 200: { description: 'A page of accounts, newest first', schema: pageOf(User) }, ...adminErrors },
+    }),
     admin(),
     validate('query', AdminUserQuery),
     async (c) => {
@@ -34,15 +38,28 @@ export const adminUserRoutes = new Hono<AppEnv>()
         filter.$or = [{ name: pattern }, { email: pattern }];
       }
       if (cursor) filter._id = { $lt: cursor };
-      const rows = await c.var.db.users.find(filter).sort({ _id: -1 }).limit(limit + 1).toArray();
+      const rows = await c.var.db.users
+        .find(filter)
+        .sort({ _id: -1 })
+        .limit(limit + 1)
+        .toArray();
       return c.json(toPage(rows, limit, userView));
     },
   )
   .patch(
     '/users/:id',
-    describe({ summary: 'Set an account\'s role and analytics flags', tags: ['admin'], responses: { 200: { description: 'The account', schema: User }, 404: { description: 'No such account' }, ...adminErrors } }),
+    describe({
+      summary: "Set an account's role and analytics flags",
+      tags: ['admin'],
+      responses: {
+        200: { description: 'The account', schema: User },
+        404: { description: 'No such account' },
+        ...adminErrors,
+      },
+    }),
     admin(),
     validate('param', IdParam),
     validate('json', AdminUserUpdate),
-    async (c) => c.json(userView(await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json')))),
+    async (c) =>
+      c.json(userView(await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json')))),
   );

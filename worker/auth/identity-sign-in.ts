@@ -23,13 +23,18 @@ const emailVerified = (payload: JWTPayload) => payload.email_verified === true |
  * Creates an account, or, when another sign-in created the same email a moment earlier,
  * returns that one: the unique index decides, not a racy pre-check.
  */
-async function createOrFind(store: Store, fields: Parameters<typeof insertUser>[1], method: 'google' | 'apple'): Promise<IdentitySignIn> {
+async function createOrFind(
+  store: Store,
+  fields: Parameters<typeof insertUser>[1],
+  method: 'google' | 'apple',
+): Promise<IdentitySignIn> {
   try {
     const user = await insertUser(store, fields);
     await recordSignUp(store, user._id, method);
     return { user, isNewUser: true };
   } catch (err) {
-    const existing = err instanceof ApiError && err.status === 409 ? await store.users.findOne({ email: fields.email }) : null;
+    const existing =
+      err instanceof ApiError && err.status === 409 ? await store.users.findOne({ email: fields.email }) : null;
     if (!existing) throw err;
     return { user: existing, isNewUser: false };
   }
@@ -45,7 +50,11 @@ export async function signInWithGoogle(store: Store, payload: JWTPayload): Promi
   const picture = stringClaim(payload, 'picture');
   const existing = await store.users.findOne({ email });
   if (!existing) {
-    return createOrFind(store, { name: name ?? email.split('@')[0]!, email, imageUri: picture, googleUserId: payload.sub }, 'google');
+    return createOrFind(
+      store,
+      { name: name ?? email.split('@')[0]!, email, imageUri: picture, googleUserId: payload.sub },
+      'google',
+    );
   }
   const user = await updateUser(store, existing._id, {
     ...(name ? { name } : {}),
@@ -58,12 +67,18 @@ export async function signInWithGoogle(store: Store, payload: JWTPayload): Promi
  * Apple: the subject is the stable key (returning sign-ins may carry no email); a first
  * Apple sign-in links to an existing account with the same email, else creates one.
  */
-export async function signInWithApple(store: Store, payload: JWTPayload, suppliedName: string | undefined): Promise<IdentitySignIn> {
+export async function signInWithApple(
+  store: Store,
+  payload: JWTPayload,
+  suppliedName: string | undefined,
+): Promise<IdentitySignIn> {
   const appleUserId = payload.sub!;
   const linked = await store.users.findOne({ appleUserId });
   if (linked) {
     const user =
-      suppliedName && linked.name === APPLE_FALLBACK_NAME ? await updateUser(store, linked._id, { name: suppliedName }) : linked;
+      suppliedName && linked.name === APPLE_FALLBACK_NAME
+        ? await updateUser(store, linked._id, { name: suppliedName })
+        : linked;
     return { user, isNewUser: false };
   }
   const email = stringClaim(payload, 'email')?.toLowerCase();

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { ApiError } from '../http/errors';
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
+import type { UserDoc } from '../db/documents';
 import type { AppEnv } from '../env';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { describe } from '../openapi/describe';
 import { AuthResponse, IdpAuthResponse, SignInBody } from '../users/schema';
 import { sessionResponse } from '../users/service';
-import { verifyIdentityToken } from './identity-token';
 import { signInWithApple, signInWithGoogle } from './identity-sign-in';
+import { verifyIdentityToken } from './identity-token';
 import { verifyPassword } from './password';
 import { appleProvider, googleProvider } from './providers';
 import { AppleSignInBody, appleDisplayName, GoogleSignInBody } from './schema';
@@ -26,7 +27,8 @@ export const authRoutes = new Hono<AppEnv>()
     describe({
       summary: 'Sign in with email and password',
       tags: ['auth'],
-      description: 'At most 5 failed attempts per 15 minutes per email and per client IP; then 429 with Retry-After, even for the right password.',
+      description:
+        'At most 5 failed attempts per 15 minutes per email and per client IP; then 429 with Retry-After, even for the right password.',
       responses: {
         200: { description: 'Signed in; the token is also in the x-auth-token header', schema: AuthResponse },
         400: { description: 'Invalid email or password.' },
@@ -39,7 +41,7 @@ export const authRoutes = new Hono<AppEnv>()
       const attempt = await beginSignInAttempt(c.env, [`email:${email}`, `ip:${clientIp((n) => c.req.header(n))}`]);
       // A database error settles as "not failed": only a wrong password counts.
       let failed = false;
-      let user;
+      let user: UserDoc | null = null;
       try {
         user = await c.var.db.users.findOne({ email });
         failed = !(await verifyPassword(password, user?.password));
@@ -69,8 +71,13 @@ export const authRoutes = new Hono<AppEnv>()
     describe({
       summary: 'Sign in with an Apple identity token',
       tags: ['auth'],
-      description: 'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
-      responses: { 200: { description: 'Signed in', schema: IdpAuthResponse }, 400: { description: 'No email and no linked account' }, ...errorResponses },
+      description:
+        'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
+      responses: {
+        200: { description: 'Signed in', schema: IdpAuthResponse },
+        400: { description: 'No email and no linked account' },
+        ...errorResponses,
+      },
     }),
     validate('json', AppleSignInBody),
     async (c) => {

@@ -19,7 +19,9 @@ export async function beginSignInAttempt(env: Env, subjects: string[]): Promise<
   const decisions = await Promise.all(limiters.map((limiter) => limiter.begin(maxFailures, windowMs)));
   const settle = (failed: boolean) =>
     Promise.all(
-      decisions.map((decision, i) => (decision.allowed ? limiters[i]!.finish(decision.ticket, failed, windowMs) : undefined)),
+      decisions.map((decision, i) =>
+        decision.allowed ? limiters[i]!.finish(decision.ticket, failed, windowMs) : undefined,
+      ),
     ).then(() => undefined);
 
   const refusals = decisions.filter((d) => !d.allowed);

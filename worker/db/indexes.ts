@@ -15,20 +15,65 @@ export interface IndexDeclaration {
  * Keep migrations-notes/indexes.md in step (a test compares the two).
  */
 export const INDEXES: IndexDeclaration[] = [
-  { collection: 'users', key: { email: 1 }, options: { name: 'email_unique', unique: true }, why: 'sign-in lookup; one account per email' },
-  { collection: 'users', key: { appleUserId: 1 }, options: { name: 'appleUserId_unique', unique: true, sparse: true }, why: 'returning Apple sign-ins carry only the subject' },
+  {
+    collection: 'users',
+    key: { email: 1 },
+    options: { name: 'email_unique', unique: true },
+    why: 'sign-in lookup; one account per email',
+  },
+  {
+    collection: 'users',
+    key: { appleUserId: 1 },
+    options: { name: 'appleUserId_unique', unique: true, sparse: true },
+    why: 'returning Apple sign-ins carry only the subject',
+  },
   { collection: 'users', key: { name: 1 }, options: { name: 'name' }, why: 'admin user search' },
-  { collection: 'analytics_events', key: { eventId: 1 }, options: { name: 'eventId_unique', unique: true }, why: 'client retries are idempotent' },
-  { collection: 'analytics_events', key: { name: 1, occurredAt: 1 }, options: { name: 'name_occurredAt' }, why: 'dashboard windows by event name' },
-  { collection: 'analytics_events', key: { userId: 1, occurredAt: 1 }, options: { name: 'userId_occurredAt' }, why: 'per-rider activity and account deletion' },
-  { collection: 'events', key: { dedupeKey: 1 }, options: { name: 'dedupeKey_unique', unique: true }, why: 'ingestion upserts by dedupe key' },
+  {
+    collection: 'analytics_events',
+    key: { eventId: 1 },
+    options: { name: 'eventId_unique', unique: true },
+    why: 'client retries are idempotent',
+  },
+  {
+    collection: 'analytics_events',
+    key: { name: 1, occurredAt: 1 },
+    options: { name: 'name_occurredAt' },
+    why: 'dashboard windows by event name',
+  },
+  {
+    collection: 'analytics_events',
+    key: { userId: 1, occurredAt: 1 },
+    options: { name: 'userId_occurredAt' },
+    why: 'per-rider activity and account deletion',
+  },
+  {
+    collection: 'events',
+    key: { dedupeKey: 1 },
+    options: { name: 'dedupeKey_unique', unique: true },
+    why: 'ingestion upserts by dedupe key',
+  },
   { collection: 'events', key: { slug: 1 }, options: { name: 'slug_unique', unique: true }, why: 'public event URLs' },
   { collection: 'events', key: { startAt: 1 }, options: { name: 'startAt' }, why: 'date-window queries' },
   { collection: 'events', key: { sports: 1 }, options: { name: 'sports' }, why: 'sport filter' },
   { collection: 'events', key: { status: 1 }, options: { name: 'status' }, why: 'status filter' },
-  { collection: 'event_saves', key: { userId: 1, eventId: 1 }, options: { name: 'userId_eventId_unique', unique: true }, why: 'one save per user and event' },
-  { collection: 'companion_profiles', key: { userId: 1 }, options: { name: 'userId_unique', unique: true }, why: 'one companion profile per user' },
-  { collection: 'payment_events', key: { providerEventId: 1 }, options: { name: 'providerEventId_unique', unique: true }, why: 'each provider event is applied at most once' },
+  {
+    collection: 'event_saves',
+    key: { userId: 1, eventId: 1 },
+    options: { name: 'userId_eventId_unique', unique: true },
+    why: 'one save per user and event',
+  },
+  {
+    collection: 'companion_profiles',
+    key: { userId: 1 },
+    options: { name: 'userId_unique', unique: true },
+    why: 'one companion profile per user',
+  },
+  {
+    collection: 'payment_events',
+    key: { providerEventId: 1 },
+    options: { name: 'providerEventId_unique', unique: true },
+    why: 'each provider event is applied at most once',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import { ACCESS_TEXT } from '../auth/access-text';
+import { isDatabaseUnreachable } from '../db/errors';
 import type { AppEnv } from '../env';
 import { ApiError, plainTextError } from '../http/errors';
-import { isDatabaseUnreachable } from '../db/errors';
 import { annotate } from '../openapi/annotations';
 import { claimsOrInvalid, storedAccount } from './session';
 

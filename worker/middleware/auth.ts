@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
+import { ACCESS_TEXT } from '../auth/access-text';
 import type { AppEnv } from '../env';
 import { plainTextError } from '../http/errors';
-import { ACCESS_TEXT } from '../auth/access-text';
 import { annotate } from '../openapi/annotations';
 import { claimsOrInvalid } from './session';
 

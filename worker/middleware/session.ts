@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { ACCESS_TEXT } from '../auth/access-text';
-import { verifySessionToken, type TokenClaims } from '../auth/token';
+import { type TokenClaims, verifySessionToken } from '../auth/token';
 import { requireSetting } from '../config';
 import type { Store } from '../db/store';
 import type { Env } from '../env';

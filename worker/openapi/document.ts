@@ -1,6 +1,6 @@
-import { z, type ZodType } from 'zod';
 import type { RouterRoute } from 'hono/types';
-import { readAnnotation, type RouteDoc, type SecurityScheme } from './annotations';
+import { type ZodType, z } from 'zod';
+import { type RouteDoc, readAnnotation, type SecurityScheme } from './annotations';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -28,8 +28,18 @@ function parameters(schema: ZodType, where: 'query' | 'path' | 'header') {
 }
 
 const SECURITY_SCHEMES: Record<SecurityScheme, JsonSchema> = {
-  authToken: { type: 'apiKey', in: 'header', name: 'x-auth-token', description: 'Session JWT, as returned by sign-in.' },
-  bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session JWT, for the account-or-admin check.' },
+  authToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-auth-token',
+    description: 'Session JWT, as returned by sign-in.',
+  },
+  bearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Session JWT, for the account-or-admin check.',
+  },
 };
 
 interface Operation {
@@ -64,9 +74,14 @@ function buildOperation(operation: Operation, path: string) {
   const params: JsonSchema[] = [];
   for (const input of operation.inputs) {
     if (input.target === 'json') {
-      result.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(input.schema, 'input') } } };
+      result.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: toJsonSchema(input.schema, 'input') } },
+      };
     } else {
-      params.push(...parameters(input.schema, input.target === 'param' ? 'path' : (input.target as 'query' | 'header')));
+      params.push(
+        ...parameters(input.schema, input.target === 'param' ? 'path' : (input.target as 'query' | 'header')),
+      );
     }
   }
   for (const name of path.match(/:([A-Za-z0-9_]+)/g) ?? []) {
@@ -87,7 +102,10 @@ function buildOperation(operation: Operation, path: string) {
     responses[status] = { description: response.description, ...(content ? { content } : {}) };
   }
   if (operation.inputs.length && !responses['400']) {
-    responses['400'] = { description: 'Validation failed', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses['400'] = {
+      description: 'Validation failed',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   result.responses = responses;
   return result;
@@ -98,14 +116,17 @@ export function buildOpenApiDocument(routes: RouterRoute[], info: { version: str
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const [key, operation] of collectOperations(routes)) {
     const [method, path] = key.split(' ') as [string, string];
-    (paths[openApiPath(path)] ??= {})[method] = buildOperation(operation, path);
+    const item = paths[openApiPath(path)] ?? {};
+    item[method] = buildOperation(operation, path);
+    paths[openApiPath(path)] = item;
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Rider service API',
       version: info.version,
-      description: 'Backend of the action-sports rider app. JSON errors are `{error, details?}`; the Live access checks answer in plain text.',
+      description:
+        'Backend of the action-sports rider app. JSON errors are `{error, details?}`; the Live access checks answer in plain text.',
     },
     servers: [{ url: '/' }],
     paths,
@@ -117,7 +138,10 @@ export function buildOpenApiDocument(routes: RouterRoute[], info: { version: str
           required: ['error'],
           properties: {
             error: { type: 'string' },
-            details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+            details: {
+              type: 'array',
+              items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+            },
           },
         },
       },

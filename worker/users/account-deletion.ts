@@ -9,7 +9,10 @@ import type { Store } from '../db/store';
  */
 type Cleanup =
   | { collection: CollectionName; remove: (userId: ObjectId) => Filter<Document> }
-  | { collection: CollectionName; detach: (userId: ObjectId) => { filter: Filter<Document>; update: UpdateFilter<Document> } };
+  | {
+      collection: CollectionName;
+      detach: (userId: ObjectId) => { filter: Filter<Document>; update: UpdateFilter<Document> };
+    };
 
 export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'tricklists', remove: (userId) => ({ userId }) },
@@ -30,7 +33,10 @@ export const PERSONAL_DATA: Cleanup[] = [
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
   // Spots are shared content: they stay, without their creator.
-  { collection: 'spots', detach: (userId) => ({ filter: { createdBy: userId }, update: { $unset: { createdBy: '' } } }) },
+  {
+    collection: 'spots',
+    detach: (userId) => ({ filter: { createdBy: userId }, update: { $unset: { createdBy: '' } } }),
+  },
 ];
 
 /** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */

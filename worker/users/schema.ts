@@ -20,7 +20,9 @@ export const ImageUri = z.url({ message: 'must be a URL' }).max(2048);
 export const RegisterBody = z.object({ name: Name, email: Email, password: Password });
 export const SignInBody = z.object({ email: Email, password: z.string().min(1).max(LIMITS.password.max) });
 export const UpdateMeBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional() }).strict();
-export const UpdateUserBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional(), email: Email.optional() }).strict();
+export const UpdateUserBody = z
+  .object({ name: Name.optional(), imageUri: ImageUri.optional(), email: Email.optional() })
+  .strict();
 
 const Subscription = z.object({ plan: z.string(), status: z.string(), renewsAt: z.string().nullable().optional() });
 

@@ -22,7 +22,10 @@ export async function requireUser(store: Store, id: string): Promise<UserDoc> {
 }
 
 /** Inserts a new account; a taken email is a 409, decided by the unique index, not a pre-check. */
-export async function insertUser(store: Store, fields: Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>): Promise<UserDoc> {
+export async function insertUser(
+  store: Store,
+  fields: Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>,
+): Promise<UserDoc> {
   const now = new Date();
   const user: UserDoc = { _id: new ObjectId(), ...fields, role: null, createdAt: now, updatedAt: now };
   try {
@@ -35,7 +38,11 @@ export async function insertUser(store: Store, fields: Omit<UserDoc, '_id' | 'cr
 }
 
 /** Applies a partial update and returns the stored result. */
-export async function updateUser(store: Store, id: ObjectId, changes: Partial<Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded'>>): Promise<UserDoc> {
+export async function updateUser(
+  store: Store,
+  id: ObjectId,
+  changes: Partial<Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded'>>,
+): Promise<UserDoc> {
   try {
     const updated = await store.users.findOneAndUpdate(
       { _id: id },

@@ -1,16 +1,16 @@
-import { BSON } from "bson";
-import { Query } from "mingo";
-import { fail } from "../errors.js";
-import { optionalDoc } from "../query.js";
-import type { Doc } from "../values.js";
-import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_BYTES } from "../wire.js";
-import type { CommandContext, CommandHandler } from "./context.js";
+import { BSON } from 'bson';
+import { Query } from 'mingo';
+import { fail } from '../errors.js';
+import { optionalDoc } from '../query.js';
+import type { Doc } from '../values.js';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_BYTES } from '../wire.js';
+import type { CommandContext, CommandHandler } from './context.js';
 
 /** MongoDB 7.0's wire version; the v7 driver needs at least 8. */
 const MAX_WIRE_VERSION = 21;
 
 function hello(cmd: Doc, ctx: CommandContext): Doc {
-  const legacy = !("hello" in cmd);
+  const legacy = !('hello' in cmd);
   return {
     // The legacy command name answers with `ismaster`, hello with `isWritablePrimary`.
     ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
@@ -29,31 +29,32 @@ function hello(cmd: Doc, ctx: CommandContext): Doc {
 
 function buildInfo(): Doc {
   return {
-    version: "7.0.0",
-    gitVersion: "devdb",
+    version: '7.0.0',
+    gitVersion: 'devdb',
     versionArray: [7, 0, 0, 0],
     bits: 64,
     debug: false,
     maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
-    storageEngines: ["devdb"],
-    javascriptEngine: "none",
-    allocator: "system",
+    storageEngines: ['devdb'],
+    javascriptEngine: 'none',
+    allocator: 'system',
     modules: [],
-    sysInfo: "deprecated",
-    openssl: { running: "disabled" },
+    sysInfo: 'deprecated',
+    openssl: { running: 'disabled' },
     buildEnvironment: {},
   };
 }
 
 function listDatabases(cmd: Doc, ctx: CommandContext): Doc {
-  if (ctx.db !== "admin") fail("Unauthorized", "listDatabases may only be run against the admin database.");
-  const filter = optionalDoc(cmd, "filter");
+  if (ctx.db !== 'admin') fail('Unauthorized', 'listDatabases may only be run against the admin database.');
+  const filter = optionalDoc(cmd, 'filter');
   let entries = [...ctx.store.dbs.values()]
     .filter((db) => db.collections.size > 0)
     .map((db) => {
       let size = 0;
       if (cmd.nameOnly !== true) {
-        for (const coll of db.collections.values()) for (const d of coll.docs.values()) size += BSON.calculateObjectSize(d);
+        for (const coll of db.collections.values())
+          for (const d of coll.docs.values()) size += BSON.calculateObjectSize(d);
       }
       return { name: db.name, sizeOnDisk: size, empty: false };
     });

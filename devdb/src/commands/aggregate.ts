@@ -1,28 +1,28 @@
-import { Aggregator, ProcessingMode } from "mingo";
-import { fail, typeMismatch } from "../errors.js";
-import { mingoOptions, optionalNumber } from "../query.js";
-import { cloneDoc, isPlainObject, type Doc } from "../values.js";
-import { queryContext, type CommandContext, type CommandHandler } from "./context.js";
+import { Aggregator, ProcessingMode } from 'mingo';
+import { fail, typeMismatch } from '../errors.js';
+import { mingoOptions, optionalNumber } from '../query.js';
+import { cloneDoc, type Doc, isPlainObject } from '../values.js';
+import { type CommandContext, type CommandHandler, queryContext } from './context.js';
 
 /** Stages that write to collections would bypass journaling and unique indexes. */
-const UNSUPPORTED_STAGES = new Set(["$out", "$merge"]);
+const UNSUPPORTED_STAGES = new Set(['$out', '$merge']);
 
 function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   const target = cmd.aggregate;
   const pipeline = cmd.pipeline;
-  if (!Array.isArray(pipeline) || !pipeline.every(isPlainObject)) typeMismatch("pipeline", "array", pipeline);
-  if (cmd.explain === true) fail("CommandNotSupported", "devdb does not support explain");
+  if (!Array.isArray(pipeline) || !pipeline.every(isPlainObject)) typeMismatch('pipeline', 'array', pipeline);
+  if (cmd.explain === true) fail('CommandNotSupported', 'devdb does not support explain');
   if (!isPlainObject(cmd.cursor)) {
-    fail("FailedToParse", "The 'cursor' option is required, except for aggregate with the explain argument");
+    fail('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0];
-    if (op && UNSUPPORTED_STAGES.has(op)) fail("CommandNotSupported", `devdb does not support the ${op} stage`);
+    if (op && UNSUPPORTED_STAGES.has(op)) fail('CommandNotSupported', `devdb does not support the ${op} stage`);
   }
   const db = ctx.store.db(ctx.db);
   let source: Doc[] = [];
   let ns = `${ctx.db}.$cmd.aggregate`;
-  if (typeof target === "string") {
+  if (typeof target === 'string') {
     ns = `${ctx.db}.${target}`;
     const coll = db?.collection(target);
     if (coll) {
@@ -32,7 +32,7 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
       source = narrowed ?? [...coll.docs.values()];
     }
   } else if (target !== 1) {
-    typeMismatch("aggregate", "string or 1", target);
+    typeMismatch('aggregate', 'string or 1', target);
   }
   const options = mingoOptions({
     ...queryContext(cmd),
@@ -43,7 +43,7 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   // would otherwise reach into stored documents.
   const aggregator = new Aggregator(pipeline, { ...options, processingMode: ProcessingMode.CLONE_INPUT });
   const docs = aggregator.run<Doc>(source);
-  return ctx.cursors.open(ns, docs, optionalNumber(cmd.cursor, "batchSize"));
+  return ctx.cursors.open(ns, docs, optionalNumber(cmd.cursor, 'batchSize'));
 }
 
 export const aggregateCommands: Record<string, CommandHandler> = { aggregate };

@@ -1,7 +1,7 @@
-import type { CursorRegistry } from "../cursors.js";
-import { typeMismatch } from "../errors.js";
-import type { Store } from "../store.js";
-import { isPlainObject, type Doc } from "../values.js";
+import type { CursorRegistry } from '../cursors.js';
+import { typeMismatch } from '../errors.js';
+import type { Store } from '../store.js';
+import { type Doc, isPlainObject } from '../values.js';
 
 export interface CommandContext {
   store: Store;
@@ -16,13 +16,13 @@ export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc;
 
 export function stringField(cmd: Doc, field: string): string {
   const v = cmd[field];
-  if (typeof v !== "string") typeMismatch(field, "string", v);
+  if (typeof v !== 'string') typeMismatch(field, 'string', v);
   return v;
 }
 
 export function docArray(cmd: Doc, field: string): Doc[] {
   const v = cmd[field];
-  if (!Array.isArray(v) || !v.every(isPlainObject)) typeMismatch(field, "array", v);
+  if (!Array.isArray(v) || !v.every(isPlainObject)) typeMismatch(field, 'array', v);
   return v;
 }
 
@@ -36,8 +36,20 @@ export function queryContext(cmd: Doc): { variables?: Doc; collation?: Doc } {
 
 /** Fields any command may carry that say nothing about the operation itself. */
 const GENERIC_FIELDS = new Set([
-  "$db", "lsid", "$readPreference", "txnNumber", "autocommit", "startTransaction", "writeConcern",
-  "readConcern", "$clusterTime", "apiVersion", "apiStrict", "apiDeprecationErrors", "comment", "maxTimeMS",
+  '$db',
+  'lsid',
+  '$readPreference',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  'writeConcern',
+  'readConcern',
+  '$clusterTime',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'comment',
+  'maxTimeMS',
 ]);
 
 /** The command document minus its name and generic fields (e.g. `create` options). */

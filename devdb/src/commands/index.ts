@@ -1,17 +1,17 @@
-import { BSONError } from "bson";
-import { MingoError } from "mingo/util";
-import { DevDbError, ErrorCodes, codeNameOf } from "../errors.js";
-import type { Doc } from "../values.js";
-import { adminCommands } from "./admin.js";
-import { aggregateCommands } from "./aggregate.js";
-import type { CommandContext, CommandHandler } from "./context.js";
-import { ddlCommands } from "./ddl.js";
-import { findAndModifyCommands } from "./findAndModify.js";
-import { indexCommands } from "./indexCommands.js";
-import { readCommands } from "./read.js";
-import { writeCommands } from "./write.js";
+import { BSONError } from 'bson';
+import { MingoError } from 'mingo/util';
+import { codeNameOf, DevDbError, ErrorCodes } from '../errors.js';
+import type { Doc } from '../values.js';
+import { adminCommands } from './admin.js';
+import { aggregateCommands } from './aggregate.js';
+import type { CommandContext, CommandHandler } from './context.js';
+import { ddlCommands } from './ddl.js';
+import { findAndModifyCommands } from './find-and-modify.js';
+import { indexCommands } from './index-commands.js';
+import { readCommands } from './read.js';
+import { writeCommands } from './write.js';
 
-export type { CommandContext } from "./context.js";
+export type { CommandContext } from './context.js';
 
 // A Map, so command names like "constructor" can't hit Object.prototype.
 const handlers = new Map<string, CommandHandler>(
@@ -43,9 +43,11 @@ export function errorReply(err: unknown): Doc {
 export function runCommand(cmd: Doc, ctx: CommandContext): Doc {
   let reply: Doc;
   try {
-    const name = Object.keys(cmd)[0] ?? "";
+    const name = Object.keys(cmd)[0] ?? '';
     const handler = handlers.get(name);
-    reply = handler ? { ...handler(cmd, ctx), ok: 1 } : errorReply(new DevDbError("CommandNotFound", `no such command: '${name}'`));
+    reply = handler
+      ? { ...handler(cmd, ctx), ok: 1 }
+      : errorReply(new DevDbError('CommandNotFound', `no such command: '${name}'`));
   } catch (err) {
     reply = errorReply(err);
   }

@@ -1,9 +1,9 @@
-import type { Collection } from "../collection.js";
-import { DevDbError, ErrorCodes, fail } from "../errors.js";
-import { findDocs, matching } from "../query.js";
-import { applyUpdate, classifyUpdate, upsertDocument, type UpdateOptions } from "../update.js";
-import { isPlainObject, type Doc } from "../values.js";
-import { docArray, queryContext, stringField, type CommandContext, type CommandHandler } from "./context.js";
+import type { Collection } from '../collection.js';
+import { DevDbError, ErrorCodes, fail } from '../errors.js';
+import { findDocs, matching } from '../query.js';
+import { applyUpdate, classifyUpdate, type UpdateOptions, upsertDocument } from '../update.js';
+import { type Doc, isPlainObject } from '../values.js';
+import { type CommandContext, type CommandHandler, docArray, queryContext, stringField } from './context.js';
 
 const MAX_WRITE_BATCH = 100000;
 
@@ -16,7 +16,10 @@ function writeError(index: number, err: unknown): Doc {
 function batch(cmd: Doc, field: string): Doc[] {
   const items = docArray(cmd, field);
   if (items.length === 0 || items.length > MAX_WRITE_BATCH) {
-    fail("InvalidLength", `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH}. Got ${items.length} operations.`);
+    fail(
+      'InvalidLength',
+      `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH}. Got ${items.length} operations.`,
+    );
   }
   return items;
 }
@@ -43,8 +46,8 @@ function withErrors(reply: Doc, writeErrors: Doc[]): Doc {
 }
 
 function insert(cmd: Doc, ctx: CommandContext): Doc {
-  const name = stringField(cmd, "insert");
-  const documents = batch(cmd, "documents");
+  const name = stringField(cmd, 'insert');
+  const documents = batch(cmd, 'documents');
   const coll = ctx.store.ensureDb(ctx.db).ensureCollection(name);
   let n = 0;
   const writeErrors = runStatements(documents, cmd.ordered !== false, (doc) => {
@@ -56,13 +59,13 @@ function insert(cmd: Doc, ctx: CommandContext): Doc {
 
 function statementFilter(stmt: Doc): Doc {
   const q = stmt.q ?? {};
-  if (!isPlainObject(q)) fail("TypeMismatch", "BSON field 'q' is the wrong type, expected type 'object'");
+  if (!isPlainObject(q)) fail('TypeMismatch', "BSON field 'q' is the wrong type, expected type 'object'");
   return q;
 }
 
 function update(cmd: Doc, ctx: CommandContext): Doc {
-  const name = stringField(cmd, "update");
-  const statements = batch(cmd, "updates");
+  const name = stringField(cmd, 'update');
+  const statements = batch(cmd, 'updates');
   const cmdContext = queryContext(cmd);
   let coll: Collection | undefined = ctx.store.db(ctx.db)?.collection(name);
   let n = 0;
@@ -71,8 +74,8 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
   const writeErrors = runStatements(statements, cmd.ordered !== false, (stmt, index) => {
     const filter = statementFilter(stmt);
     const multi = stmt.multi === true;
-    if (multi && classifyUpdate(stmt.u) === "replacement") {
-      fail("FailedToParse", "multi update is not supported for replacement-style update");
+    if (multi && classifyUpdate(stmt.u) === 'replacement') {
+      fail('FailedToParse', 'multi update is not supported for replacement-style update');
     }
     const opts: UpdateOptions = {
       ...cmdContext,
@@ -82,7 +85,9 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
     };
     let targets = matching(coll, filter, opts);
     if (!multi && targets.length > 1) {
-      targets = isPlainObject(stmt.sort) ? findDocs(coll, { ...opts, filter, sort: stmt.sort, limit: 1 }) : targets.slice(0, 1);
+      targets = isPlainObject(stmt.sort)
+        ? findDocs(coll, { ...opts, filter, sort: stmt.sort, limit: 1 })
+        : targets.slice(0, 1);
     }
     if (targets.length === 0) {
       if (stmt.upsert !== true) return;
@@ -105,14 +110,15 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
 }
 
 function remove(cmd: Doc, ctx: CommandContext): Doc {
-  const name = stringField(cmd, "delete");
-  const statements = batch(cmd, "deletes");
+  const name = stringField(cmd, 'delete');
+  const statements = batch(cmd, 'deletes');
   const coll = ctx.store.db(ctx.db)?.collection(name);
   const cmdContext = queryContext(cmd);
   let n = 0;
   const writeErrors = runStatements(statements, cmd.ordered !== false, (stmt) => {
     const limit = stmt.limit ?? 0;
-    if (limit !== 0 && limit !== 1) fail("FailedToParse", "The limit field in delete objects must be 0 or 1. Got " + String(limit));
+    if (limit !== 0 && limit !== 1)
+      fail('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
     const opts = { ...cmdContext, ...(isPlainObject(stmt.collation) ? { collation: stmt.collation } : {}) };
     let targets = matching(coll, statementFilter(stmt), opts);
     if (limit === 1) targets = targets.slice(0, 1);

@@ -1,8 +1,8 @@
-import { fail } from "../errors.js";
-import { findDocs, optionalDoc, projectDoc } from "../query.js";
-import { applyUpdate, upsertDocument, type UpdateOptions } from "../update.js";
-import type { Doc } from "../values.js";
-import { queryContext, stringField, type CommandContext, type CommandHandler } from "./context.js";
+import { fail } from '../errors.js';
+import { findDocs, optionalDoc, projectDoc } from '../query.js';
+import { applyUpdate, type UpdateOptions, upsertDocument } from '../update.js';
+import type { Doc } from '../values.js';
+import { type CommandContext, type CommandHandler, queryContext, stringField } from './context.js';
 
 /**
  * Errors (including E11000) are thrown, so the dispatcher reports them as a
@@ -10,24 +10,25 @@ import { queryContext, stringField, type CommandContext, type CommandHandler } f
  */
 function findAndModify(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, Object.keys(cmd)[0]!);
-  const query = optionalDoc(cmd, "query") ?? {};
+  const query = optionalDoc(cmd, 'query') ?? {};
   const remove = cmd.remove === true;
   const update = cmd.update;
   const returnNew = cmd.new === true;
   const upsert = cmd.upsert === true;
-  if (remove && update !== undefined) fail("FailedToParse", "Cannot specify both an update and remove=true");
-  if (!remove && update === undefined) fail("FailedToParse", "Either an update or remove=true must be specified");
-  if (remove && (upsert || returnNew)) fail("FailedToParse", "Cannot specify both upsert=true and remove=true, or new=true and remove=true");
+  if (remove && update !== undefined) fail('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && update === undefined) fail('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && (upsert || returnNew))
+    fail('FailedToParse', 'Cannot specify both upsert=true and remove=true, or new=true and remove=true');
 
   const opts: UpdateOptions = {
     ...queryContext(cmd),
     arrayFilters: Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Doc[]) : undefined,
     filter: query,
   };
-  const fields = optionalDoc(cmd, "fields");
+  const fields = optionalDoc(cmd, 'fields');
   const project = (doc: Doc): Doc => projectDoc(doc, fields, opts);
   let coll = ctx.store.db(ctx.db)?.collection(name);
-  const target = findDocs(coll, { ...opts, filter: query, sort: optionalDoc(cmd, "sort"), limit: 1 })[0];
+  const target = findDocs(coll, { ...opts, filter: query, sort: optionalDoc(cmd, 'sort'), limit: 1 })[0];
 
   if (remove) {
     if (!target) return { lastErrorObject: { n: 0 }, value: null };
