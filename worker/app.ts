@@ -1,20 +1,22 @@
-import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { adminUserRoutes } from './admin/routes';
-import { authRoutes } from './auth/routes';
-import type { AppEnv } from './env';
+import type { AppEnv } from './app-env';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
+import { createRouter } from './http/openapi';
 import { LIMITS } from './limits';
+import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
+import { signInRoutes } from './sign-in/routes';
+import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
+import { SERVICE_VERSION } from './version';
 
 /** The whole HTTP API, mounted under /api. */
 export function createApp() {
-  const app = new Hono<AppEnv>();
+  const app = createRouter<AppEnv>();
   app.onError(onError);
   app.notFound(onNotFound);
 
@@ -37,13 +39,27 @@ export function createApp() {
     database(),
   );
 
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+    app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
+  }
   app.route('/api/health', healthRoutes);
-  app.route('/api/auth', authRoutes);
+  app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
   app.route(
     '/api',
-    openApiRoutes(() => app.routes),
+    openApiRoutes(() =>
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Rider service API',
+          version: SERVICE_VERSION,
+          description:
+            'Backend of the action-sports rider app. JSON errors are `{error, details?}`; the Live access checks answer in plain text. Send the session token as `x-auth-token` (auth and admin checks) or `Authorization: Bearer` (account-or-admin routes), as each route says.',
+        },
+        servers: [{ url: '/' }],
+      }),
+    ),
   );
   return app;
 }

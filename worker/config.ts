@@ -1,5 +1,4 @@
 import type { Env } from './env';
-import { ApiError } from './http/errors';
 
 type SettingName =
   | 'MONGODB_URI'
@@ -7,27 +6,48 @@ type SettingName =
   | 'GOOGLE_CLIENT_IDS'
   | 'APPLE_CLIENT_IDS'
   | 'GOOGLE_JWKS_URL'
-  | 'APPLE_JWKS_URL';
+  | 'APPLE_JWKS_URL'
+  | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS';
 
 /**
- * Reads a required setting. A missing one is an operator error, so the request fails
- * with a 500 that names the setting instead of running on a made-up default.
+ * A required setting is missing or unusable: an operator error. worker/http/on-error.ts
+ * turns it into a 500 that names the setting; nothing falls back to a made-up default.
  */
+export class MissingSettingError extends Error {
+  constructor(
+    readonly setting: SettingName,
+    problem = 'is not set',
+  ) {
+    super(
+      `Server misconfigured: ${setting} ${problem}. Set it in .dev.vars locally or with \`wrangler secret put ${setting}\`.`,
+    );
+    this.name = 'MissingSettingError';
+  }
+}
+
+/** Reads a required setting, or throws MissingSettingError naming it. */
 export function requireSetting(env: Env, name: SettingName): string {
   const value = env[name]?.trim();
-  if (!value) {
-    throw new ApiError(
-      500,
-      `Server misconfigured: ${name} is not set. Set it in .dev.vars locally or with \`wrangler secret put ${name}\`.`,
-    );
-  }
+  if (!value) throw new MissingSettingError(name);
   return value;
 }
 
-/** A comma-separated list setting, e.g. the accepted OAuth client ids. */
+/** A comma-separated list setting, e.g. the accepted OAuth client ids; it must name at least one. */
 export function requireListSetting(env: Env, name: SettingName): string[] {
-  return requireSetting(env, name)
+  const items = requireSetting(env, name)
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+  if (!items.length) throw new MissingSettingError(name, 'lists nothing');
+  return items;
+}
+
+/** An optional positive whole number; unset means `fallback`, anything else unusable is refused by name. */
+export function positiveIntSetting(env: Env, name: SettingName, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new MissingSettingError(name, `must be a positive whole number, not "${raw}"`);
+  return value;
 }

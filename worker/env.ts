@@ -1,11 +1,14 @@
 import type { RateLimiter } from '../durable-objects/rate-limiter';
-import type { Store } from './db/store';
 
-/** Bindings the Worker receives: `[vars]` in wrangler.toml, secrets, and Durable Objects. */
+/**
+ * Bindings the Worker receives: `[vars]` in wrangler.toml, secrets, and Durable Objects.
+ * Per-request variables are not here: each middleware exports the ones it sets, and
+ * worker/app-env.ts composes them.
+ */
 export interface Env {
   /** MongoDB connection string (a secret in production, `.dev.vars` locally). */
   MONGODB_URI?: string;
-  /** Database name; overrides the one in MONGODB_URI's path. */
+  /** Database name, used when MONGODB_URI names none. */
   MONGODB_DB?: string;
   /** HS256 signing secret for session tokens. */
   JWT_SECRET?: string;
@@ -15,13 +18,7 @@ export interface Env {
   /** Comma-separated Apple Services/Bundle ids accepted as audience. */
   APPLE_CLIENT_IDS?: string;
   APPLE_JWKS_URL?: string;
+  /** Failed sign-ins allowed per client address per window; worker/limits.ts holds the default. */
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 }
-
-/** Per-request values handlers read with `c.var`. */
-export interface Variables {
-  db: Store;
-  user: import('./auth/token').TokenClaims;
-}
-
-export type AppEnv = { Bindings: Env; Variables: Variables };

@@ -1,17 +1,33 @@
 /** Every numeric limit of the service, in one place: routes, schemas and tests import these. */
 export const LIMITS = {
-  /** Largest JSON body accepted (decisions.md: too large → 413). */
+  /** Largest JSON body accepted (product decisions: too large → 413). */
   requestBodyBytes: 1024 * 1024,
-  /** List pages (decisions.md). */
+  /** List pages (product decisions). */
   pageSizeDefault: 20,
   pageSizeMax: 100,
   password: { min: 8, max: 128 },
   name: { min: 1, max: 100 },
   email: { max: 254 },
-  /** bcrypt cost (spec: salt rounds 10). */
+  /** Longest URL stored for a picture; longer ones are not links a client made. */
+  urlMax: 2048,
+  /** Longest identity-provider token accepted: Google and Apple ID tokens are about 1 KB. */
+  idTokenMax: 8192,
+  /** Longest free-text search string. */
+  searchQueryMax: 200,
+  /** bcrypt cost (interface spec: salt rounds 10). */
   bcryptRounds: 10,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
-  /** Sign-in rate limit (spec: 5 attempts per 15 minutes), per email and per client IP. */
-  signIn: { maxFailures: 5, windowMs: 15 * 60 * 1000 },
+  signIn: {
+    windowMs: 15 * 60 * 1000,
+    /** Per email (interface spec: 5 attempts per 15 minutes). */
+    maxFailuresPerEmail: 5,
+    /**
+     * Per client address, higher: many riders share one address (mobile carriers, campuses,
+     * every request of a local stack), so 5 would let one person's typos lock out everyone
+     * behind it. The per-email limit still stops guessing at any one account.
+     * SIGN_IN_MAX_FAILURES_PER_ADDRESS overrides it.
+     */
+    maxFailuresPerAddress: 50,
+  },
 } as const;

@@ -18,8 +18,11 @@ describe('health and API description', () => {
     expect(doc.openapi).toBe('3.1.0');
     const register = doc.paths['/api/users'].post;
     expect(register.requestBody.content['application/json'].schema.required).toEqual(['name', 'email', 'password']);
-    expect(doc.paths['/api/users/{id}'].delete.security).toEqual([{ bearerToken: [] }]);
-    expect(doc.paths['/api/users/me'].get.security).toEqual([{ authToken: [] }]);
+    expect(doc.paths['/api/users/{id}'].delete.security).toEqual([{ 'authorization-bearer': [] }]);
+    expect(doc.paths['/api/users/me'].get.security).toEqual([{ 'x-auth-token': [] }]);
+    // Security schemes are named for the header each check reads.
+    expect(doc.components.securitySchemes['x-auth-token']).toMatchObject({ in: 'header', name: 'x-auth-token' });
+    expect(doc.components.securitySchemes['authorization-bearer']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/api/admin/users'].get.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining(['q', 'limit', 'cursor']),
     );

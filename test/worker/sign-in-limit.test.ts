@@ -27,14 +27,44 @@ describe('sign-in rate limit', () => {
     expect((await signIn(account.email, account.password, randomIp())).status).toBe(429);
   });
 
-  it('limits failures per client IP across different emails', async () => {
+  it('limits failures per client address, at a higher threshold (50) than per email', async () => {
     const ip = randomIp();
     const account = await register(api);
-    for (let i = 0; i < 5; i++) {
-      expect((await signIn(`nobody${i}@example.com`, 'wrong password', ip)).status).toBe(400);
+    // 49 failures on other emails from one address: the address's own rider still gets in.
+    for (let batch = 0; batch < 7; batch++) {
+      const results = await Promise.all(
+        Array.from({ length: 7 }, (_, i) => signIn(`nobody${batch}-${i}@example.com`, 'wrong password', ip)),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(7).fill(400));
     }
-    expect((await signIn(account.email, account.password, ip)).status).toBe(429);
+    expect((await signIn(account.email, account.password, ip)).status).toBe(200);
+    expect((await signIn('nobody-last@example.com', 'wrong password', ip)).status).toBe(400);
+    const blocked = await signIn(account.email, account.password, ip);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect((await signIn(account.email, account.password, randomIp())).status).toBe(200);
+  });
+
+  it('takes the per-address threshold from SIGN_IN_MAX_FAILURES_PER_ADDRESS', async () => {
+    const strict = createApi('sign-in-limit-strict', { SIGN_IN_MAX_FAILURES_PER_ADDRESS: '3' });
+    const ip = randomIp();
+    const attempt = (email: string, password: string) =>
+      strict.fetch('/api/auth', { method: 'POST', headers: { 'cf-connecting-ip': ip }, json: { email, password } });
+    const account = await register(strict);
+    for (let i = 0; i < 3; i++) expect((await attempt(`nobody${i}@example.com`, 'wrong password')).status).toBe(400);
+    expect((await attempt(account.email, account.password)).status).toBe(429);
+  });
+
+  it('refuses an unusable SIGN_IN_MAX_FAILURES_PER_ADDRESS by name', async () => {
+    const misconfigured = createApi('sign-in-limit-bad', { SIGN_IN_MAX_FAILURES_PER_ADDRESS: 'many' });
+    const res = await misconfigured.fetch('/api/auth', {
+      method: 'POST',
+      json: { email: 'a@example.com', password: 'x' },
+    });
+    expect(res.status).toBe(500);
+    expect((await res.json<{ error: string }>()).error).toContain(
+      'SIGN_IN_MAX_FAILURES_PER_ADDRESS must be a positive whole number',
+    );
   });
 
   it('does not count successful sign-ins', async () => {

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 
 /**
- * Stored shapes, one interface a collection. Fields the spec names are typed here;
+ * Stored shapes, one interface a collection. Fields the interface spec names are typed here;
  * resources that are not built yet keep only the fields every document has.
  */
 export interface StoredDoc {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 
 export const Health = z.object({
   ok: z.boolean().describe('true when the service and its database answer'),

@@ -1,4 +1,5 @@
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /** One entry of a validation failure: which field, and what is wrong with it. */
 export interface ErrorDetail {
@@ -6,31 +7,32 @@ export interface ErrorDetail {
   message: string;
 }
 
+export interface ApiErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+  /** The Live access checks answer in plain text, exactly as existing clients read them. */
+  plainText?: boolean;
+}
+
 /**
- * An error whose message is safe to show to the client. Everything the API answers
- * with a JSON `{error, details?}` body goes through this class.
+ * An error whose message is safe to show to the client. It is an HTTPException, so one
+ * `instanceof` check covers ours and Hono's; worker/http/on-error.ts alone turns either
+ * into a response: `{error, details?}` JSON, or the bare text for `plainText`.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
+export class ApiError extends HTTPException {
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+  readonly plainText: boolean;
+
+  constructor(status: ContentfulStatusCode, message: string, options: ApiErrorOptions = {}) {
+    super(status, { message });
     this.name = 'ApiError';
+    this.details = options.details;
+    this.headers = options.headers;
+    this.plainText = options.plainText ?? false;
   }
 }
 
-/**
- * The Live access-check failures are plain text, exactly as existing clients read them.
- * HTTPException carries a ready Response, as Hono's own middleware do.
- */
-export function plainTextError(status: 400 | 401 | 403, text: string): HTTPException {
-  return new HTTPException(status, {
-    res: new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
-  });
-}
-
-export const notFound = (what: string) => new ApiError(404, `${what} not found.`);
-export const forbidden = (message = 'You do not have access to this resource.') => new ApiError(403, message);
+/** A Live access-check refusal: plain-text body, exact wording from worker/session/access-text.ts. */
+export const plainTextError = (status: 400 | 401 | 403, text: string) =>
+  new ApiError(status, text, { plainText: true });

@@ -1,21 +1,29 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { MissingSettingError } from '../config';
 import { isDatabaseUnreachable, isDuplicateKey } from '../db/errors';
 import { ApiError } from './errors';
 
+// Hono's body validators answer a body that is not JSON with a bare 415; say what is expected.
+const NOT_JSON = 'Expected a JSON body: send it with content-type: application/json.';
+
 /**
  * The one place errors become responses: `{error, details?}` JSON everywhere except the
- * Live plain-text access errors, which arrive as HTTPExceptions carrying their Response.
- * A 500 never carries a stack trace; the log does.
+ * Live plain-text access errors. A 500 never carries a stack trace; the log does.
  */
 export function onError(err: Error, c: Context): Response {
-  if (err instanceof HTTPException) {
-    if (err.res) return err.res;
-    return c.json({ error: err.message || 'Bad request.' }, err.status);
-  }
   if (err instanceof ApiError) {
+    if (err.plainText) return c.text(err.message, err.status, err.headers);
     const body = err.details ? { error: err.message, details: err.details } : { error: err.message };
     return c.json(body, err.status, err.headers);
+  }
+  if (err instanceof HTTPException) {
+    if (err.status === 415) return c.json({ error: NOT_JSON }, 415);
+    return c.json({ error: err.message || 'Bad request.' }, err.status);
+  }
+  if (err instanceof MissingSettingError) {
+    console.error(err.message);
+    return c.json({ error: err.message }, 500);
   }
   if (isDatabaseUnreachable(err)) {
     console.error(`database unreachable: ${err.message}`);

@@ -1,9 +1,9 @@
+import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import { z } from 'zod';
 import { LIMITS } from '../limits';
 
 /**
- * `?limit=&cursor=` as decisions.md fixes them. The cursor is opaque to clients; inside it
+ * `?limit=&cursor=` as the product decisions fix them. The cursor is opaque to clients; inside it
  * is the last item's id, so pages stay stable while new items arrive.
  */
 export const PageQuery = z.object({

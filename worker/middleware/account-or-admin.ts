@@ -1,9 +1,12 @@
 import { createMiddleware } from 'hono/factory';
-import { ACCESS_TEXT } from '../auth/access-text';
-import type { AppEnv } from '../env';
+import type { Env } from '../env';
 import { plainTextError } from '../http/errors';
-import { annotate } from '../openapi/annotations';
-import { claimsOrInvalid, storedAccount } from './session';
+import { textResponse, withDocs } from '../http/openapi';
+import { ACCESS_TEXT } from '../session/access-text';
+import { claimsOrInvalid } from '../session/claims';
+import { storedAccount } from '../session/service';
+import type { SessionVariables } from './auth';
+import type { DatabaseVariables } from './database';
 
 async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string | undefined> {
   try {
@@ -21,11 +24,11 @@ async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string 
  * names an account, matching your own email must never open someone else's account.
  * Missing token: 401 `Access denied. No token provided.`; bad token: 400 `Invalid token.`;
  * otherwise a failed check is 403 `Access denied.`
- * @example app.delete('/users/:id', accountOrAdmin(), handler)
+ * @example router.openapi(defineRoute({ method: 'delete', path: '/{id}', middleware: [accountOrAdmin()] as const, ... }), handler)
  */
 export function accountOrAdmin() {
-  return annotate(
-    createMiddleware<AppEnv>(async (c, next) => {
+  return withDocs(
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
       const header = c.req.header('authorization') ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
@@ -42,6 +45,13 @@ export function accountOrAdmin() {
       c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
       await next();
     }),
-    { kind: 'security', scheme: 'bearerToken' },
+    {
+      security: [{ 'authorization-bearer': [] }],
+      responses: {
+        401: textResponse([ACCESS_TEXT.noToken]),
+        400: textResponse([ACCESS_TEXT.invalidToken]),
+        403: textResponse([ACCESS_TEXT.denied]),
+      },
+    },
   );
 }

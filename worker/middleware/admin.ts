@@ -1,11 +1,14 @@
 import { createMiddleware } from 'hono/factory';
-import { HTTPException } from 'hono/http-exception';
-import { ACCESS_TEXT } from '../auth/access-text';
+import { MissingSettingError } from '../config';
 import { isDatabaseUnreachable } from '../db/errors';
-import type { AppEnv } from '../env';
+import type { Env } from '../env';
 import { ApiError, plainTextError } from '../http/errors';
-import { annotate } from '../openapi/annotations';
-import { claimsOrInvalid, storedAccount } from './session';
+import { textResponse, withDocs } from '../http/openapi';
+import { ACCESS_TEXT } from '../session/access-text';
+import { claimsOrInvalid } from '../session/claims';
+import { storedAccount } from '../session/service';
+import type { SessionVariables } from './auth';
+import type { DatabaseVariables } from './database';
 
 /**
  * Requires a token whose account is an admin *in the store*: the role is read on every
@@ -14,11 +17,11 @@ import { claimsOrInvalid, storedAccount } from './session';
  * any other failure (bad token, unknown account): 400 `Invalid token.`
  * Only an unreachable database or missing configuration escapes that rule (503 / 500):
  * those are the service's failures, not the client's.
- * @example app.post('/trickipedia', admin(), handler)
+ * @example router.openapi(defineRoute({ method: 'post', path: '/', middleware: [admin()] as const, ... }), handler)
  */
 export function admin() {
-  return annotate(
-    createMiddleware<AppEnv>(async (c, next) => {
+  return withDocs(
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
       try {
@@ -28,11 +31,18 @@ export function admin() {
         if (!stored.isAdmin) throw plainTextError(403, ACCESS_TEXT.adminOnly);
         c.set('user', { ...claims, role: 'admin' });
       } catch (err) {
-        if (err instanceof HTTPException || err instanceof ApiError || isDatabaseUnreachable(err)) throw err;
+        if (err instanceof ApiError || err instanceof MissingSettingError || isDatabaseUnreachable(err)) throw err;
         throw plainTextError(400, ACCESS_TEXT.invalidToken);
       }
       await next();
     }),
-    { kind: 'security', scheme: 'authToken' },
+    {
+      security: [{ 'x-auth-token': [] }],
+      responses: {
+        401: textResponse([ACCESS_TEXT.denied]),
+        403: textResponse([ACCESS_TEXT.adminOnly]),
+        400: textResponse([ACCESS_TEXT.invalidToken]),
+      },
+    },
   );
 }

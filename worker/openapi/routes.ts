@@ -1,34 +1,38 @@
-import { Hono } from 'hono';
-import type { RouterRoute } from 'hono/types';
-import type { AppEnv } from '../env';
-import { SERVICE_VERSION } from '../version';
-import { describe } from './describe';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../app-env';
+import { createRouter } from '../http/openapi';
 import { DOCS_PAGE } from './docs-page';
-import { buildOpenApiDocument } from './document';
 
-/** Serves the description of the app whose routes `getRoutes` returns. */
-export function openApiRoutes(getRoutes: () => RouterRoute[]) {
-  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
-  return new Hono<AppEnv>()
-    .get(
-      '/openapi.json',
-      describe({
-        summary: 'This API description (OpenAPI 3.1)',
-        tags: ['meta'],
-        responses: { 200: { description: 'OpenAPI document' } },
-      }),
-      (c) => {
-        document ??= buildOpenApiDocument(getRoutes(), { version: SERVICE_VERSION });
-        return c.json(document);
-      },
-    )
-    .get(
-      '/docs',
-      describe({
-        summary: 'Human-readable API reference',
-        tags: ['meta'],
-        responses: { 200: { description: 'HTML page' } },
-      }),
-      (c) => c.html(DOCS_PAGE),
-    );
+const TAGS = ['meta'];
+
+const document = createRoute({
+  method: 'get',
+  path: '/openapi.json',
+  tags: TAGS,
+  summary: 'This API description (OpenAPI 3.1)',
+  responses: {
+    200: {
+      description: 'OpenAPI document',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
+});
+
+const docsPage = createRoute({
+  method: 'get',
+  path: '/docs',
+  tags: TAGS,
+  summary: 'Human-readable API reference',
+  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+/** Serves the description `describeApi` builds (once per isolate: routes do not change at run time). */
+export function openApiRoutes(describeApi: () => object) {
+  let built: object | undefined;
+  return createRouter<AppEnv>()
+    .openapi(document, (c) => {
+      built ??= describeApi();
+      return c.json(built as Record<string, unknown>, 200);
+    })
+    .openapi(docsPage, (c) => c.html(DOCS_PAGE));
 }

@@ -1,6 +1,5 @@
 import type { Document, Filter, ObjectId, UpdateFilter } from 'mongodb';
 import type { CollectionName } from '../db/collections';
-import type { Store } from '../db/store';
 
 /**
  * What deleting an account does to each collection that can hold personal data. Every
@@ -39,16 +38,5 @@ export const PERSONAL_DATA: Cleanup[] = [
   },
 ];
 
-/** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */
-export async function deleteAccount(store: Store, userId: ObjectId): Promise<void> {
-  for (const cleanup of PERSONAL_DATA) {
-    const collection = store.db.collection(cleanup.collection);
-    if ('remove' in cleanup) {
-      await collection.deleteMany(cleanup.remove(userId));
-    } else {
-      const { filter, update } = cleanup.detach(userId);
-      await collection.updateMany(filter, update);
-    }
-  }
-  await store.users.deleteOne({ _id: userId });
-}
+/** The collections an account deletion cleans, for the route's description. */
+export const PERSONAL_COLLECTIONS = PERSONAL_DATA.map((cleanup) => cleanup.collection);

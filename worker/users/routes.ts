@@ -1,107 +1,80 @@
-import { Hono } from 'hono';
 import { ObjectId } from 'mongodb';
-import { z } from 'zod';
-import { recordSignUp } from '../analytics/server-events';
-import { hashPassword } from '../auth/password';
-import { requireSetting } from '../config';
-import type { AppEnv } from '../env';
-import { ApiError } from '../http/errors';
+import type { AppEnv } from '../app-env';
 import { IdParam } from '../http/ids';
-import { validate } from '../http/validate';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
 import { accountOrAdmin } from '../middleware/account-or-admin';
 import { auth } from '../middleware/auth';
-import { describe } from '../openapi/describe';
-import { deleteAccount } from './account-deletion';
-import { AuthResponse, RegisterBody, UpdateMeBody, UpdateUserBody, User } from './schema';
-import { insertUser, requireUser, sessionResponse, updateUser } from './service';
+import { PERSONAL_COLLECTIONS } from './account-deletion';
+import { refusal } from './refusals';
+import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
+import { accountExists, deleteAccount, findUserById, updateUser } from './service';
 import { userView } from './views';
 
-const accessErrors = {
-  400: { description: 'Invalid token. (plain text)', text: true },
-  401: { description: 'Access denied. No token provided. (plain text)', text: true },
-};
+const TAGS = ['accounts'];
+const body = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+const theAccount = jsonResponse(User, 'The account');
+const noAccount = errorResponse('No such account');
 
-export const userRoutes = new Hono<AppEnv>()
-  .post(
-    '/',
-    describe({
-      summary: 'Register with email and password',
-      tags: ['accounts'],
-      responses: {
-        201: { description: 'Account created; token also in x-auth-token', schema: AuthResponse },
-        409: { description: 'Email taken' },
-      },
-    }),
-    validate('json', RegisterBody),
-    async (c) => {
-      // Fail on missing configuration before storing an account the caller gets no token for.
-      requireSetting(c.env, 'JWT_SECRET');
-      const { name, email, password } = c.req.valid('json');
-      const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
-      await recordSignUp(c.var.db, user._id, 'password');
-      return sessionResponse(c, user, 201);
-    },
-  )
-  .get(
-    '/me',
-    describe({
-      summary: 'The signed-in account',
-      tags: ['accounts'],
-      responses: { 200: { description: 'The account', schema: User }, ...accessErrors },
-    }),
-    auth(),
-    async (c) => c.json(userView(await requireUser(c.var.db, c.var.user._id))),
-  )
-  .patch(
-    '/me',
-    describe({
-      summary: 'Update your name or picture',
-      tags: ['accounts'],
-      responses: { 200: { description: 'The account', schema: User }, ...accessErrors },
-    }),
-    auth(),
-    validate('json', UpdateMeBody),
-    async (c) => c.json(userView(await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json')))),
-  )
-  .patch(
-    '/:id',
-    describe({
-      summary: 'Update an account (its owner or an admin)',
-      tags: ['accounts'],
-      responses: {
-        200: { description: 'The account', schema: User },
-        403: { description: 'Access denied. (plain text)', text: true },
-        409: { description: 'Email taken' },
-        ...accessErrors,
-      },
-    }),
-    accountOrAdmin(),
-    validate('param', IdParam),
-    validate('json', UpdateUserBody),
-    async (c) =>
-      c.json(userView(await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json')))),
-  )
-  .delete(
-    '/:id',
-    describe({
-      summary: 'Delete an account and everything personal to it (its owner or an admin)',
-      tags: ['accounts'],
-      description:
-        'Removes the user and their trick lists, tricks, spot lists, reviews, trick history, posts, reactions, comments, saved posts, companion chats and profile, push tokens, scheduled notifications, analytics events and event saves; spots they created stay, without a creator.',
-      responses: {
-        200: { description: 'Deleted', schema: z.object({ deleted: z.literal(true), userId: z.string() }) },
-        403: { description: 'Access denied. (plain text)', text: true },
-        404: { description: 'No such account' },
-        ...accessErrors,
-      },
-    }),
-    accountOrAdmin(),
-    validate('param', IdParam),
-    async (c) => {
-      const userId = new ObjectId(c.req.valid('param').id);
-      if (!(await c.var.db.users.countDocuments({ _id: userId }, { limit: 1 })))
-        throw new ApiError(404, 'Account not found.');
-      await deleteAccount(c.var.db, userId);
-      return c.json({ deleted: true as const, userId: userId.toHexString() });
-    },
-  );
+const getMe = defineRoute({
+  method: 'get',
+  path: '/me',
+  tags: TAGS,
+  summary: 'The signed-in account',
+  middleware: [auth()] as const,
+  responses: { 200: theAccount, 404: noAccount },
+});
+
+const patchMe = defineRoute({
+  method: 'patch',
+  path: '/me',
+  tags: TAGS,
+  summary: 'Update your name or picture',
+  middleware: [auth()] as const,
+  request: body(UpdateMeBody),
+  responses: { 200: theAccount, 404: noAccount },
+});
+
+const patchUser = defineRoute({
+  method: 'patch',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Update an account (its owner or an admin)',
+  middleware: [accountOrAdmin()] as const,
+  request: { params: IdParam, ...body(UpdateUserBody) },
+  responses: { 200: theAccount, 404: noAccount, 409: errorResponse('Email taken') },
+});
+
+const deleteUser = defineRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Delete an account and everything personal to it (its owner or an admin)',
+  description: `Removes the user and their documents in ${PERSONAL_COLLECTIONS.join(', ')}; spots they created stay, without a creator.`,
+  middleware: [accountOrAdmin()] as const,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(DeletedAccount, 'Deleted'), 404: noAccount },
+});
+
+/** The signed-in rider's own account, and the account-or-admin routes on any account. */
+export const userRoutes = createRouter<AppEnv>()
+  .openapi(getMe, async (c) => {
+    const user = await findUserById(c.var.db, new ObjectId(c.var.user._id));
+    if (!user) throw refusal('not-found');
+    return c.json(userView(user), 200);
+  })
+  .openapi(patchMe, async (c) => {
+    const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    if (typeof outcome === 'string') throw refusal(outcome);
+    return c.json(userView(outcome), 200);
+  })
+  .openapi(patchUser, async (c) => {
+    const outcome = await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));
+    if (typeof outcome === 'string') throw refusal(outcome);
+    return c.json(userView(outcome), 200);
+  })
+  .openapi(deleteUser, async (c) => {
+    const userId = new ObjectId(c.req.valid('param').id);
+    if (!(await accountExists(c.var.db, userId))) throw refusal('not-found');
+    await deleteAccount(c.var.db, userId);
+    return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
+  });

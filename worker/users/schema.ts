@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
+import { PageQuery } from '../http/pagination';
 import { LIMITS } from '../limits';
 
 /** Emails are compared and stored trimmed and lower-cased. */
@@ -15,33 +16,41 @@ export const Password = z
   .max(LIMITS.password.max, `must be at most ${LIMITS.password.max} characters`);
 
 export const Name = z.string().trim().min(LIMITS.name.min, 'must not be empty').max(LIMITS.name.max);
-export const ImageUri = z.url({ message: 'must be a URL' }).max(2048);
+export const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
 
-export const RegisterBody = z.object({ name: Name, email: Email, password: Password });
-export const SignInBody = z.object({ email: Email, password: z.string().min(1).max(LIMITS.password.max) });
 export const UpdateMeBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional() }).strict();
 export const UpdateUserBody = z
   .object({ name: Name.optional(), imageUri: ImageUri.optional(), email: Email.optional() })
   .strict();
 
-const Subscription = z.object({ plan: z.string(), status: z.string(), renewsAt: z.string().nullable().optional() });
-
-/** The account as its owner (or an admin) sees it: never the password hash. */
-export const User = z.object({
-  _id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  imageUri: z.string().optional(),
-  role: z.literal('admin').nullable(),
-  subscription: Subscription.optional(),
-  isBot: z.boolean().optional(),
-  analyticsExcluded: z.boolean().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+export const AdminUserQuery = PageQuery.extend({
+  q: z.string().trim().max(LIMITS.searchQueryMax).optional().describe('matches name or email, case-insensitive'),
 });
 
-/** Another rider as anyone sees them (decisions.md). */
-export const PublicUser = z.object({ _id: z.string(), name: z.string(), imageUri: z.string().optional() });
+export const AdminUserUpdate = z
+  .object({
+    role: z.literal('admin').nullable().optional(),
+    isBot: z.boolean().optional(),
+    analyticsExcluded: z.boolean().optional(),
+  })
+  .strict();
 
-export const AuthResponse = z.object({ token: z.string(), user: User });
-export const IdpAuthResponse = AuthResponse.extend({ isNewUser: z.boolean() });
+const Subscription = z.object({ plan: z.string(), status: z.string(), renewsAt: z.string().optional() });
+
+/** The account as its owner (or an admin) sees it: never the password hash. */
+export const User = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    imageUri: z.string().optional(),
+    role: z.literal('admin').nullable(),
+    subscription: Subscription.optional(),
+    isBot: z.boolean().optional(),
+    analyticsExcluded: z.boolean().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('User');
+
+export const DeletedAccount = z.object({ deleted: z.literal(true), userId: z.string() });

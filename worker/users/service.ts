@@ -1,37 +1,32 @@
-import type { Context } from 'hono';
-import { ObjectId } from 'mongodb';
-import { claimsFor, signSessionToken } from '../auth/token';
-import { requireSetting } from '../config';
-import type { UserDoc } from '../db/documents';
+import { type Filter, ObjectId } from 'mongodb';
+import type { SubscriptionState, UserDoc } from '../db/documents';
 import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
-import type { AppEnv } from '../env';
-import { ApiError } from '../http/errors';
-import { userView } from './views';
+import { PERSONAL_DATA } from './account-deletion';
 
-export const EMAIL_TAKEN = 'An account with this email already exists.';
+/** Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors. */
 
-export async function findUser(store: Store, id: string): Promise<UserDoc | null> {
-  return store.users.findOne({ _id: new ObjectId(id) });
+export type NewUser = Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>;
+export type UserChanges = Partial<
+  Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded' | 'appleUserId'>
+>;
+
+export const findUserById = (store: Store, id: ObjectId) => store.users.findOne({ _id: id });
+export const findUserByEmail = (store: Store, email: string) => store.users.findOne({ email });
+export const findUserByAppleId = (store: Store, appleUserId: string) => store.users.findOne({ appleUserId });
+
+export async function accountExists(store: Store, id: ObjectId): Promise<boolean> {
+  return (await store.users.countDocuments({ _id: id }, { limit: 1 })) > 0;
 }
 
-export async function requireUser(store: Store, id: string): Promise<UserDoc> {
-  const user = await findUser(store, id);
-  if (!user) throw new ApiError(404, 'Account not found.');
-  return user;
-}
-
-/** Inserts a new account; a taken email is a 409, decided by the unique index, not a pre-check. */
-export async function insertUser(
-  store: Store,
-  fields: Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>,
-): Promise<UserDoc> {
+/** Creates an account; a taken email is decided by the unique index, not a racy pre-check. */
+export async function insertUser(store: Store, fields: NewUser): Promise<UserDoc | 'email-taken'> {
   const now = new Date();
   const user: UserDoc = { _id: new ObjectId(), ...fields, role: null, createdAt: now, updatedAt: now };
   try {
     await store.users.insertOne(user);
   } catch (err) {
-    if (isDuplicateKey(err)) throw new ApiError(409, EMAIL_TAKEN);
+    if (isDuplicateKey(err)) return 'email-taken';
     throw err;
   }
   return user;
@@ -41,33 +36,53 @@ export async function insertUser(
 export async function updateUser(
   store: Store,
   id: ObjectId,
-  changes: Partial<Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded'>>,
-): Promise<UserDoc> {
+  changes: UserChanges,
+): Promise<UserDoc | 'not-found' | 'email-taken'> {
   try {
     const updated = await store.users.findOneAndUpdate(
       { _id: id },
       { $set: { ...changes, updatedAt: new Date() } },
       { returnDocument: 'after' },
     );
-    if (!updated) throw new ApiError(404, 'Account not found.');
-    return updated;
+    return updated ?? 'not-found';
   } catch (err) {
-    if (isDuplicateKey(err)) throw new ApiError(409, EMAIL_TAKEN);
+    if (isDuplicateKey(err)) return 'email-taken';
     throw err;
   }
 }
 
-/**
- * Answers a successful sign-in or registration the way Live clients read it: the token in
- * the body and in the `x-auth-token` header.
- */
-export async function sessionResponse<E extends Record<string, unknown>>(
-  c: Context<AppEnv>,
-  user: UserDoc,
-  status: 200 | 201,
-  extra?: E,
-) {
-  const token = await signSessionToken(claimsFor(user), requireSetting(c.env, 'JWT_SECRET'));
-  c.header('x-auth-token', token);
-  return c.json({ token, user: userView(user), ...(extra ?? ({} as E)) }, status);
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Accounts whose name or email contains `q`, newest first, `limit + 1` rows for the pager. */
+export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId; limit: number }): Promise<UserDoc[]> {
+  const filter: Filter<UserDoc> = {};
+  if (query.q) {
+    const pattern = new RegExp(escapeRegex(query.q), 'i');
+    filter.$or = [{ name: pattern }, { email: pattern }];
+  }
+  if (query.cursor) filter._id = { $lt: query.cursor };
+  return store.users
+    .find(filter)
+    .sort({ _id: -1 })
+    .limit(query.limit + 1)
+    .toArray();
+}
+
+export async function findSubscription(store: Store, id: ObjectId): Promise<SubscriptionState | undefined> {
+  const user = await store.users.findOne({ _id: id }, { projection: { subscription: 1 } });
+  return user?.subscription;
+}
+
+/** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */
+export async function deleteAccount(store: Store, userId: ObjectId): Promise<void> {
+  for (const cleanup of PERSONAL_DATA) {
+    const collection = store.db.collection(cleanup.collection);
+    if ('remove' in cleanup) {
+      await collection.deleteMany(cleanup.remove(userId));
+    } else {
+      const { filter, update } = cleanup.detach(userId);
+      await collection.updateMany(filter, update);
+    }
+  }
+  await store.users.deleteOne({ _id: userId });
 }

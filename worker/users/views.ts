@@ -24,7 +24,4 @@ export function userView(user: UserDoc) {
   };
 }
 
-/** Another rider, as decisions.md defines a public user. */
-export function publicUserView(user: Pick<UserDoc, '_id' | 'name' | 'imageUri'>) {
-  return { _id: user._id.toHexString(), name: user.name, ...(user.imageUri ? { imageUri: user.imageUri } : {}) };
-}
+export type UserView = ReturnType<typeof userView>;

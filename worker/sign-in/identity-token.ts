@@ -1,5 +1,4 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
-import { ApiError } from '../http/errors';
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
@@ -35,14 +34,14 @@ function reason(err: unknown): string {
   return 'the token is malformed';
 }
 
-/**
- * Verifies an identity provider's RS256 ID token against its published keys, issuer and
- * our client ids. Failures are 401 with the reason; an unreachable key server is 502.
- */
-export async function verifyIdentityToken(token: string, provider: IdentityProvider): Promise<JWTPayload> {
-  if (!provider.audiences.length) {
-    throw new ApiError(500, `Server misconfigured: no client ids are set for ${provider.label} sign-in.`);
-  }
+/** A verified token's claims, or why it was refused: `rejected` is the caller's fault, `keys-unavailable` the provider's. */
+export type IdentityTokenOutcome =
+  | { ok: true; payload: JWTPayload }
+  | { ok: false; problem: 'rejected'; reason: string }
+  | { ok: false; problem: 'keys-unavailable' };
+
+/** Verifies an identity provider's RS256 ID token against its published keys, issuer and our client ids. */
+export async function verifyIdentityToken(token: string, provider: IdentityProvider): Promise<IdentityTokenOutcome> {
   try {
     const { payload } = await jwtVerify(token, keySetFor(provider.jwksUrl), {
       issuer: provider.issuers,
@@ -50,7 +49,7 @@ export async function verifyIdentityToken(token: string, provider: IdentityProvi
       algorithms: ['RS256'],
       requiredClaims: ['sub', 'exp', 'iat'],
     });
-    return payload;
+    return { ok: true, payload };
   } catch (err) {
     // Non-JOSE errors are fetch failures; a bare JOSEError is jose's "key set answered non-200".
     const keyServerFailed =
@@ -60,8 +59,8 @@ export async function verifyIdentityToken(token: string, provider: IdentityProvi
       err instanceof errors.JWKSInvalid;
     if (keyServerFailed) {
       console.error(`${provider.label} key set unavailable: ${(err as Error).message}`);
-      throw new ApiError(502, `Could not fetch ${provider.label}'s signing keys to verify the token.`);
+      return { ok: false, problem: 'keys-unavailable' };
     }
-    throw new ApiError(401, `Invalid ${provider.label} token: ${reason(err)}.`);
+    return { ok: false, problem: 'rejected', reason: reason(err) };
   }
 }

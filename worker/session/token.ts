@@ -1,5 +1,5 @@
+import { z } from '@hono/zod-openapi';
 import { jwtVerify, SignJWT } from 'jose';
-import { z } from 'zod';
 import type { UserDoc } from '../db/documents';
 
 /**

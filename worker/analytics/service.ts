@@ -5,7 +5,7 @@ export type SignUpMethod = 'password' | 'google' | 'apple';
 
 /**
  * Records a sign-up server-side, at account creation, so it is counted even when the
- * client's own analytics never fire (spec: identity-provider sign-ups are recorded here).
+ * client's own analytics never fire (interface spec: identity-provider sign-ups are recorded here).
  */
 export async function recordSignUp(store: Store, userId: ObjectId, method: SignUpMethod): Promise<void> {
   const now = new Date();

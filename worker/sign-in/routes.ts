@@ -1,0 +1,160 @@
+import type { Context } from 'hono';
+import { recordSignUp } from '../analytics/service';
+import type { AppEnv } from '../app-env';
+import { requireSetting } from '../config';
+import type { UserDoc } from '../db/documents';
+import { ApiError } from '../http/errors';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
+import { LIMITS } from '../limits';
+import { hashPassword, verifyPassword } from '../session/password';
+import { refusal } from '../users/refusals';
+import { findUserByEmail, insertUser } from '../users/service';
+import { type IdentityProvider, verifyIdentityToken } from './identity-token';
+import { appleProvider, googleProvider } from './providers';
+import {
+  AppleSignInBody,
+  appleDisplayName,
+  GoogleSignInBody,
+  IdpSession,
+  RegisterBody,
+  Session,
+  SignInBody,
+} from './schema';
+import { type IdentityRefusal, type IdentitySignIn, signInWithApple, signInWithGoogle } from './service';
+import { sessionBody } from './session-response';
+import { beginSignInAttempt, clientIp } from './sign-in-limit';
+
+// Same answer for an unknown email and a wrong password: no probing for accounts.
+const INVALID_CREDENTIALS = 'Invalid email or password.';
+
+const IDENTITY_REFUSALS: Record<IdentityRefusal, [400 | 401, string]> = {
+  'no-verified-email': [401, 'Invalid Google token: the account has no verified email address.'],
+  'no-email': [400, 'Apple did not share an email address and no account is linked to this Apple ID.'],
+  'unverified-email': [401, 'Invalid Apple token: the email address is not verified.'],
+};
+
+const TAGS = ['sign-in'];
+const body = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+const tokenRefusals = {
+  401: errorResponse('Token rejected; the message gives the reason'),
+  502: errorResponse("The provider's signing keys could not be fetched"),
+};
+const { maxFailuresPerEmail, maxFailuresPerAddress, windowMs } = LIMITS.signIn;
+
+const register = defineRoute({
+  method: 'post',
+  path: '/users',
+  tags: TAGS,
+  summary: 'Register with email and password',
+  request: body(RegisterBody),
+  responses: {
+    201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header'),
+    409: errorResponse('Email taken'),
+  },
+});
+
+const passwordSignIn = defineRoute({
+  method: 'post',
+  path: '/auth',
+  tags: TAGS,
+  summary: 'Sign in with email and password',
+  description: `At most ${maxFailuresPerEmail} failed attempts per ${windowMs / 60_000} minutes per email, and ${maxFailuresPerAddress} (configurable) per client address; then 429 with Retry-After, even for the right password.`,
+  request: body(SignInBody),
+  responses: {
+    200: jsonResponse(Session, 'Signed in; the token is also in the x-auth-token header'),
+    400: errorResponse('Invalid email or password.'),
+    429: errorResponse('Too many failed attempts; Retry-After gives the seconds to wait'),
+  },
+});
+
+const googleSignIn = defineRoute({
+  method: 'post',
+  path: '/auth/google',
+  tags: TAGS,
+  summary: 'Sign in with a Google ID token',
+  request: body(GoogleSignInBody),
+  responses: { 200: jsonResponse(IdpSession, 'Signed in'), ...tokenRefusals },
+});
+
+const appleSignIn = defineRoute({
+  method: 'post',
+  path: '/auth/apple',
+  tags: TAGS,
+  summary: 'Sign in with an Apple identity token',
+  description: 'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
+  request: body(AppleSignInBody),
+  responses: {
+    200: jsonResponse(IdpSession, 'Signed in'),
+    400: errorResponse('Apple shared no email and no account is linked to this Apple ID'),
+    ...tokenRefusals,
+  },
+});
+
+/** Session body plus the `x-auth-token` header, as Live clients read a sign-in. */
+async function withSession(c: Context<AppEnv>, user: UserDoc) {
+  const session = await sessionBody(c.env, user);
+  c.header('x-auth-token', session.token);
+  return session;
+}
+
+async function verifiedClaims(token: string, provider: IdentityProvider) {
+  const outcome = await verifyIdentityToken(token, provider);
+  if (outcome.ok) return outcome.payload;
+  if (outcome.problem === 'keys-unavailable') {
+    throw new ApiError(502, `Could not fetch ${provider.label}'s signing keys to verify the token.`);
+  }
+  throw new ApiError(401, `Invalid ${provider.label} token: ${outcome.reason}.`);
+}
+
+function signedIn(outcome: IdentitySignIn | IdentityRefusal): IdentitySignIn {
+  if (typeof outcome === 'string') throw new ApiError(...IDENTITY_REFUSALS[outcome]);
+  return outcome;
+}
+
+/** Every route that hands out a session token: registration and the three sign-ins. Mounted under /api. */
+export const signInRoutes = createRouter<AppEnv>()
+  .openapi(register, async (c) => {
+    // Fail on missing configuration before storing an account the caller gets no token for.
+    requireSetting(c.env, 'JWT_SECRET');
+    const { name, email, password } = c.req.valid('json');
+    const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
+    if (user === 'email-taken') throw refusal(user);
+    await recordSignUp(c.var.db, user._id, 'password');
+    return c.json(await withSession(c, user), 201);
+  })
+  .openapi(passwordSignIn, async (c) => {
+    const { email, password } = c.req.valid('json');
+    const attempt = await beginSignInAttempt(
+      c.env,
+      email,
+      clientIp((name) => c.req.header(name)),
+    );
+    if (!attempt.allowed) {
+      const wait = String(attempt.retryAfterSeconds);
+      throw new ApiError(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`, {
+        headers: { 'Retry-After': wait },
+      });
+    }
+    // A database error settles as "not failed": only a wrong password counts.
+    let failed = false;
+    let user: UserDoc | null = null;
+    try {
+      user = await findUserByEmail(c.var.db, email);
+      failed = !(await verifyPassword(password, user?.password));
+    } finally {
+      await attempt.settle(failed);
+    }
+    if (failed || !user) throw new ApiError(400, INVALID_CREDENTIALS);
+    return c.json(await withSession(c, user), 200);
+  })
+  .openapi(googleSignIn, async (c) => {
+    const payload = await verifiedClaims(c.req.valid('json').idToken, googleProvider(c.env));
+    const { user, isNewUser } = signedIn(await signInWithGoogle(c.var.db, payload));
+    return c.json({ ...(await withSession(c, user)), isNewUser }, 200);
+  })
+  .openapi(appleSignIn, async (c) => {
+    const { identityToken, name } = c.req.valid('json');
+    const payload = await verifiedClaims(identityToken, appleProvider(c.env));
+    const { user, isNewUser } = signedIn(await signInWithApple(c.var.db, payload, appleDisplayName(name)));
+    return c.json({ ...(await withSession(c, user)), isNewUser }, 200);
+  });

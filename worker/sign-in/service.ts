@@ -1,0 +1,90 @@
+import type { JWTPayload } from 'jose';
+import { recordSignUp } from '../analytics/service';
+import type { UserDoc } from '../db/documents';
+import type { Store } from '../db/store';
+import {
+  findUserByAppleId,
+  findUserByEmail,
+  insertUser,
+  type NewUser,
+  type UserChanges,
+  updateUser,
+} from '../users/service';
+
+export type IdentitySignIn = { user: UserDoc; isNewUser: boolean };
+
+/** Why an identity-provider sign-in found no account to hand out. */
+export type IdentityRefusal = 'no-verified-email' | 'no-email' | 'unverified-email';
+
+/** Name used when Apple sends none (it sends the name only on first authorization). */
+export const APPLE_FALLBACK_NAME = 'Apple User';
+
+const stringClaim = (payload: JWTPayload, name: string) =>
+  typeof payload[name] === 'string' && (payload[name] as string).trim() ? (payload[name] as string).trim() : undefined;
+
+// Providers have sent email_verified both as a boolean and as the string "true".
+const emailVerified = (payload: JWTPayload) => payload.email_verified === true || payload.email_verified === 'true';
+
+/**
+ * Creates an account, or, when another sign-in created the same email a moment earlier,
+ * returns that one: the unique index decides, not a racy pre-check.
+ */
+async function createOrFind(store: Store, fields: NewUser, method: 'google' | 'apple'): Promise<IdentitySignIn> {
+  const created = await insertUser(store, fields);
+  if (created !== 'email-taken') {
+    await recordSignUp(store, created._id, method);
+    return { user: created, isNewUser: true };
+  }
+  const existing = await findUserByEmail(store, fields.email);
+  if (!existing) throw new Error(`account for ${fields.email} reported taken but not found`);
+  return { user: existing, isNewUser: false };
+}
+
+/** An update that finds its account gone (deleted meanwhile) keeps the version read before. */
+async function refreshed(store: Store, user: UserDoc, changes: UserChanges): Promise<UserDoc> {
+  if (!Object.keys(changes).length) return user;
+  const outcome = await updateUser(store, user._id, changes);
+  return typeof outcome === 'string' ? user : outcome;
+}
+
+/** Google: the account is keyed by verified email; later sign-ins refresh name and picture. */
+export async function signInWithGoogle(store: Store, payload: JWTPayload): Promise<IdentitySignIn | IdentityRefusal> {
+  const email = stringClaim(payload, 'email')?.toLowerCase();
+  if (!email || !emailVerified(payload)) return 'no-verified-email';
+  const name = stringClaim(payload, 'name');
+  const picture = stringClaim(payload, 'picture');
+  const existing = await findUserByEmail(store, email);
+  if (!existing) {
+    const fields = { name: name ?? email.split('@')[0]!, email, imageUri: picture, googleUserId: payload.sub };
+    return createOrFind(store, fields, 'google');
+  }
+  const user = await refreshed(store, existing, {
+    ...(name ? { name } : {}),
+    ...(picture ? { imageUri: picture } : {}),
+  });
+  return { user, isNewUser: false };
+}
+
+/**
+ * Apple: the subject is the stable key (returning sign-ins may carry no email); a first
+ * Apple sign-in links to an existing account with the same email, else creates one.
+ */
+export async function signInWithApple(
+  store: Store,
+  payload: JWTPayload,
+  suppliedName: string | undefined,
+): Promise<IdentitySignIn | IdentityRefusal> {
+  const appleUserId = payload.sub!;
+  const linked = await findUserByAppleId(store, appleUserId);
+  if (linked) {
+    const rename = suppliedName && linked.name === APPLE_FALLBACK_NAME ? { name: suppliedName } : {};
+    return { user: await refreshed(store, linked, rename), isNewUser: false };
+  }
+  const email = stringClaim(payload, 'email')?.toLowerCase();
+  if (!email) return 'no-email';
+  // Linking by an unverified address would hand its account to whoever typed it in.
+  if (!emailVerified(payload)) return 'unverified-email';
+  const byEmail = await findUserByEmail(store, email);
+  if (byEmail) return { user: await refreshed(store, byEmail, { appleUserId }), isNewUser: false };
+  return createOrFind(store, { name: suppliedName ?? APPLE_FALLBACK_NAME, email, appleUserId }, 'apple');
+}

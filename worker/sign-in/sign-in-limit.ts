@@ -1,0 +1,48 @@
+import { positiveIntSetting } from '../config';
+import type { Env } from '../env';
+import { LIMITS } from '../limits';
+
+/** A reserved attempt, or how long the caller must wait. */
+export type SignInAttempt =
+  | {
+      allowed: true /** Reports the outcome; only failures count toward the limit. */;
+      settle(failed: boolean): Promise<void>;
+    }
+  | { allowed: false; retryAfterSeconds: number };
+
+const { windowMs } = LIMITS.signIn;
+
+/**
+ * Reserves a sign-in attempt against the email and the client address, each with its own
+ * threshold (worker/limits.ts says why they differ) and each counted by its own Durable
+ * Object, so all Worker instances share the count.
+ */
+export async function beginSignInAttempt(env: Env, email: string, address: string): Promise<SignInAttempt> {
+  const subjects = [
+    { key: `email:${email}`, maxFailures: LIMITS.signIn.maxFailuresPerEmail },
+    {
+      key: `ip:${address}`,
+      maxFailures: positiveIntSetting(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', LIMITS.signIn.maxFailuresPerAddress),
+    },
+  ];
+  const limiters = subjects.map(({ key }) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`sign-in:${key}`)));
+  const decisions = await Promise.all(limiters.map((limiter, i) => limiter.begin(subjects[i]!.maxFailures, windowMs)));
+  const settle = (failed: boolean) =>
+    Promise.all(
+      decisions.map((decision, i) =>
+        decision.allowed ? limiters[i]!.finish(decision.ticket, failed, windowMs) : undefined,
+      ),
+    ).then(() => undefined);
+
+  const waits = decisions.flatMap((decision) => (decision.allowed ? [] : [decision.retryAfterMs]));
+  if (waits.length) {
+    await settle(false);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) };
+  }
+  return { allowed: true, settle };
+}
+
+/** The client's address as Cloudflare reports it; requests without one share a bucket. */
+export function clientIp(header: (name: string) => string | undefined): string {
+  return header('cf-connecting-ip')?.trim() || 'unknown';
+}
