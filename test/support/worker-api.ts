@@ -3,6 +3,22 @@ import { type Db, MongoClient } from 'mongodb';
 import { applyIndexes } from '../../worker/db/indexes';
 import type { Env } from '../../worker/env';
 import worker from '../../worker/index';
+import { type ApiDocument, contractViolation } from './response-contract';
+
+async function callWorker(request: Request, testEnv: TestEnv): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+let documentPromise: Promise<ApiDocument> | undefined;
+
+/** The OpenAPI document the Worker serves, fetched once per test file. */
+export function apiDocument(testEnv: TestEnv): Promise<ApiDocument> {
+  documentPromise ??= callWorker(new Request('http://rider.test/api/openapi.json'), testEnv).then((res) => res.json());
+  return documentPromise;
+}
 
 export type TestEnv = Env & { STAND_INS_URL: string };
 
@@ -38,9 +54,10 @@ export function createApi(label: string, overrides: Partial<TestEnv> = {}, optio
         },
         ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
       });
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx);
-      await waitOnExecutionContext(ctx);
+      const response = await callWorker(request, testEnv);
+      // Every response a test receives must match the API description the Worker serves.
+      const violation = await contractViolation(await apiDocument(testEnv), request.method, request.url, response);
+      if (violation) throw new Error(`response breaks the API description: ${violation}`);
       return response;
     },
     async db(fn) {

@@ -29,7 +29,7 @@ export const AdminUserQuery = PageQuery.extend({
 
 export const AdminUserUpdate = z
   .object({
-    role: z.literal('admin').nullable().optional(),
+    role: z.union([z.literal('admin'), z.null()]).optional(),
     isBot: z.boolean().optional(),
     analyticsExcluded: z.boolean().optional(),
   })
@@ -44,7 +44,7 @@ export const User = z
     name: z.string(),
     email: z.string(),
     imageUri: z.string().optional(),
-    role: z.literal('admin').nullable(),
+    role: z.union([z.literal('admin'), z.null()]).describe('"admin", or null for a rider'),
     subscription: Subscription.optional(),
     isBot: z.boolean().optional(),
     analyticsExcluded: z.boolean().optional(),
