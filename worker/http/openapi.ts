@@ -9,7 +9,7 @@ type Responses = Record<number, ResponseConfig>;
 type Security = NonNullable<RouteConfig['security']>;
 
 /** The JSON error body of every refusal that is not a Live plain-text access error. */
-export const ErrorBody = z
+const ErrorBody = z
   .object({
     error: z.string().describe('a sentence saying what is wrong'),
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),

@@ -22,7 +22,7 @@ export const PageQuery = z.object({
     }),
 });
 
-export function encodeCursor(id: ObjectId): string {
+function encodeCursor(id: ObjectId): string {
   return btoa(id.toHexString()).replace(/=+$/, '');
 }
 

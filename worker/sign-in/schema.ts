@@ -10,7 +10,7 @@ const IdToken = z.string().min(1, 'is required').max(LIMITS.idTokenMax);
 export const GoogleSignInBody = z.object({ idToken: IdToken });
 
 /** Apple sends the name only on first authorization, as a string or its name parts. */
-export const AppleName = z.union([
+const AppleName = z.union([
   z.string().trim().max(LIMITS.name.max),
   z.object({
     givenName: z.string().max(LIMITS.name.max).nullish(),

@@ -17,7 +17,7 @@ export type IdentitySignIn = { user: UserDoc; isNewUser: boolean };
 export type IdentityRefusal = 'no-verified-email' | 'no-email' | 'unverified-email';
 
 /** Name used when Apple sends none (it sends the name only on first authorization). */
-export const APPLE_FALLBACK_NAME = 'Apple User';
+const APPLE_FALLBACK_NAME = 'Apple User';
 
 const stringClaim = (payload: JWTPayload, name: string) =>
   typeof payload[name] === 'string' && (payload[name] as string).trim() ? (payload[name] as string).trim() : undefined;

@@ -9,7 +9,7 @@ import { findSubscription } from '../users/service';
 import { countOwnedLists } from './service';
 
 /** The Live refusal text (interface spec), matched by clients. */
-export const UPGRADE_FOR_SPOT_LISTS = 'Upgrade to premium for unlimited spot lists';
+const UPGRADE_FOR_SPOT_LISTS = 'Upgrade to premium for unlimited spot lists';
 
 /**
  * The subscription check, after `auth()`: a premium-active account passes; any other account

@@ -1,7 +1,7 @@
 import { ApiError } from '../http/errors';
 
-export const ACCOUNT_NOT_FOUND = 'Account not found.';
-export const EMAIL_TAKEN = 'An account with this email already exists.';
+const ACCOUNT_NOT_FOUND = 'Account not found.';
+const EMAIL_TAKEN = 'An account with this email already exists.';
 
 /** A users-service outcome that is not an account, as the HTTP error a route answers with. */
 export function refusal(outcome: 'not-found' | 'email-taken'): ApiError {

@@ -16,7 +16,7 @@ export const Password = z
   .max(LIMITS.password.max, `must be at most ${LIMITS.password.max} characters`);
 
 export const Name = z.string().trim().min(LIMITS.name.min, 'must not be empty').max(LIMITS.name.max);
-export const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
+const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
 
 export const UpdateMeBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional() }).strict();
 export const UpdateUserBody = z
