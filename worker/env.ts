@@ -5,7 +5,7 @@ import type { Store } from './db/store';
 export interface Env {
   /** MongoDB connection string (a secret in production, `.dev.vars` locally). */
   MONGODB_URI?: string;
-  /** Database name; overrides the one in MONGODB_URI's path. */
+  /** Database name when MONGODB_URI's path names none (worker/db/database-name.ts). */
   MONGODB_DB?: string;
   /** HS256 signing secret for session tokens. */
   JWT_SECRET?: string;
