@@ -74,4 +74,23 @@ describe('npm run dev with a dev database already on the port', () => {
     expect(lines[0]).toContain('the Worker was not started');
     expect(isAlive(byHand.pid!)).toBe(true);
   });
+
+  it('names the process when the one serving the folder does not answer', { timeout: 60_000 }, async () => {
+    const dataDir = join(scratch, 'hung');
+    const byHand = await startDevDbByHand(await freePort(), dataDir);
+    running.push(byHand);
+    process.kill(byHand.pid!, 'SIGSTOP');
+    try {
+      const dev = runDev({ PORT: String(await freePort()), DB_PORT: String(await freePort()), DEVDB_DATA: dataDir });
+      const code = await new Promise((resolve) => dev.child.on('exit', resolve));
+      expect(code).toBe(1);
+      const lines = dev.output().trim().split('\n');
+      expect(lines).toEqual([
+        expect.stringContaining(`is in use by process ${byHand.pid}: stop it with \`kill ${byHand.pid}\``),
+      ]);
+      expect(lines[0]).toContain('the Worker was not started');
+    } finally {
+      process.kill(byHand.pid!, 'SIGCONT');
+    }
+  });
 });
