@@ -16,13 +16,18 @@ export function readDevVars(path = new URL('../.dev.vars', import.meta.url)): Re
   return vars;
 }
 
-/** The ports and database the local stack uses; every one can be overridden from the environment. */
+/** The ports, folders and database the local stack uses; every one can be overridden from the environment. */
 export function localStackConfig() {
   return {
     workerPort: Number(process.env.PORT ?? 8787),
     dbPort: Number(process.env.DB_PORT ?? 27018),
-    dbName: process.env.MONGODB_DB ?? 'rider',
-    dataDir: process.env.DEVDB_DATA ?? '.devdb-data',
+    /** Used only when the URI names no database (worker/db/database-name.ts). */
+    configuredDbName: process.env.MONGODB_DB || undefined,
+    dataDir: process.env.DEVDB_DATA || '.devdb-data',
+    /** wrangler's local storage (the sign-in limiter's Durable Object); tests pass a scratch folder. */
+    wranglerState: process.env.WRANGLER_STATE || '.wrangler/state',
     externalUri: process.env.MONGODB_URI || undefined,
   };
 }
+
+export type LocalStackConfig = ReturnType<typeof localStackConfig>;

@@ -1,17 +1,19 @@
-// The local stack: dev database (unless MONGODB_URI is set), indexes, demo data on first
-// run, then `wrangler dev` with cron testing. Ctrl-C stops everything it started.
+// The local stack: dev database (unless MONGODB_URI is set; reused if one already serves the
+// folder), indexes, demo data on first run, then `wrangler dev` with cron testing. Ctrl-C
+// stops everything it started.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { MongoClient } from 'mongodb';
-import { applyIndexes } from '../worker/db/indexes';
+import { databaseName } from '../worker/db/database-name';
 import { localStackConfig } from './dev-config';
-import { seedDemoData } from './seed';
+import { credentialsKey } from './dev-credentials';
+import { prepareDatabase } from './dev-database';
+import { startOrReuseDevDb } from './dev-devdb';
 
 const config = localStackConfig();
 const children: ChildProcess[] = [];
 let stopping = false;
+let workerRunning = false;
 
 function stopAll(code: number): void {
   if (stopping) return;
@@ -26,63 +28,42 @@ function stopAll(code: number): void {
       }
     }
   }
+  process.exitCode = code;
   setTimeout(() => process.exit(code), 1500).unref();
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-function startDevDb(): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'devdb/src/cli.ts', '--port', String(config.dbPort), '--data', config.dataDir],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      detached: true,
-    },
-  );
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      console.log(`[devdb] ${line}`);
-      const ready = /^devdb ready (mongodb:\/\/\S+)/.exec(line);
-      if (ready) {
-        console.log(`[dev] dev database pid ${child.pid}`);
-        resolve(`${ready[1]}/${config.dbName}`);
-      }
-    });
-    child.on('exit', (code) => {
-      reject(new Error(`dev database exited with code ${code}`));
-      if (!stopping) console.log(`[devdb] stopped (pid ${child.pid}); the Worker keeps running and reports db "down"`);
-    });
+async function localDevDb(): Promise<string> {
+  const devdb = await startOrReuseDevDb(config, (code) => {
+    if (stopping) return;
+    const worker = workerRunning ? '; the Worker keeps running and reports db "down"' : '';
+    console.log(`[devdb] stopped (pid ${devdb.pid}, code ${code})${worker}`);
+  }).catch((err: Error) => {
+    throw new Error(`the dev database did not start: ${err.message}`);
   });
+  if (devdb.reused) {
+    console.log(`[dev] dev database pid ${devdb.pid} at ${devdb.uri}: already serving ${config.dataDir}, reused`);
+    console.log(`[dev] it was not started here, so Ctrl-C leaves it running (stop it with \`kill ${devdb.pid}\`)`);
+  } else {
+    children.push(devdb.child);
+    console.log(`[dev] dev database pid ${devdb.pid}`);
+  }
+  return devdb.uri;
 }
 
-async function prepareDatabase(uri: string): Promise<void> {
+async function prepare(uri: string, dbName: string): Promise<void> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
   try {
-    const db = client.db(config.externalUri ? process.env.MONGODB_DB || undefined : config.dbName);
-    console.log(`[dev] ${await applyIndexes(db)} indexes applied to ${db.databaseName}`);
     const credentialsFile = join(config.dataDir, 'dev-credentials.json');
-    const credentials = await seedDemoData(db);
-    if (credentials) {
-      mkdirSync(config.dataDir, { recursive: true });
-      writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2), { mode: 0o600 });
-      console.log('[dev] seeded demo data');
-    }
-    if (existsSync(credentialsFile)) {
-      const { admin, rider } = JSON.parse(readFileSync(credentialsFile, 'utf8'));
-      console.log(`[dev] admin: ${admin.email} / ${admin.password}`);
-      console.log(`[dev] rider: ${rider.email} / ${rider.password}`);
-    }
+    const key = credentialsKey(config.externalUri, dbName);
+    for (const line of await prepareDatabase(client.db(dbName), credentialsFile, key)) console.log(`[dev] ${line}`);
   } finally {
     await client.close();
   }
 }
 
-async function main(): Promise<void> {
-  const uri = config.externalUri ?? (await startDevDb());
-  await prepareDatabase(uri);
+function startWorker(uri: string, dbName: string): void {
   const wrangler = spawn(
     'node_modules/.bin/wrangler',
     [
@@ -92,19 +73,42 @@ async function main(): Promise<void> {
       '--port',
       String(config.workerPort),
       '--test-scheduled',
+      '--persist-to',
+      config.wranglerState,
       '--var',
       `MONGODB_URI:${uri}`,
-      ...(config.externalUri ? [] : ['--var', `MONGODB_DB:${config.dbName}`]),
+      '--var',
+      `MONGODB_DB:${dbName}`,
     ],
-    // No stdin: a child in its own process group must not read the terminal.
-    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
+    {
+      // No stdin: a child in its own process group must not read the terminal.
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+      env: {
+        ...process.env,
+        // Offline starts stay quiet: no Request.cf download from workers.cloudflare.com, no telemetry.
+        CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
+        WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? 'false',
+      },
+    },
   );
   children.push(wrangler);
-  wrangler.on('exit', (code) => stopAll(code ?? 0));
+  workerRunning = true;
+  wrangler.on('exit', (code) => {
+    workerRunning = false;
+    stopAll(code ?? 0);
+  });
   console.log(`[dev] API on http://127.0.0.1:${config.workerPort}/api (docs: /api/docs)`);
 }
 
+async function main(): Promise<void> {
+  const uri = config.externalUri ?? (await localDevDb());
+  const dbName = databaseName(uri, config.configuredDbName);
+  await prepare(uri, dbName);
+  startWorker(uri, dbName);
+}
+
 main().catch((err) => {
-  console.error(`[dev] ${err.message}`);
+  console.error(`[dev] ${err.message}; the Worker was not started`);
   stopAll(1);
 });

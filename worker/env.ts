@@ -8,7 +8,7 @@ import type { RateLimiter } from '../durable-objects/rate-limiter';
 export interface Env {
   /** MongoDB connection string (a secret in production, `.dev.vars` locally). */
   MONGODB_URI?: string;
-  /** Database name, used when MONGODB_URI names none. */
+  /** Database name when MONGODB_URI's path names none (worker/db/database-name.ts). */
   MONGODB_DB?: string;
   /** HS256 signing secret for session tokens. */
   JWT_SECRET?: string;

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { errorReply, runCommand } from './commands/index.js';
 import { CursorRegistry } from './cursors.js';
 import { DevDbError } from './errors.js';
+import { removeServerRecord, writeServerRecord } from './server-file.js';
 import { Store } from './store.js';
 import { sweepExpired } from './ttl.js';
 import type { Doc } from './values.js';
@@ -125,6 +126,7 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
   ];
   const port = (server.address() as net.AddressInfo).port;
   const uri = `mongodb://${host}:${port}`;
+  if (store.dataDir !== undefined) writeServerRecord(store.dataDir, { pid: process.pid, uri });
   if (!opts.quiet) process.stdout.write(`devdb ready ${uri} data=${store.dataDir ?? 'memory'}\n`);
 
   let closing: Promise<void> | undefined;
@@ -134,6 +136,7 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
       server.close(() => {
         try {
           shared.cursors.clear();
+          if (store.dataDir !== undefined) removeServerRecord(store.dataDir, process.pid);
           store.close();
           resolve();
         } catch (err) {

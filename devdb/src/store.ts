@@ -203,7 +203,7 @@ function acquireLock(dataDir: string): void {
   if (fs.existsSync(lockPath)) {
     const pid = Number(fs.readFileSync(lockPath, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`devdb: data dir ${dataDir} is in use by process ${pid}`);
+      throw new Error(`devdb: data dir ${dataDir} is in use by process ${pid}: stop it with \`kill ${pid}\``);
     }
   }
   fs.writeFileSync(lockPath, String(process.pid));

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ async function freePort(): Promise<number> {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
+// The Worker's local state (the sign-in limiter) is this run's own, never a developer's .wrangler/state.
+const wranglerState = mkdtempSync(join(tmpdir(), 'rider-e2e-wrangler-'));
 const ports = { worker: 0, db: 0 };
 let stack: ChildProcess | undefined;
 let log = '';
@@ -30,6 +32,7 @@ async function startStack(): Promise<{ devdbPid: number }> {
       PORT: String(ports.worker),
       DB_PORT: String(ports.db),
       DEVDB_DATA: dataDir,
+      WRANGLER_STATE: wranglerState,
       MONGODB_URI: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,7 +71,10 @@ const api = (path: string, init: RequestInit = {}) =>
     headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
   });
 
-afterAll(stopStack);
+afterAll(async () => {
+  await stopStack();
+  for (const dir of [dataDir, wranglerState]) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('local stack (npm run dev)', () => {
   it('serves health, the API description and the docs page', { timeout: 120_000 }, async () => {
@@ -76,6 +82,7 @@ describe('local stack (npm run dev)', () => {
     expect(await (await api('/health')).json()).toMatchObject({ ok: true, db: 'up' });
     expect(((await (await api('/openapi.json')).json()) as { openapi: string }).openapi).toBe('3.1.0');
     expect((await api('/docs')).headers.get('content-type')).toContain('text/html');
+    expect(existsSync(join(wranglerState, 'v3'))).toBe(true);
   });
 
   it('takes a new rider through register, sign-in, refusals and deletion', async () => {

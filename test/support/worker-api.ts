@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { type Db, MongoClient } from 'mongodb';
+import { databaseName, withDatabase } from '../../worker/db/database-name';
 import { applyIndexes } from '../../worker/db/indexes';
 import type { Env } from '../../worker/env';
 import worker from '../../worker/index';
@@ -37,7 +38,12 @@ export interface Api {
 
 /** The Worker under test, bound to its own database and any env overrides. */
 export function createApi(label: string, overrides: Partial<TestEnv> = {}, options: { indexes?: boolean } = {}): Api {
-  const testEnv = { ...(env as TestEnv), MONGODB_DB: uniqueDbName(label), ...overrides } as TestEnv;
+  // The URI's path decides the database (worker/db/database-name.ts), so the per-file name goes there.
+  const testEnv = {
+    ...(env as TestEnv),
+    MONGODB_URI: withDatabase((env as TestEnv).MONGODB_URI!, uniqueDbName(label)),
+    ...overrides,
+  } as TestEnv;
   let indexed: Promise<unknown> | undefined = options.indexes === false ? Promise.resolve() : undefined;
   const api: Api = {
     env: testEnv,
@@ -63,7 +69,7 @@ export function createApi(label: string, overrides: Partial<TestEnv> = {}, optio
     async db(fn) {
       const client = new MongoClient(testEnv.MONGODB_URI!, { serverSelectionTimeoutMS: 3000 });
       try {
-        return await fn(client.db(testEnv.MONGODB_DB));
+        return await fn(client.db(databaseName(testEnv.MONGODB_URI, testEnv.MONGODB_DB)));
       } finally {
         await client.close();
       }

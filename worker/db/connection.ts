@@ -1,6 +1,7 @@
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { requireSetting } from '../config';
 import type { Env } from '../env';
+import { databaseName } from './database-name';
 import { createStore, type Store } from './store';
 
 /**
@@ -33,7 +34,7 @@ export function openRequestConnection(env: Env): RequestConnection {
   let client: MongoClient | undefined;
   const store = createStore(() => {
     client = new MongoClient(requireSetting(env, 'MONGODB_URI'), CLIENT_OPTIONS);
-    return client.db(env.MONGODB_DB?.trim() || undefined);
+    return client.db(databaseName(requireSetting(env, 'MONGODB_URI'), env.MONGODB_DB));
   });
   return {
     store,
