@@ -16,6 +16,8 @@ export const LIMITS = {
   searchQueryMax: 200,
   /** bcrypt cost (interface spec: salt rounds 10). */
   bcryptRounds: 10,
+  /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */
+  databaseRetryAfterSeconds: 5,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
   signIn: {

@@ -1,6 +1,10 @@
 import { type Schema, Validator } from '@cfworker/json-schema';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type DocumentedResponse = {
+  content?: Record<string, { schema: Schema }>;
+  headers?: Record<string, { required?: boolean }>;
+};
+type Operation = { responses: Record<string, DocumentedResponse> };
 export type ApiDocument = { paths: Record<string, Record<string, Operation>>; components?: Record<string, unknown> };
 
 /** `/api/users/{id}` as a pattern; literal templates rank before ones with parameters. */
@@ -17,8 +21,8 @@ function operationFor(doc: ApiDocument, method: string, pathname: string): { tem
 
 /**
  * Checks a response the Worker gave against the API description it serves: the status must
- * be documented for that route, the media type too, and a JSON or plain-text body must
- * validate against the documented schema. Returns what is wrong, or null.
+ * be documented for that route, its required headers present, the media type documented,
+ * and a JSON or plain-text body must validate against the documented schema. Returns what is wrong, or null.
  * Requests to no route at all (the JSON 404) are not an operation and are not checked.
  */
 export async function contractViolation(
@@ -33,6 +37,10 @@ export async function contractViolation(
   const where = `${method.toUpperCase()} ${found.template} → ${res.status}`;
   const documented = found.op.responses[String(res.status)] ?? found.op.responses.default;
   if (!documented) return `${where}: status not documented (documented: ${Object.keys(found.op.responses).join(', ')})`;
+  const missing = Object.entries(documented.headers ?? {})
+    .filter(([name, header]) => header.required && !res.headers.has(name))
+    .map(([name]) => name);
+  if (missing.length) return `${where}: documented header ${missing.join(', ')} missing`;
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (!documented.content) return null;
   const media = documented.content[mediaType];

@@ -49,6 +49,15 @@ describe('the response check against the API description', () => {
     expect(violation).toMatch(/application\/json not documented/);
   });
 
+  it('refuses a response without a header it documents as required', async () => {
+    const session = { token: 'a.b.c', user };
+    const withHeader = json(session, 201);
+    withHeader.headers.set('x-auth-token', 'a.b.c');
+    expect(await contractViolation(await doc(), 'POST', url('/api/users'), withHeader)).toBeNull();
+    const violation = await contractViolation(await doc(), 'POST', url('/api/users'), json(session, 201));
+    expect(violation).toMatch(/documented header x-auth-token missing/);
+  });
+
   it('matches a literal path before a parameterised one', async () => {
     const violation = await contractViolation(await doc(), 'PATCH', url('/api/users/me'), text('Access denied.', 403));
     expect(violation).toMatch(/PATCH \/api\/users\/me → 403: status not documented/);

@@ -5,6 +5,8 @@ const UNREACHABLE = new Set([
   'MongoNetworkTimeoutError',
   'MongoTopologyClosedError',
   'MongoNotConnectedError',
+  // The client-side operation timeout (timeoutMS in worker/db/connection.ts): a server that stopped answering.
+  'MongoOperationTimeoutError',
 ]);
 
 export function isDatabaseUnreachable(err: unknown): boolean {
@@ -14,4 +16,9 @@ export function isDatabaseUnreachable(err: unknown): boolean {
 /** A unique-index violation (E11000), as MongoDB and the dev server report it. */
 export function isDuplicateKey(err: unknown): err is { code: 11000; keyValue?: Record<string, unknown> } {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+/** Which unique field a duplicate-key error is about; a server that omits keyValue names none. */
+export function duplicateField(err: unknown): string | undefined {
+  return isDuplicateKey(err) ? Object.keys(err.keyValue ?? {})[0] : undefined;
 }

@@ -2,7 +2,10 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { MissingSettingError } from '../config';
 import { isDatabaseUnreachable, isDuplicateKey } from '../db/errors';
+import { LIMITS } from '../limits';
 import { ApiError } from './errors';
+
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
 // Hono's body validators answer a body that is not JSON with a bare 415; say what is expected.
 const NOT_JSON = 'Expected a JSON body: send it with content-type: application/json.';
@@ -13,7 +16,8 @@ const NOT_JSON = 'Expected a JSON body: send it with content-type: application/j
  */
 export function onError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
-    if (err.plainText) return c.text(err.message, err.status, err.headers);
+    // The Live access errors' exact content type, as the checks answered before.
+    if (err.plainText) return c.body(err.message, err.status, { ...err.headers, 'content-type': PLAIN_TEXT });
     const body = err.details ? { error: err.message, details: err.details } : { error: err.message };
     return c.json(body, err.status, err.headers);
   }
@@ -27,7 +31,8 @@ export function onError(err: Error, c: Context): Response {
   }
   if (isDatabaseUnreachable(err)) {
     console.error(`database unreachable: ${err.message}`);
-    return c.json({ error: 'The database is unavailable. Try again shortly.' }, 503, { 'Retry-After': '5' });
+    const retryAfter = String(LIMITS.databaseRetryAfterSeconds);
+    return c.json({ error: 'The database is unavailable. Try again shortly.' }, 503, { 'Retry-After': retryAfter });
   }
   if (isDuplicateKey(err)) {
     const fields = Object.keys(err.keyValue ?? {}).join(', ') || 'value';

@@ -1,10 +1,15 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Env as HonoEnv, MiddlewareHandler } from 'hono';
-import type { ZodError, ZodType } from 'zod';
+import type { ZodError, ZodObject, ZodType } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
 
 /** One documented answer: what it means and, per media type, the schema of its body. */
-type ResponseConfig = { description: string; content?: Record<string, { schema: ZodType }> };
+type ResponseConfig = {
+  description: string;
+  content?: Record<string, { schema: ZodType }>;
+  /** Response headers a client relies on; required ones are checked by test/support/response-contract.ts. */
+  headers?: ZodObject;
+};
 type Responses = Record<number, ResponseConfig>;
 type Security = NonNullable<RouteConfig['security']>;
 
@@ -16,12 +21,17 @@ const ErrorBody = z
   })
   .openapi('Error');
 
-export const jsonResponse = (schema: ZodType, description: string): ResponseConfig => ({
+export const jsonResponse = (schema: ZodType, description: string, headers?: ZodObject): ResponseConfig => ({
   description,
   content: { 'application/json': { schema } },
+  ...(headers ? { headers } : {}),
 });
 
-export const errorResponse = (description: string) => jsonResponse(ErrorBody, description);
+export const errorResponse = (description: string, headers?: ZodObject) =>
+  jsonResponse(ErrorBody, description, headers);
+
+/** `Retry-After` in whole seconds, on 429 and 503. */
+export const RETRY_AFTER = z.object({ 'Retry-After': z.string().describe('seconds to wait before retrying') });
 
 /** A Live plain-text response: its schema lists the exact texts, so the check is exact too. */
 export const textResponse = (texts: [string, ...string[]]): ResponseConfig => ({
@@ -45,13 +55,27 @@ export function withDocs<M extends MiddlewareHandler>(middleware: M, docs: Middl
 const docsOf = (middleware: unknown): MiddlewareDocs | undefined =>
   (middleware as Record<symbol, MiddlewareDocs | undefined>)[DOCS];
 
-/** Two documented answers under one status (e.g. a plain-text 400 and a JSON 400) become one with both bodies. */
+const enumValues = (schema: ZodType | undefined): string[] =>
+  (schema as { options?: unknown[] } | undefined)?.options?.filter((o): o is string => typeof o === 'string') ?? [];
+
+/**
+ * Two documented answers under one status (a plain-text 400 and a JSON 400, or two access
+ * texts) become one with every body: plain-text alternatives are joined into one enum.
+ */
 function mergeResponse(a: ResponseConfig | undefined, b: ResponseConfig): ResponseConfig {
   if (!a) return b;
+  const content = { ...b.content, ...a.content };
+  const texts = [
+    ...new Set([...enumValues(a.content?.['text/plain']?.schema), ...enumValues(b.content?.['text/plain']?.schema)]),
+  ];
+  if (a.content?.['text/plain'] && b.content?.['text/plain'] && texts.length) {
+    content['text/plain'] = { schema: z.enum(texts as [string, ...string[]]) };
+  }
   return {
     ...a,
     description: a.description === b.description ? a.description : `${a.description}; or ${b.description}`,
-    content: { ...b.content, ...a.content },
+    content,
+    ...(a.headers || b.headers ? { headers: a.headers ?? b.headers } : {}),
   };
 }
 
@@ -64,7 +88,7 @@ function addResponses(into: Responses, more: Responses): void {
 /** What can go wrong on any route, whatever it does. */
 const SERVICE_FAILURES: Responses = {
   500: errorResponse('Server misconfigured (the message names the missing setting) or an internal error'),
-  503: errorResponse('The database is unavailable; retry after the Retry-After seconds'),
+  503: errorResponse('The database is unavailable; retry after the Retry-After seconds', RETRY_AFTER),
 };
 
 const BODY_FAILURES: Responses = {

@@ -1,10 +1,11 @@
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { recordSignUp } from '../analytics/service';
 import type { AppEnv } from '../app-env';
 import { requireSetting } from '../config';
 import type { UserDoc } from '../db/documents';
 import { ApiError } from '../http/errors';
-import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
+import { createRouter, defineRoute, errorResponse, jsonResponse, RETRY_AFTER } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hashPassword, verifyPassword } from '../session/password';
 import { refusal } from '../users/refusals';
@@ -27,7 +28,7 @@ import { beginSignInAttempt, clientIp } from './sign-in-limit';
 // Same answer for an unknown email and a wrong password: no probing for accounts.
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
-const IDENTITY_REFUSALS: Record<IdentityRefusal, [400 | 401, string]> = {
+const IDENTITY_REFUSALS: Record<Exclude<IdentityRefusal, 'account-gone'>, [400 | 401, string]> = {
   'no-verified-email': [401, 'Invalid Google token: the account has no verified email address.'],
   'no-email': [400, 'Apple did not share an email address and no account is linked to this Apple ID.'],
   'unverified-email': [401, 'Invalid Apple token: the email address is not verified.'],
@@ -35,6 +36,7 @@ const IDENTITY_REFUSALS: Record<IdentityRefusal, [400 | 401, string]> = {
 
 const TAGS = ['sign-in'];
 const body = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
+const SESSION_HEADER = z.object({ 'x-auth-token': z.string().describe('the same token as the body') });
 const tokenRefusals = {
   401: errorResponse('Token rejected; the message gives the reason'),
   502: errorResponse("The provider's signing keys could not be fetched"),
@@ -48,7 +50,7 @@ const register = defineRoute({
   summary: 'Register with email and password',
   request: body(RegisterBody),
   responses: {
-    201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header'),
+    201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header', SESSION_HEADER),
     409: errorResponse('Email taken'),
   },
 });
@@ -61,9 +63,9 @@ const passwordSignIn = defineRoute({
   description: `At most ${maxFailuresPerEmail} failed attempts per ${windowMs / 60_000} minutes per email, and ${maxFailuresPerAddress} (configurable) per client address; then 429 with Retry-After, even for the right password.`,
   request: body(SignInBody),
   responses: {
-    200: jsonResponse(Session, 'Signed in; the token is also in the x-auth-token header'),
-    400: errorResponse('Invalid email or password.'),
-    429: errorResponse('Too many failed attempts; Retry-After gives the seconds to wait'),
+    200: jsonResponse(Session, 'Signed in; the token is also in the x-auth-token header', SESSION_HEADER),
+    400: errorResponse(INVALID_CREDENTIALS),
+    429: errorResponse('Too many failed attempts; Retry-After gives the seconds to wait', RETRY_AFTER),
   },
 });
 
@@ -73,7 +75,7 @@ const googleSignIn = defineRoute({
   tags: TAGS,
   summary: 'Sign in with a Google ID token',
   request: body(GoogleSignInBody),
-  responses: { 200: jsonResponse(IdpSession, 'Signed in'), ...tokenRefusals },
+  responses: { 200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER), ...tokenRefusals },
 });
 
 const appleSignIn = defineRoute({
@@ -84,7 +86,7 @@ const appleSignIn = defineRoute({
   description: 'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
   request: body(AppleSignInBody),
   responses: {
-    200: jsonResponse(IdpSession, 'Signed in'),
+    200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER),
     400: errorResponse('Apple shared no email and no account is linked to this Apple ID'),
     ...tokenRefusals,
   },
@@ -107,6 +109,8 @@ async function verifiedClaims(token: string, provider: IdentityProvider) {
 }
 
 function signedIn(outcome: IdentitySignIn | IdentityRefusal): IdentitySignIn {
+  // An account deleted while this sign-in ran gets no session: 404, as for any gone account.
+  if (outcome === 'account-gone') throw refusal('not-found');
   if (typeof outcome === 'string') throw new ApiError(...IDENTITY_REFUSALS[outcome]);
   return outcome;
 }
@@ -118,7 +122,7 @@ export const signInRoutes = createRouter<AppEnv>()
     requireSetting(c.env, 'JWT_SECRET');
     const { name, email, password } = c.req.valid('json');
     const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
-    if (user === 'email-taken') throw refusal(user);
+    if (typeof user === 'string') throw refusal(user);
     await recordSignUp(c.var.db, user._id, 'password');
     return c.json(await withSession(c, user), 201);
   })

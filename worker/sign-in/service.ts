@@ -14,7 +14,7 @@ import {
 export type IdentitySignIn = { user: UserDoc; isNewUser: boolean };
 
 /** Why an identity-provider sign-in found no account to hand out. */
-export type IdentityRefusal = 'no-verified-email' | 'no-email' | 'unverified-email';
+export type IdentityRefusal = 'no-verified-email' | 'no-email' | 'unverified-email' | 'account-gone';
 
 /** Name used when Apple sends none (it sends the name only on first authorization). */
 const APPLE_FALLBACK_NAME = 'Apple User';
@@ -26,25 +26,31 @@ const stringClaim = (payload: JWTPayload, name: string) =>
 const emailVerified = (payload: JWTPayload) => payload.email_verified === true || payload.email_verified === 'true';
 
 /**
- * Creates an account, or, when another sign-in created the same email a moment earlier,
- * returns that one: the unique index decides, not a racy pre-check.
+ * Creates an account, or, when another sign-in created the same email (or Apple ID) a moment
+ * earlier, returns that one: the unique indexes decide, not a racy pre-check.
  */
-async function createOrFind(store: Store, fields: NewUser, method: 'google' | 'apple'): Promise<IdentitySignIn> {
+async function createOrFind(
+  store: Store,
+  fields: NewUser,
+  method: 'google' | 'apple',
+): Promise<IdentitySignIn | 'account-gone'> {
   const created = await insertUser(store, fields);
-  if (created !== 'email-taken') {
+  if (typeof created !== 'string') {
     await recordSignUp(store, created._id, method);
     return { user: created, isNewUser: true };
   }
-  const existing = await findUserByEmail(store, fields.email);
-  if (!existing) throw new Error(`account for ${fields.email} reported taken but not found`);
-  return { user: existing, isNewUser: false };
+  const existing =
+    created === 'apple-id-taken' && fields.appleUserId
+      ? await findUserByAppleId(store, fields.appleUserId)
+      : await findUserByEmail(store, fields.email);
+  return existing ? { user: existing, isNewUser: false } : 'account-gone';
 }
 
-/** An update that finds its account gone (deleted meanwhile) keeps the version read before. */
-async function refreshed(store: Store, user: UserDoc, changes: UserChanges): Promise<UserDoc> {
-  if (!Object.keys(changes).length) return user;
+/** Applies sign-in changes; an account deleted meanwhile (or whose new value another took) gets no session. */
+async function refreshed(store: Store, user: UserDoc, changes: UserChanges): Promise<IdentitySignIn | 'account-gone'> {
+  if (!Object.keys(changes).length) return { user, isNewUser: false };
   const outcome = await updateUser(store, user._id, changes);
-  return typeof outcome === 'string' ? user : outcome;
+  return typeof outcome === 'string' ? 'account-gone' : { user: outcome, isNewUser: false };
 }
 
 /** Google: the account is keyed by verified email; later sign-ins refresh name and picture. */
@@ -58,11 +64,7 @@ export async function signInWithGoogle(store: Store, payload: JWTPayload): Promi
     const fields = { name: name ?? email.split('@')[0]!, email, imageUri: picture, googleUserId: payload.sub };
     return createOrFind(store, fields, 'google');
   }
-  const user = await refreshed(store, existing, {
-    ...(name ? { name } : {}),
-    ...(picture ? { imageUri: picture } : {}),
-  });
-  return { user, isNewUser: false };
+  return refreshed(store, existing, { ...(name ? { name } : {}), ...(picture ? { imageUri: picture } : {}) });
 }
 
 /**
@@ -78,13 +80,13 @@ export async function signInWithApple(
   const linked = await findUserByAppleId(store, appleUserId);
   if (linked) {
     const rename = suppliedName && linked.name === APPLE_FALLBACK_NAME ? { name: suppliedName } : {};
-    return { user: await refreshed(store, linked, rename), isNewUser: false };
+    return refreshed(store, linked, rename);
   }
   const email = stringClaim(payload, 'email')?.toLowerCase();
   if (!email) return 'no-email';
   // Linking by an unverified address would hand its account to whoever typed it in.
   if (!emailVerified(payload)) return 'unverified-email';
   const byEmail = await findUserByEmail(store, email);
-  if (byEmail) return { user: await refreshed(store, byEmail, { appleUserId }), isNewUser: false };
+  if (byEmail) return refreshed(store, byEmail, { appleUserId });
   return createOrFind(store, { name: suppliedName ?? APPLE_FALLBACK_NAME, email, appleUserId }, 'apple');
 }

@@ -4,11 +4,8 @@ import { LIMITS } from '../limits';
 
 /** A reserved attempt, or how long the caller must wait. */
 export type SignInAttempt =
-  | {
-      allowed: true /** Reports the outcome; only failures count toward the limit. */;
-      settle(failed: boolean): Promise<void>;
-    }
-  | { allowed: false; retryAfterSeconds: number };
+  // settle() reports the outcome; only failures count toward the limit.
+  { allowed: true; settle(failed: boolean): Promise<void> } | { allowed: false; retryAfterSeconds: number };
 
 const { windowMs } = LIMITS.signIn;
 

@@ -1,10 +1,10 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { SubscriptionState, UserDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { duplicateField, isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { PERSONAL_DATA } from './account-deletion';
 
-/** Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors. */
+// Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors.
 
 export type NewUser = Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>;
 export type UserChanges = Partial<
@@ -19,14 +19,18 @@ export async function accountExists(store: Store, id: ObjectId): Promise<boolean
   return (await store.users.countDocuments({ _id: id }, { limit: 1 })) > 0;
 }
 
-/** Creates an account; a taken email is decided by the unique index, not a racy pre-check. */
-export async function insertUser(store: Store, fields: NewUser): Promise<UserDoc | 'email-taken'> {
+/** Which unique account field another account already holds; without keyValue, the email (the usual one). */
+const takenField = (err: unknown): 'email-taken' | 'apple-id-taken' =>
+  duplicateField(err) === 'appleUserId' ? 'apple-id-taken' : 'email-taken';
+
+/** Creates an account; a taken email or Apple ID is decided by the unique indexes, not a racy pre-check. */
+export async function insertUser(store: Store, fields: NewUser): Promise<UserDoc | 'email-taken' | 'apple-id-taken'> {
   const now = new Date();
   const user: UserDoc = { _id: new ObjectId(), ...fields, role: null, createdAt: now, updatedAt: now };
   try {
     await store.users.insertOne(user);
   } catch (err) {
-    if (isDuplicateKey(err)) return 'email-taken';
+    if (isDuplicateKey(err)) return takenField(err);
     throw err;
   }
   return user;
@@ -37,7 +41,7 @@ export async function updateUser(
   store: Store,
   id: ObjectId,
   changes: UserChanges,
-): Promise<UserDoc | 'not-found' | 'email-taken'> {
+): Promise<UserDoc | 'not-found' | 'email-taken' | 'apple-id-taken'> {
   try {
     const updated = await store.users.findOneAndUpdate(
       { _id: id },
@@ -46,7 +50,7 @@ export async function updateUser(
     );
     return updated ?? 'not-found';
   } catch (err) {
-    if (isDuplicateKey(err)) return 'email-taken';
+    if (isDuplicateKey(err)) return takenField(err);
     throw err;
   }
 }
