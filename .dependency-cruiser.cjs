@@ -4,7 +4,7 @@
 // resources users/ and analytics/ sit below the ones that build on accounts.
 // The folders below every resource.
 const BELOW_RESOURCES = 'middleware|session|db|http';
-const BASE = '^worker/(env|config|limits|version)\\.ts$';
+const BASE = '^worker/(env|config|limits|version|setting-error)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -19,7 +19,7 @@ module.exports = {
       name: 'base-imports-nothing-above',
       severity: 'error',
       comment: 'env, config, limits and version are the bottom layer.',
-      from: { path: '^worker/(env|config|limits|version)\\.ts$' },
+      from: { path: BASE },
       to: { path: '^worker/', pathNot: BASE },
     },
     // The lower layers are allow-lists, so a resource folder added later is above them without naming it here.

@@ -1,6 +1,6 @@
 // The local stack: dev database (unless MONGODB_URI is set; reused if one already serves the
-// folder), indexes, demo data on first run, then `wrangler dev` with cron testing. Ctrl-C
-// stops everything it started.
+// folder), indexes, demo data on first run, then `wrangler dev`. Ctrl-C stops everything it
+// started. (Add `--test-scheduled` here when the first Cron Trigger lands.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -72,7 +72,6 @@ function startWorker(uri: string, dbName: string): void {
       '127.0.0.1',
       '--port',
       String(config.workerPort),
-      '--test-scheduled',
       '--persist-to',
       config.wranglerState,
       '--var',

@@ -4,17 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './processes';
 
 // The README's run line, exercised as a new user would: the whole local stack (dev database
 // process + wrangler dev), over HTTP.
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
 // The Worker's local state (the sign-in limiter) is this run's own, never a developer's .wrangler/state.

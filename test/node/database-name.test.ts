@@ -19,6 +19,13 @@ describe('databaseName: the URI path, else MONGODB_DB, else rider', () => {
     expect(databaseName(uri, configured)).toBe(expected);
   });
 
+  it.each([
+    ['mongodb://u:pw@h/admin', undefined, /MONGODB_URI names MongoDB's system database "admin".*authSource=admin/],
+    ['mongodb://h', 'local', /MONGODB_DB names MongoDB's system database "local"/],
+  ])('refuses a system database: %s with MONGODB_DB=%s', (uri, configured, message) => {
+    expect(() => databaseName(uri, configured)).toThrow(message);
+  });
+
   it('does not mistake a slash in the options for a path', () => {
     expect(databaseName('mongodb://h/?authSource=admin&appName=a/b', undefined)).toBe('rider');
   });

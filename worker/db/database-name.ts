@@ -1,3 +1,5 @@
+import { MissingSettingError } from '../setting-error';
+
 /** The database used when neither the URI's path nor MONGODB_DB names one. */
 export const DEFAULT_DATABASE = 'rider';
 
@@ -38,13 +40,24 @@ function decode(text: string): string {
   }
 }
 
+// MongoDB's own databases: a URI path of `/admin` usually means "authenticate there", and
+// storing the service's data in one of these would be wrong whichever setting named it.
+const SYSTEM_DATABASES = new Set(['admin', 'local', 'config']);
+
 /**
  * The one rule for which database the Worker and every script use: the URI's path, else
- * the configured name (MONGODB_DB), else `rider`.
+ * the configured name (MONGODB_DB), else `rider`. A system database is refused by name.
  */
 export function databaseName(uri: string | undefined, configuredName: string | undefined): string {
   const fromUri = uri ? decode(splitUri(uri.trim()).path) : '';
-  return fromUri || configuredName?.trim() || DEFAULT_DATABASE;
+  const name = fromUri || configuredName?.trim() || DEFAULT_DATABASE;
+  if (SYSTEM_DATABASES.has(name)) {
+    throw new MissingSettingError(
+      fromUri ? 'MONGODB_URI' : 'MONGODB_DB',
+      `names MongoDB's system database "${name}"; put the service's database there instead (with ?authSource=${name} if that is where the user is defined)`,
+    );
+  }
+  return name;
 }
 
 /** The same connection string with `name` as its database (the path), options kept. */

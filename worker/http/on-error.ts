@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { MissingSettingError } from '../config';
 import { isDatabaseUnreachable, isDuplicateKey } from '../db/errors';
 import { LIMITS } from '../limits';
+import { MissingSettingError } from '../setting-error';
 import { ApiError } from './errors';
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';

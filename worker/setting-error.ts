@@ -1,0 +1,27 @@
+// No imports: Node-side scripts share this with the Worker (worker/db/database-name.ts).
+
+export type SettingName =
+  | 'MONGODB_URI'
+  | 'MONGODB_DB'
+  | 'JWT_SECRET'
+  | 'GOOGLE_CLIENT_IDS'
+  | 'APPLE_CLIENT_IDS'
+  | 'GOOGLE_JWKS_URL'
+  | 'APPLE_JWKS_URL'
+  | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS';
+
+/**
+ * A required setting is missing or unusable: an operator error. worker/http/on-error.ts
+ * turns it into a 500 that names the setting; nothing falls back to a made-up default.
+ */
+export class MissingSettingError extends Error {
+  constructor(
+    readonly setting: SettingName,
+    problem = 'is not set',
+  ) {
+    super(
+      `Server misconfigured: ${setting} ${problem}. Set it in .dev.vars locally or with \`wrangler secret put ${setting}\`.`,
+    );
+    this.name = 'MissingSettingError';
+  }
+}
