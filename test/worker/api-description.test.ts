@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defineRoute, textResponse, withDocs } from '../../worker/http/openapi';
 import { type ApiDocument, contractViolation } from '../support/response-contract';
 import { apiDocument, createApi } from '../support/worker-api';
 
@@ -74,5 +75,25 @@ describe('bodies that are not JSON', () => {
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({ error: 'Expected a JSON body: send it with content-type: application/json.' });
     expect(await api.db((db) => db.collection('users').countDocuments({ email: 'kim@example.com' }))).toBe(0);
+  });
+});
+
+describe('what middleware add to a route description', () => {
+  it('joins two plain-text refusals under one status into one set of texts', () => {
+    const passThrough = async (_c: unknown, next: () => Promise<void>) => next();
+    const one = withDocs(passThrough, { responses: { 403: textResponse(['First.']) } });
+    const two = withDocs(async (c: unknown, next: () => Promise<void>) => passThrough(c, next), {
+      responses: { 403: textResponse(['Second.']) },
+    });
+    const route = defineRoute({
+      method: 'get',
+      path: '/merged',
+      middleware: [one, two],
+      responses: { 200: { description: 'ok' } },
+    });
+    const forbidden = (route.responses as Record<number, unknown>)[403] as {
+      content: Record<string, { schema: { options: string[] } }>;
+    };
+    expect(forbidden.content['text/plain']!.schema.options).toEqual(['First.', 'Second.']);
   });
 });
