@@ -30,6 +30,11 @@ export const jsonResponse = (schema: ZodType, description: string, headers?: Zod
 export const errorResponse = (description: string, headers?: ZodObject) =>
   jsonResponse(ErrorBody, description, headers);
 
+/** A required JSON request body with this schema. */
+export const jsonBody = <T extends ZodType>(schema: T) => ({
+  body: { content: { 'application/json': { schema } }, required: true },
+});
+
 /** `Retry-After` in whole seconds, on 429 and 503. */
 export const RETRY_AFTER = z.object({ 'Retry-After': z.string().describe('seconds to wait before retrying') });
 

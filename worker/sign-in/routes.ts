@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env';
 import { requireSetting } from '../config';
 import type { UserDoc } from '../db/documents';
 import { ApiError } from '../http/errors';
-import { createRouter, defineRoute, errorResponse, jsonResponse, RETRY_AFTER } from '../http/openapi';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse, RETRY_AFTER } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hashPassword, verifyPassword } from '../session/password';
 import { refusal } from '../users/refusals';
@@ -35,7 +35,6 @@ const IDENTITY_REFUSALS: Record<Exclude<IdentityRefusal, 'account-gone'>, [400 |
 };
 
 const TAGS = ['sign-in'];
-const body = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 const SESSION_HEADER = z.object({ 'x-auth-token': z.string().describe('the same token as the body') });
 const tokenRefusals = {
   401: errorResponse('Token rejected; the message gives the reason'),
@@ -48,7 +47,7 @@ const register = defineRoute({
   path: '/users',
   tags: TAGS,
   summary: 'Register with email and password',
-  request: body(RegisterBody),
+  request: jsonBody(RegisterBody),
   responses: {
     201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header', SESSION_HEADER),
     409: errorResponse('Email taken'),
@@ -61,7 +60,7 @@ const passwordSignIn = defineRoute({
   tags: TAGS,
   summary: 'Sign in with email and password',
   description: `At most ${maxFailuresPerEmail} failed attempts per ${windowMs / 60_000} minutes per email, and ${maxFailuresPerAddress} (configurable) per client address; then 429 with Retry-After, even for the right password.`,
-  request: body(SignInBody),
+  request: jsonBody(SignInBody),
   responses: {
     200: jsonResponse(Session, 'Signed in; the token is also in the x-auth-token header', SESSION_HEADER),
     400: errorResponse(INVALID_CREDENTIALS),
@@ -74,7 +73,7 @@ const googleSignIn = defineRoute({
   path: '/auth/google',
   tags: TAGS,
   summary: 'Sign in with a Google ID token',
-  request: body(GoogleSignInBody),
+  request: jsonBody(GoogleSignInBody),
   responses: { 200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER), ...tokenRefusals },
 });
 
@@ -84,7 +83,7 @@ const appleSignIn = defineRoute({
   tags: TAGS,
   summary: 'Sign in with an Apple identity token',
   description: 'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
-  request: body(AppleSignInBody),
+  request: jsonBody(AppleSignInBody),
   responses: {
     200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER),
     400: errorResponse('Apple shared no email and no account is linked to this Apple ID'),

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
 import { IdParam } from '../http/ids';
-import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { pageOf, toPage } from '../http/pagination';
 import { admin } from '../middleware/admin';
 import { refusal } from './refusals';
@@ -27,7 +27,7 @@ const patchUser = defineRoute({
   tags: TAGS,
   summary: "Set an account's role and analytics flags",
   middleware: [admin()] as const,
-  request: { params: IdParam, body: { content: { 'application/json': { schema: AdminUserUpdate } }, required: true } },
+  request: { params: IdParam, ...jsonBody(AdminUserUpdate) },
   responses: { 200: jsonResponse(User, 'The account'), 404: errorResponse('No such account') },
 });
 

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
 import { IdParam } from '../http/ids';
-import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { accountOrAdmin } from '../middleware/account-or-admin';
 import { auth } from '../middleware/auth';
 import { PERSONAL_COLLECTIONS } from './account-deletion';
@@ -11,7 +11,6 @@ import { accountExists, deleteAccount, findUserById, updateUser } from './servic
 import { userView } from './views';
 
 const TAGS = ['accounts'];
-const body = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 const theAccount = jsonResponse(User, 'The account');
 const noAccount = errorResponse('No such account');
 
@@ -30,7 +29,7 @@ const patchMe = defineRoute({
   tags: TAGS,
   summary: 'Update your name or picture',
   middleware: [auth()] as const,
-  request: body(UpdateMeBody),
+  request: jsonBody(UpdateMeBody),
   responses: { 200: theAccount, 404: noAccount },
 });
 
@@ -40,7 +39,7 @@ const patchUser = defineRoute({
   tags: TAGS,
   summary: 'Update an account (its owner or an admin)',
   middleware: [accountOrAdmin()] as const,
-  request: { params: IdParam, ...body(UpdateUserBody) },
+  request: { params: IdParam, ...jsonBody(UpdateUserBody) },
   responses: { 200: theAccount, 404: noAccount, 409: errorResponse('Email taken') },
 });
 
