@@ -51,7 +51,11 @@ describe('health and API description', () => {
     const res = await api.fetch('/api/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(await res.text()).toContain('/api/openapi.json');
+    const page = await res.text();
+    expect(page).toContain('/api/openapi.json');
+    // It names the header each route's check reads.
+    expect(page).toContain("'Authorization: Bearer <token>'");
+    expect(page).toContain('securitySchemes');
   });
 });
 

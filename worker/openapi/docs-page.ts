@@ -28,6 +28,19 @@ export const DOCS_PAGE = `<!doctype html>
 fetch('/api/openapi.json').then(r => r.json()).then(doc => {
   const root = document.getElementById('root');
   root.textContent = '';
+  // Which header carries the token, per security scheme: the checks read different ones.
+  const schemes = (doc.components && doc.components.securitySchemes) || {};
+  const headerOf = (name) => {
+    const scheme = schemes[name] || {};
+    return scheme.type === 'http' ? 'Authorization: Bearer <token>' : scheme.name + ': <token>';
+  };
+  const intro = document.createElement('ul');
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const li = document.createElement('li');
+    li.textContent = headerOf(name) + ' — ' + (scheme.description || name);
+    intro.appendChild(li);
+  }
+  root.appendChild(intro);
   const byTag = {};
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
@@ -42,7 +55,8 @@ fetch('/api/openapi.json').then(r => r.json()).then(doc => {
       const s = document.createElement('summary');
       s.innerHTML = '<span class="m ' + method + '">' + method.toUpperCase() + '</span> <code></code> <span class="muted"></span>';
       s.querySelector('code').textContent = path;
-      s.querySelector('.muted').textContent = op.summary || '';
+      const headers = (op.security || []).flatMap((entry) => Object.keys(entry)).map(headerOf);
+      s.querySelector('.muted').textContent = (op.summary || '') + (headers.length ? '  [' + headers.join(', ') + ']' : '');
       d.appendChild(s);
       const pre = document.createElement('pre');
       pre.textContent = JSON.stringify({ security: op.security, parameters: op.parameters, requestBody: op.requestBody, responses: op.responses }, null, 2);
