@@ -10,6 +10,8 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { spotReviewRoutes } from './spot-reviews/routes';
+import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -46,6 +48,8 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api/spots', spotReviewRoutes);
+  app.route('/api/spots', spotTrickHistoryRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

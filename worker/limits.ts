@@ -18,6 +18,12 @@ export const LIMITS = {
   bcryptRounds: 10,
   /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */
   databaseRetryAfterSeconds: 5,
+  /** Spot reviews: star rating and the length of the text. */
+  review: { ratingMin: 1, ratingMax: 5, textMax: 2000 },
+  /** Trick names as riders type them (trick history, trick lists). */
+  trickNameMax: 100,
+  /** A landing may be logged up to this far ahead of the server clock (time zones, clock drift). */
+  landedAtSkewMs: 24 * 60 * 60 * 1000,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
   signIn: {

@@ -110,6 +110,9 @@ export interface SpotTrickHistoryDoc extends StoredDoc {
   spotId: ObjectId;
   userId: ObjectId;
   trickName: string;
+  trickipediaId?: ObjectId;
+  landedAt: Date;
+  videoUrl?: string;
 }
 
 export interface FeedPostDoc extends StoredDoc {

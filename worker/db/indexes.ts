@@ -74,6 +74,26 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'providerEventId_unique', unique: true },
     why: 'each provider event is applied at most once',
   },
+  {
+    collection: 'spot_reviews',
+    key: { spotId: 1, userId: 1 },
+    options: { name: 'spotId_userId_unique', unique: true },
+    why: 'one review per rider and spot',
+  },
+  {
+    collection: 'spot_reviews',
+    key: { spotId: 1, _id: -1 },
+    options: { name: 'spotId_id' },
+    why: "a spot's reviews newest first, and its rating summary",
+  },
+  { collection: 'spot_reviews', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'spot_trick_history',
+    key: { spotId: 1, _id: -1 },
+    options: { name: 'spotId_id' },
+    why: "a spot's landings newest first",
+  },
+  { collection: 'spot_trick_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

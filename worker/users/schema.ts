@@ -54,3 +54,8 @@ export const User = z
   .openapi('User');
 
 export const DeletedAccount = z.object({ deleted: z.literal(true), userId: z.string() });
+
+/** Another rider as anyone sees them (product decisions): never their email. */
+export const PublicUser = z
+  .object({ _id: z.string(), name: z.string(), imageUri: z.string().optional() })
+  .openapi('PublicUser');

@@ -15,6 +15,16 @@ export const findUserById = (store: Store, id: ObjectId) => store.users.findOne(
 export const findUserByEmail = (store: Store, email: string) => store.users.findOne({ email });
 export const findUserByAppleId = (store: Store, appleUserId: string) => store.users.findOne({ appleUserId });
 
+/** The public fields of these accounts, keyed by hex id; accounts since deleted are absent. */
+export async function publicUsers(
+  store: Store,
+  ids: ObjectId[],
+): Promise<Map<string, Pick<UserDoc, '_id' | 'name' | 'imageUri'>>> {
+  const unique = [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
+  const users = await store.users.find({ _id: { $in: unique } }, { projection: { name: 1, imageUri: 1 } }).toArray();
+  return new Map(users.map((user) => [user._id.toHexString(), user]));
+}
+
 export async function accountExists(store: Store, id: ObjectId): Promise<boolean> {
   return (await store.users.countDocuments({ _id: id }, { limit: 1 })) > 0;
 }

@@ -25,3 +25,10 @@ export function userView(user: UserDoc) {
 }
 
 export type UserView = ReturnType<typeof userView>;
+
+/** Another rider, as the product decisions define a public user. */
+export function publicUserView(user: Pick<UserDoc, '_id' | 'name' | 'imageUri'>) {
+  return { _id: user._id.toHexString(), name: user.name, ...(user.imageUri ? { imageUri: user.imageUri } : {}) };
+}
+
+export type PublicUserView = ReturnType<typeof publicUserView>;

@@ -1,0 +1,87 @@
+import type { ObjectId } from 'mongodb';
+import type { SpotReviewDoc } from '../db/documents';
+import { isDuplicateKey } from '../db/errors';
+import type { Store } from '../db/store';
+
+// Every query on spot reviews.
+
+/** Whether the spot exists. (Reads `spots`; belongs with the spots resource once it has a service.) */
+export async function spotExists(store: Store, spotId: ObjectId): Promise<boolean> {
+  return (await store.spots.countDocuments({ _id: spotId }, { limit: 1 })) > 0;
+}
+
+/**
+ * Writes the caller's review of a spot: one per user and spot (a unique index), a second one
+ * replaces the first. Returns the stored review and whether it is new.
+ */
+export async function putReview(
+  store: Store,
+  spotId: ObjectId,
+  userId: ObjectId,
+  fields: { rating: number; text?: string },
+): Promise<{ review: SpotReviewDoc; created: boolean }> {
+  const now = new Date();
+  // A replacing review without text drops the old text rather than keeping it.
+  const update = {
+    $set: { rating: fields.rating, updatedAt: now, ...(fields.text !== undefined ? { text: fields.text } : {}) },
+    // The server assigns _id on insert (devdb refuses an _id in $setOnInsert).
+    $setOnInsert: { spotId, userId, createdAt: now },
+    ...(fields.text === undefined ? { $unset: { text: '' as const } } : {}),
+  };
+  const write = () =>
+    store.spot_reviews.findOneAndUpdate({ spotId, userId }, update, {
+      upsert: true,
+      returnDocument: 'after',
+      includeResultMetadata: true,
+    });
+  let result: Awaited<ReturnType<typeof write>>;
+  try {
+    result = await write();
+  } catch (err) {
+    // Two first reviews at once: the unique index lets one insert; the other is now an update.
+    if (!isDuplicateKey(err)) throw err;
+    result = await write();
+  }
+  return { review: result.value!, created: result.lastErrorObject?.updatedExisting === false };
+}
+
+/** A page of the spot's reviews, newest first (`limit + 1` rows for the pager). */
+export function listReviews(store: Store, spotId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+  return store.spot_reviews
+    .find({ spotId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+/**
+ * The spot's mean rating and count, computed from the reviews on each read. Not stored on
+ * the spot: a stored sum would drift when an account deletion removes reviews, and this
+ * grouping runs on the { spotId } index.
+ */
+export async function ratingSummary(
+  store: Store,
+  spotId: ObjectId,
+): Promise<{ ratingAverage: number | null; reviewCount: number }> {
+  const [row] = await store.spot_reviews
+    .aggregate<{ average: number; count: number }>([
+      { $match: { spotId } },
+      { $group: { _id: null, average: { $avg: '$rating' }, count: { $sum: 1 } } },
+    ])
+    .toArray();
+  return { ratingAverage: row ? row.average : null, reviewCount: row?.count ?? 0 };
+}
+
+/** Deletes a review for its author or an admin; says why not otherwise. */
+export async function deleteReview(
+  store: Store,
+  spotId: ObjectId,
+  reviewId: ObjectId,
+  caller: { userId: ObjectId; isAdmin: boolean },
+): Promise<'deleted' | 'not-found' | 'not-yours'> {
+  const owned = caller.isAdmin ? {} : { userId: caller.userId };
+  const deleted = await store.spot_reviews.findOneAndDelete({ _id: reviewId, spotId, ...owned });
+  if (deleted) return 'deleted';
+  const exists = await store.spot_reviews.countDocuments({ _id: reviewId, spotId }, { limit: 1 });
+  return exists ? 'not-yours' : 'not-found';
+}

@@ -1,0 +1,29 @@
+import { ObjectId } from 'mongodb';
+import type { SpotTrickHistoryDoc } from '../db/documents';
+import type { Store } from '../db/store';
+
+// Every query on spot trick history: who landed which trick at which spot, and when.
+
+/** Whether the encyclopedia has this entry. (Reads `trickipedia`; belongs with that resource's service.) */
+export async function trickipediaEntryExists(store: Store, id: ObjectId): Promise<boolean> {
+  return (await store.trickipedia.countDocuments({ _id: id }, { limit: 1 })) > 0;
+}
+
+export async function recordLanding(
+  store: Store,
+  fields: Omit<SpotTrickHistoryDoc, '_id' | 'createdAt' | 'updatedAt'>,
+): Promise<SpotTrickHistoryDoc> {
+  const now = new Date();
+  const landing: SpotTrickHistoryDoc = { _id: new ObjectId(), ...fields, createdAt: now, updatedAt: now };
+  await store.spot_trick_history.insertOne(landing);
+  return landing;
+}
+
+/** A page of the spot's landings, most recently recorded first (`limit + 1` rows for the pager). */
+export function listLandings(store: Store, spotId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+  return store.spot_trick_history
+    .find({ spotId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
