@@ -87,6 +87,13 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
   const modifier = effectiveModifier(u as Doc, isInsert);
   if (Object.keys(modifier).length === 0) return isInsert ? withIdFirst(doc) : null;
   const next = cloneDoc(doc);
+  // An upsert may choose the new document's _id with $set or $setOnInsert (mongod allows it).
+  if (isInsert && isPlainObject(modifier.$set) && '_id' in modifier.$set && !('_id' in next)) {
+    const { _id, ...rest } = modifier.$set;
+    next._id = cloneDoc(_id);
+    modifier.$set = rest;
+    if (Object.keys(rest).length === 0) delete modifier.$set;
+  }
   const needsCondition = !isInsert && usesPositional(modifier);
   let changed: string[];
   try {

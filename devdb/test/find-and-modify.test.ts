@@ -115,4 +115,20 @@ describe('findAndModify', () => {
       .catch((e: { code: number }) => e);
     expect(err).toMatchObject({ code: 9 });
   });
+
+  it('lets an upsert choose the new _id with $setOnInsert, and ignores it once the document exists', async () => {
+    const c = t.db().collection<AnyDoc>('picked_ids');
+    const id = new ObjectId();
+    const update = { $set: { n: 1 }, $setOnInsert: { _id: id, first: true } };
+    const inserted = await c.findOneAndUpdate({ key: 'a' }, update, { upsert: true, returnDocument: 'after' });
+    expect(inserted).toEqual({ _id: id, key: 'a', n: 1, first: true });
+    const again = await c.findOneAndUpdate(
+      { key: 'a' },
+      { ...update, $setOnInsert: { _id: new ObjectId() } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    expect(again).toEqual({ _id: id, key: 'a', n: 1, first: true });
+    await c.updateOne({ key: 'b' }, { $setOnInsert: { _id: 'chosen' } }, { upsert: true });
+    expect(await c.findOne({ key: 'b' })).toEqual({ _id: 'chosen', key: 'b' });
+  });
 });

@@ -24,7 +24,6 @@ export async function putReview(
   // A replacing review without text drops the old text rather than keeping it.
   const update = {
     $set: { rating: fields.rating, updatedAt: now, ...(fields.text !== undefined ? { text: fields.text } : {}) },
-    // The server assigns _id on insert (devdb refuses an _id in $setOnInsert).
     $setOnInsert: { spotId, userId, createdAt: now },
     ...(fields.text === undefined ? { $unset: { text: '' as const } } : {}),
   };
