@@ -10,6 +10,8 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { trickListRoutes } from './tricklists/routes';
+import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -46,6 +48,8 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api/tricklists', trickListRoutes);
+  app.route('/api/tricklists', trickRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>
