@@ -3,35 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../worker/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, type TestAccount } from '../support/accounts';
+import { addTrick as addTrickOf, as, createList as createListOf, fieldsRefused } from '../support/trick-lists';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('tricklists');
-const as = (account: TestAccount) => ({ 'x-auth-token': account.token });
-
-async function createList(owner: TestAccount, json: object = { name: 'Street', sport: 'skateboarding' }) {
-  const res = await api.fetch('/api/tricklists', { method: 'POST', headers: as(owner), json });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return res.json<any>();
-}
-
-async function addTrick(owner: TestAccount, listId: string, name = 'Kickflip') {
-  const res = await api.fetch(`/api/tricklists/${listId}/tricks`, {
-    method: 'POST',
-    headers: as(owner),
-    json: { name },
-  });
-  expect(res.status).toBe(201);
-  return res.json<any>();
-}
-
+const createList = (owner: TestAccount, json?: object) => createListOf(api, owner, json);
+const addTrick = (owner: TestAccount, listId: string, name = 'Kickflip') => addTrickOf(api, owner, listId, { name });
 const storedList = (id: string) => api.db((db) => db.collection('tricklists').findOne({ _id: new ObjectId(id) }));
 const storedTrickCount = (listId: string) =>
   api.db((db) => db.collection('tricks').countDocuments({ listId: new ObjectId(listId) }));
-
-async function fieldsRefused(res: Response): Promise<string[]> {
-  expect(res.status).toBe(400);
-  return (await res.json<any>()).details.map((detail: { field: string }) => detail.field);
-}
 
 describe('creating a list', () => {
   it('stores the list for its owner with reminderCadence weekly by default and no lastOpenedAt', async () => {

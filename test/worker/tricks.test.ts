@@ -3,36 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../worker/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, type TestAccount } from '../support/accounts';
+import {
+  addTrick as addTrickOf,
+  as,
+  createList as createListOf,
+  fieldsRefused,
+  riderWithTrick as riderWithTrickOf,
+  storedTrick as storedTrickOf,
+} from '../support/trick-lists';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('tricks');
-const as = (account: TestAccount) => ({ 'x-auth-token': account.token });
-
-async function createList(owner: TestAccount): Promise<string> {
-  const res = await api.fetch('/api/tricklists', {
-    method: 'POST',
-    headers: as(owner),
-    json: { name: 'Flat', sport: 'skateboarding' },
-  });
-  expect(res.status).toBe(201);
-  return (await res.json<any>())._id;
-}
-
-async function addTrick(owner: TestAccount, listId: string, json: object = { name: 'Kickflip' }) {
-  const res = await api.fetch(`/api/tricklists/${listId}/tricks`, { method: 'POST', headers: as(owner), json });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return res.json<any>();
-}
-
-/** A rider with a list holding one fresh trick. */
-async function riderWithTrick() {
-  const rider = await register(api);
-  const listId = await createList(rider);
-  const trick = await addTrick(rider, listId);
-  return { rider, listId, trick, path: `/api/tricklists/${listId}/tricks/${trick._id}` };
-}
-
-const storedTrick = (id: string) => api.db((db) => db.collection('tricks').findOne({ _id: new ObjectId(id) }));
+const createList = async (owner: TestAccount): Promise<string> => (await createListOf(api, owner))._id;
+const addTrick = (owner: TestAccount, listId: string, json?: object) => addTrickOf(api, owner, listId, json);
+const riderWithTrick = () => riderWithTrickOf(api);
+const storedTrick = (id: string) => storedTrickOf(api, id);
 
 async function seedTrickipediaEntry(): Promise<string> {
   const now = new Date();
@@ -40,11 +25,6 @@ async function seedTrickipediaEntry(): Promise<string> {
     db.collection('trickipedia').insertOne({ name: 'Ollie', sport: 'skateboarding', createdAt: now, updatedAt: now }),
   );
   return insertedId.toHexString();
-}
-
-async function fieldsRefused(res: Response): Promise<string[]> {
-  expect(res.status).toBe(400);
-  return (await res.json<any>()).details.map((detail: { field: string }) => detail.field);
 }
 
 describe('adding a trick', () => {
@@ -199,81 +179,10 @@ describe('deleting a trick', () => {
   });
 });
 
-describe('logging attempts', () => {
-  it('counts one attempt and moves a todo trick to learning', async () => {
-    const { rider, path } = await riderWithTrick();
-    const res = await api.fetch(`${path}/attempts`, { method: 'POST', headers: as(rider) });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ attempts: 1, status: 'learning', completed: false });
-  });
-
-  it('keeps a landed trick landed while counting', async () => {
-    const { rider, path } = await riderWithTrick();
-    await api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) });
-    const res = await api.fetch(`${path}/attempts`, { method: 'POST', headers: as(rider) });
-    expect(await res.json()).toMatchObject({ attempts: 1, status: 'landed', completed: true });
-  });
-
-  it('counts 20 parallel attempts exactly', async () => {
-    const { rider, path, trick } = await riderWithTrick();
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => api.fetch(`${path}/attempts`, { method: 'POST', headers: as(rider) })),
-    );
-    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
-    expect((await storedTrick(trick._id))!.attempts).toBe(20);
-  });
-
-  it("answers 404 for another rider's trick and counts nothing", async () => {
-    const { trick, path } = await riderWithTrick();
-    const res = await api.fetch(`${path}/attempts`, { method: 'POST', headers: as(await register(api)) });
-    expect(res.status).toBe(404);
-    expect(await storedTrick(trick._id)).toMatchObject({ attempts: 0, status: 'todo' });
-  });
-});
-
-describe('landing', () => {
-  it('lands the trick: status landed, completed, landedAt set', async () => {
-    const { rider, path } = await riderWithTrick();
-    const res = await api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) });
-    expect(res.status).toBe(200);
-    const landed = await res.json<any>();
-    expect(landed).toMatchObject({ status: 'landed', completed: true, landedAt: expect.any(String) });
-  });
-
-  it('does not land twice: the second answers 200 with the unchanged trick', async () => {
-    const { rider, path } = await riderWithTrick();
-    const first = await (await api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) })).json<any>();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) });
-    expect(second.status).toBe(200);
-    expect(await second.json()).toEqual(first);
-  });
-
-  it('10 parallel landings leave one landedAt', async () => {
-    const { rider, path, trick } = await riderWithTrick();
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) })),
-    );
-    expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
-    const landedAts = new Set(await Promise.all(answers.map(async (res) => (await res.json<any>()).landedAt)));
-    const stored = await storedTrick(trick._id);
-    expect([...landedAts]).toEqual([stored!.landedAt.toISOString()]);
-  });
-
-  it("answers 404 for another rider's trick and lands nothing", async () => {
-    const { trick, path } = await riderWithTrick();
-    const res = await api.fetch(`${path}/land`, { method: 'POST', headers: as(await register(api)) });
-    expect(res.status).toBe(404);
-    expect(await storedTrick(trick._id)).toMatchObject({ status: 'todo', completed: false, landedAt: null });
-  });
-});
-
 // One line per route; bodies that would do harm if a refused caller got through.
 describeAccessChecks(api, [
   { method: 'GET', path: '/api/tricklists/:listId/tricks', check: 'auth' },
   { method: 'POST', path: '/api/tricklists/:listId/tricks', check: 'auth', json: { name: 'Planted' } },
   { method: 'PATCH', path: '/api/tricklists/:listId/tricks/:trickId', check: 'auth', json: { name: 'Renamed' } },
   { method: 'DELETE', path: '/api/tricklists/:listId/tricks/:trickId', check: 'auth' },
-  { method: 'POST', path: '/api/tricklists/:listId/tricks/:trickId/attempts', check: 'auth' },
-  { method: 'POST', path: '/api/tricklists/:listId/tricks/:trickId/land', check: 'auth' },
 ]);

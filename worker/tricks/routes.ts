@@ -102,7 +102,9 @@ export const trickRoutes = createRouter<AppEnv>()
     const { trickipediaId, ...changes } = c.req.valid('json');
     const outcome = await updateTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId), {
       ...changes,
-      ...(trickipediaId !== undefined ? { trickipediaId: trickipediaId === null ? null : new ObjectId(trickipediaId) } : {}),
+      ...(trickipediaId !== undefined
+        ? { trickipediaId: trickipediaId === null ? null : new ObjectId(trickipediaId) }
+        : {}),
     });
     if (outcome === 'not-found') throw trickNotFound();
     if (outcome === 'trickipedia-not-found') throw unknownTrickipediaEntry();
