@@ -12,6 +12,8 @@ import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
+import { trickListRoutes } from './tricklists/routes';
+import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -50,6 +52,8 @@ export function createApp() {
   app.route('/api/admin', adminUserRoutes);
   app.route('/api/spots', spotReviewRoutes);
   app.route('/api/spots', spotTrickHistoryRoutes);
+  app.route('/api/tricklists', trickListRoutes);
+  app.route('/api/tricklists', trickRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -26,6 +26,9 @@ export const LIMITS = {
   landedAtSkewMs: 24 * 60 * 60 * 1000,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
+  /** Trick list and trick names: a short label, as an account name. */
+  trickListName: { min: 1, max: 100 },
+  trickName: { min: 1, max: 100 },
   signIn: {
     windowMs: 15 * 60 * 1000,
     /** Per email (interface spec: 5 attempts per 15 minutes). */

@@ -35,6 +35,9 @@ export interface UserDoc extends StoredDoc {
 export interface TrickListDoc extends StoredDoc {
   userId: ObjectId;
   name: string;
+  /** One of SPORTS in worker/taxonomies.ts (db/ sits below it, so typed as a string here). */
+  sport: string;
+  /** Absent on lists stored before cadences existed: read as `weekly`, the spec's default. */
   reminderCadence?: 'off' | 'daily' | '3x-week' | 'weekly';
   lastOpenedAt?: Date;
 }
@@ -43,6 +46,7 @@ export interface TrickDoc extends StoredDoc {
   userId: ObjectId;
   listId: ObjectId;
   name: string;
+  trickipediaId?: ObjectId;
   status: 'todo' | 'learning' | 'landed';
   attempts: number;
   landedAt?: Date | null;

@@ -94,6 +94,18 @@ export const INDEXES: IndexDeclaration[] = [
     why: "a spot's landings newest first",
   },
   { collection: 'spot_trick_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+    collection: 'tricklists',
+    key: { userId: 1, _id: 1 },
+    options: { name: 'userId__id' },
+    why: "a rider's lists, newest first; owner-scoped lookups; account deletion",
+  },
+  {
+    collection: 'tricks',
+    key: { listId: 1, _id: 1 },
+    options: { name: 'listId__id' },
+    why: "a list's tricks, newest first; trick counts; list deletion",
+  },
+  { collection: 'tricks', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */
