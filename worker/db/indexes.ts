@@ -94,6 +94,7 @@ export const INDEXES: IndexDeclaration[] = [
     why: "a spot's landings newest first",
   },
   { collection: 'spot_trick_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
     collection: 'tricklists',
     key: { userId: 1, _id: 1 },
     options: { name: 'userId__id' },
