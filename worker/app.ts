@@ -10,6 +10,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { spotRoutes } from './spots/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -46,6 +47,7 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api/spots', spotRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -1,4 +1,5 @@
 import type { CreateIndexesOptions, Db, IndexSpecification } from 'mongodb';
+import { LIMITS } from '../limits';
 import type { CollectionName } from './collections';
 
 export interface IndexDeclaration {
@@ -73,6 +74,36 @@ export const INDEXES: IndexDeclaration[] = [
     key: { providerEventId: 1 },
     options: { name: 'providerEventId_unique', unique: true },
     why: 'each provider event is applied at most once',
+  },
+  {
+    collection: 'spots',
+    key: { location: '2dsphere' },
+    options: { name: 'location_2dsphere' },
+    why: 'near search ($geoNear) by distance',
+  },
+  {
+    collection: 'spots',
+    key: { sports: 1, _id: -1 },
+    options: { name: 'sports_id' },
+    why: 'sport filter, newest first',
+  },
+  {
+    collection: 'spots',
+    key: { updatedAt: 1, _id: 1 },
+    options: { name: 'updatedAt_id' },
+    why: 'extension sync pages by (updatedAt, _id)',
+  },
+  {
+    collection: 'spots',
+    key: { createdBy: 1 },
+    options: { name: 'createdBy' },
+    why: 'account deletion detaches the creator',
+  },
+  {
+    collection: 'spot_tombstones',
+    key: { deletedAt: 1 },
+    options: { name: 'deletedAt_ttl', expireAfterSeconds: LIMITS.spotTombstoneDays * 86400 },
+    why: 'extension sync reads deletions in order; kept for LIMITS.spotTombstoneDays',
   },
 ];
 
