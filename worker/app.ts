@@ -12,6 +12,7 @@ import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
+import { spotRoutes } from './spots/routes';
 import { trickListRoutes } from './tricklists/routes';
 import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
@@ -50,6 +51,7 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api/spots', spotRoutes);
   app.route('/api/spots', spotReviewRoutes);
   app.route('/api/spots', spotTrickHistoryRoutes);
   app.route('/api/tricklists', trickListRoutes);

@@ -41,4 +41,14 @@ export const LIMITS = {
      */
     maxFailuresPerAddress: 50,
   },
+  /** Spot text fields: long enough for any real name or address, short enough to list 100 at once. */
+  spot: { nameMax: 120, descriptionMax: 5000, addressMax: 300, placeMax: 100 },
+  /** `GET /api/spots?near=` radius in km: a day's drive by default; the most a map view asks for at most. */
+  spotSearchRadiusKm: { default: 50, max: 500 },
+  /** Spot sync pages for the browser extension: a first sync of 10,000 spots takes 20 requests. */
+  spotSync: { pageDefault: 500, pageMax: 1000 },
+  /** Deleted-spot tombstones are kept this long; an extension silent for longer gets a full sync. */
+  spotTombstoneDays: 45,
+  /** The last sync page's cursor stays this far behind the clock: a write stamped earlier but stored later (clock skew between Workers, a slow write) is sent again, not skipped. */
+  spotSyncSettleMs: 5000,
 } as const;

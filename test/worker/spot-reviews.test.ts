@@ -135,3 +135,19 @@ describe('spot reviews', () => {
     expect(await reviews(spotId)).toMatchObject({ reviewCount: 0, items: [] });
   });
 });
+
+describe('a spot shows its rating', () => {
+  it('carries ratingAverage and reviewCount on GET /api/spots/{spotId} and in the spot list', async () => {
+    const [spotId, a, b] = [await newSpot(), await register(api), await register(api)];
+    const before = await (await api.fetch(`/api/spots/${spotId}`)).json<any>();
+    expect(before).toMatchObject({ ratingAverage: null, reviewCount: 0 });
+    await review(spotId, a, { rating: 2 });
+    await review(spotId, b, { rating: 5 });
+    expect(await (await api.fetch(`/api/spots/${spotId}`)).json()).toMatchObject({
+      ratingAverage: 3.5,
+      reviewCount: 2,
+    });
+    const listed = await (await api.fetch('/api/spots?limit=100')).json<any>();
+    expect(listed.items.find((spot: any) => spot._id === spotId)).toMatchObject({ ratingAverage: 3.5, reviewCount: 2 });
+  });
+});

@@ -47,6 +47,7 @@ const COLLECTIONS = {
   eventChangeLog: holds<D.StoredDoc>(),
   eventNotificationJobs: holds<D.StoredDoc>(),
   organizers: holds<D.StoredDoc>(),
+  spot_tombstones: holds<D.SpotTombstoneDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

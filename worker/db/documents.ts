@@ -95,12 +95,22 @@ export interface SpotDoc extends StoredDoc {
   name: string;
   sports: string[];
   description?: string;
+  address?: string;
   city?: string;
   state?: string;
+  /** ISO 3166-1 alpha-2, upper case. */
   country?: string;
+  /** GeoJSON Point, `[longitude, latitude]`, under the 2dsphere index `location_2dsphere`. */
   location?: { type: 'Point'; coordinates: [number, number] };
   createdBy?: ObjectId;
   stays?: StayDoc[];
+}
+
+/** A deleted spot, kept so the browser extension's sync learns of the deletion (TTL: LIMITS.spotTombstoneDays). */
+export interface SpotTombstoneDoc extends StoredDoc {
+  /** The deleted spot's id. */
+  _id: ObjectId;
+  deletedAt: Date;
 }
 
 export interface SpotReviewDoc extends StoredDoc {

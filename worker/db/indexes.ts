@@ -1,4 +1,5 @@
 import type { CreateIndexesOptions, Db, IndexSpecification } from 'mongodb';
+import { LIMITS } from '../limits';
 import type { CollectionName } from './collections';
 
 export interface IndexDeclaration {
@@ -107,6 +108,36 @@ export const INDEXES: IndexDeclaration[] = [
     why: "a list's tricks, newest first; trick counts; list deletion",
   },
   { collection: 'tricks', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'spots',
+    key: { location: '2dsphere' },
+    options: { name: 'location_2dsphere' },
+    why: 'near search ($geoNear) by distance',
+  },
+  {
+    collection: 'spots',
+    key: { sports: 1, _id: -1 },
+    options: { name: 'sports_id' },
+    why: 'sport filter, newest first',
+  },
+  {
+    collection: 'spots',
+    key: { updatedAt: 1, _id: 1 },
+    options: { name: 'updatedAt_id' },
+    why: 'extension sync pages by (updatedAt, _id)',
+  },
+  {
+    collection: 'spots',
+    key: { createdBy: 1 },
+    options: { name: 'createdBy' },
+    why: 'account deletion detaches the creator',
+  },
+  {
+    collection: 'spot_tombstones',
+    key: { deletedAt: 1 },
+    options: { name: 'deletedAt_ttl', expireAfterSeconds: LIMITS.spotTombstoneDays * 86400 },
+    why: 'extension sync reads deletions in order; kept for LIMITS.spotTombstoneDays',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

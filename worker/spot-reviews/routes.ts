@@ -5,9 +5,10 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { PageQuery, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
 import { storedAccount } from '../session/service';
+import { spotExists } from '../spots/service';
 import { publicUsers } from '../users/service';
 import { DeletedReview, Review, ReviewBody, ReviewPage, ReviewParams, SpotParam } from './schema';
-import { deleteReview, listReviews, putReview, ratingSummary, spotExists } from './service';
+import { deleteReview, listReviews, putReview, ratingSummary } from './service';
 import { reviewView } from './views';
 
 const TAGS = ['spot reviews'];

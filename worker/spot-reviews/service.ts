@@ -5,11 +5,6 @@ import type { Store } from '../db/store';
 
 // Every query on spot reviews.
 
-/** Whether the spot exists. (Reads `spots`; belongs with the spots resource once it has a service.) */
-export async function spotExists(store: Store, spotId: ObjectId): Promise<boolean> {
-  return (await store.spots.countDocuments({ _id: spotId }, { limit: 1 })) > 0;
-}
-
 /**
  * Writes the caller's review of a spot: one per user and spot (a unique index), a second one
  * replaces the first. Returns the stored review and whether it is new.
@@ -53,22 +48,30 @@ export function listReviews(store: Store, spotId: ObjectId, page: { limit: numbe
     .toArray();
 }
 
+export type RatingSummary = { ratingAverage: number | null; reviewCount: number };
+
 /**
- * The spot's mean rating and count, computed from the reviews on each read. Not stored on
+ * The spots' mean ratings and counts, computed from the reviews on each read. Not stored on
  * the spot: a stored sum would drift when an account deletion removes reviews, and this
  * grouping runs on the { spotId } index.
  */
-export async function ratingSummary(
-  store: Store,
-  spotId: ObjectId,
-): Promise<{ ratingAverage: number | null; reviewCount: number }> {
-  const [row] = await store.spot_reviews
-    .aggregate<{ average: number; count: number }>([
-      { $match: { spotId } },
-      { $group: { _id: null, average: { $avg: '$rating' }, count: { $sum: 1 } } },
+export async function ratingSummaries(store: Store, spotIds: ObjectId[]): Promise<Map<string, RatingSummary>> {
+  const rows = await store.spot_reviews
+    .aggregate<{ _id: ObjectId; average: number; count: number }>([
+      { $match: { spotId: { $in: spotIds } } },
+      { $group: { _id: '$spotId', average: { $avg: '$rating' }, count: { $sum: 1 } } },
     ])
     .toArray();
-  return { ratingAverage: row ? row.average : null, reviewCount: row?.count ?? 0 };
+  const found = new Map(
+    rows.map((row) => [row._id.toHexString(), { ratingAverage: row.average, reviewCount: row.count }]),
+  );
+  return new Map(
+    spotIds.map((id) => [id.toHexString(), found.get(id.toHexString()) ?? { ratingAverage: null, reviewCount: 0 }]),
+  );
+}
+
+export async function ratingSummary(store: Store, spotId: ObjectId): Promise<RatingSummary> {
+  return (await ratingSummaries(store, [spotId])).get(spotId.toHexString())!;
 }
 
 /** Deletes a review for its author or an admin; says why not otherwise. */

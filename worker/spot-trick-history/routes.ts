@@ -5,7 +5,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { PageQuery, toPage } from '../http/pagination';
 import { LIMITS } from '../limits';
 import { auth } from '../middleware/auth';
-import { spotExists } from '../spot-reviews/service';
+import { spotExists } from '../spots/service';
 import { publicUsers } from '../users/service';
 import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
 import { listLandings, recordLanding, trickipediaEntryExists } from './service';

@@ -1,0 +1,254 @@
+import { ObjectId } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../worker/limits';
+import { describeAccessChecks } from '../support/access-checks';
+import { register, registerAdmin, type TestAccount } from '../support/accounts';
+import { createApi } from '../support/worker-api';
+
+const api = createApi('spots');
+
+const BERLIN = { lat: 52.52, lng: 13.405 };
+const spotBody = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Mellowpark',
+  sports: ['skateboarding', 'bmx'],
+  location: BERLIN,
+  city: 'Berlin',
+  country: 'de',
+  ...overrides,
+});
+
+async function createSpot(account: TestAccount, overrides: Record<string, unknown> = {}) {
+  const res = await api.fetch('/api/spots', {
+    method: 'POST',
+    headers: { 'x-auth-token': account.token },
+    json: spotBody(overrides),
+  });
+  expect(res.status).toBe(201);
+  return res.json<any>();
+}
+
+/** Great-circle km on mongod's 6378100 m sphere, computed independently of the service. */
+function haversineKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }) {
+  const rad = Math.PI / 180;
+  const h =
+    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
+  return 2 * 6378.1 * Math.asin(Math.sqrt(h));
+}
+
+describe('creating and reading spots', () => {
+  it('stores the location as a GeoJSON Point [lng, lat] with the creator, and reads it back publicly', async () => {
+    const rider = await register(api);
+    const spot = await createSpot(rider, { description: 'Bowl and street', address: 'An der Wuhlheide' });
+    expect(spot).toMatchObject({
+      name: 'Mellowpark',
+      sports: ['skateboarding', 'bmx'],
+      location: BERLIN,
+      country: 'DE',
+      createdBy: rider._id,
+      stayCount: 0,
+    });
+    const stored = await api.db((db) => db.collection('spots').findOne({ _id: new ObjectId(spot._id) }));
+    expect(stored!.location).toEqual({ type: 'Point', coordinates: [BERLIN.lng, BERLIN.lat] });
+    expect(stored!.createdBy).toEqual(new ObjectId(rider._id));
+    const res = await api.fetch(`/api/spots/${spot._id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(spot);
+  });
+
+  it('answers 404 for an unknown spot and 400 naming spotId for a malformed one', async () => {
+    expect((await api.fetch(`/api/spots/${new ObjectId().toHexString()}`)).status).toBe(404);
+    const res = await api.fetch('/api/spots/nope');
+    expect(res.status).toBe(400);
+    expect((await res.json<any>()).details[0].field).toBe('spotId');
+  });
+
+  it('reads spots stored without stays, and counts the stays of those with them', async () => {
+    const now = new Date();
+    const bare = { _id: new ObjectId(), name: 'Old DIY', sports: ['skateboarding'], createdAt: now, updatedAt: now };
+    const stays = [{ _id: 's1', name: 'Hostel', type: 'hostel', createdAt: now, updatedAt: now }];
+    const withStays = { ...bare, _id: new ObjectId(), name: 'With stays', stays };
+    await api.db((db) => db.collection('spots').insertMany([bare, withStays]));
+    const plain = await (await api.fetch(`/api/spots/${bare._id}`)).json<any>();
+    expect(plain).toMatchObject({ name: 'Old DIY', stayCount: 0, location: null, createdBy: null });
+    expect((await (await api.fetch(`/api/spots/${withStays._id}`)).json<any>()).stayCount).toBe(1);
+  });
+});
+
+describe('validation', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['a missing name', { name: undefined }, 'name'],
+    ['an empty name', { name: '  ' }, 'name'],
+    ['a name that is too long', { name: 'x'.repeat(LIMITS.spot.nameMax + 1) }, 'name'],
+    ['no sports', { sports: [] }, 'sports'],
+    ['a sport outside the taxonomy', { sports: ['surfing'] }, 'sports.0'],
+    ['a repeated sport', { sports: ['bmx', 'bmx'] }, 'sports'],
+    ['a missing location', { location: undefined }, 'location'],
+    ['a latitude beyond 90', { location: { lat: 91, lng: 0 } }, 'location.lat'],
+    ['a longitude beyond 180', { location: { lat: 0, lng: 181 } }, 'location.lng'],
+    ['a country that is not ISO 3166-1 alpha-2', { country: 'XX' }, 'country'],
+    ['an unknown field', { rating: 5 }, ''],
+  ];
+  for (const [rule, overrides, field] of cases) {
+    it(`refuses ${rule} with 400 naming ${field || 'the body'}`, async () => {
+      const rider = await register(api);
+      const res = await api.fetch('/api/spots', {
+        method: 'POST',
+        headers: { 'x-auth-token': rider.token },
+        json: spotBody(overrides),
+      });
+      expect(res.status).toBe(400);
+      const body = await res.json<any>();
+      if (field) expect(body.details.map((d: any) => d.field)).toContain(field);
+    });
+  }
+});
+
+describe('search', () => {
+  it('filters by name or city case-insensitively and by sport, newest first, in pages', async () => {
+    const rider = await register(api);
+    const tag = crypto.randomUUID().slice(0, 8);
+    const a = await createSpot(rider, { name: `Bowl ${tag} A`, sports: ['skateboarding'] });
+    const b = await createSpot(rider, { name: `Rail ${tag} B`, sports: ['snowboarding'] });
+    const c = await createSpot(rider, { name: 'Elsewhere', city: `Town${tag}`, sports: ['skateboarding'] });
+    const all = await (await api.fetch(`/api/spots?q=${tag.toUpperCase()}`)).json<any>();
+    expect(all.items.map((s: any) => s._id)).toEqual([c._id, b._id, a._id]);
+    const skate = await (await api.fetch(`/api/spots?q=${tag}&sport=skateboarding`)).json<any>();
+    expect(skate.items.map((s: any) => s._id)).toEqual([c._id, a._id]);
+    const first = await (await api.fetch(`/api/spots?q=${tag}&limit=2`)).json<any>();
+    expect(first.items).toHaveLength(2);
+    const second = await (await api.fetch(`/api/spots?q=${tag}&limit=2&cursor=${first.nextCursor}`)).json<any>();
+    expect(second).toEqual({ items: [expect.objectContaining({ _id: a._id })], nextCursor: null });
+  });
+
+  it('sorts a near search by distance with distanceKm from the database, within the radius', async () => {
+    const rider = await register(api);
+    const tag = crypto.randomUUID().slice(0, 8);
+    const places = {
+      potsdam: { lat: 52.3906, lng: 13.0645 },
+      center: { lat: 52.5205, lng: 13.4095 },
+      leipzig: { lat: 51.3397, lng: 12.3731 },
+      hamburg: { lat: 53.5511, lng: 9.9937 },
+    };
+    for (const [name, location] of Object.entries(places))
+      await createSpot(rider, { name: `${name} ${tag}`, location });
+    const res = await api.fetch(`/api/spots?q=${tag}&near=${BERLIN.lat},${BERLIN.lng}&radiusKm=200`);
+    expect(res.status).toBe(200);
+    const { items } = await res.json<any>();
+    expect(items.map((s: any) => s.name.split(' ')[0])).toEqual(['center', 'potsdam', 'leipzig']);
+    for (const item of items) expect(item.distanceKm).toBeCloseTo(haversineKm(BERLIN, item.location), 2);
+    const close = await (
+      await api.fetch(`/api/spots?q=${tag}&near=${BERLIN.lat},${BERLIN.lng}&radiusKm=1`)
+    ).json<any>();
+    expect(close.items.map((s: any) => s.name)).toEqual([`center ${tag}`]);
+  });
+
+  it('uses the default radius without radiusKm, and pages a near search without skipping equal distances', async () => {
+    const rider = await register(api);
+    const tag = crypto.randomUUID().slice(0, 8);
+    // Two spots at the same point: the cursor must tell them apart by id.
+    const twins = [await createSpot(rider, { name: `twin ${tag}` }), await createSpot(rider, { name: `twin ${tag}` })];
+    const far = await createSpot(rider, { name: `far ${tag}`, location: { lat: 48.1351, lng: 11.582 } });
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await (await api.fetch(`/api/spots?q=${tag}&near=52.52,13.405&limit=1${cursor}`)).json<any>();
+      seen.push(...page.items.map((s: any) => s._id));
+      cursor = page.nextCursor ? `&cursor=${page.nextCursor}` : '';
+    } while (cursor);
+    expect(seen.sort()).toEqual(twins.map((s) => s._id).sort());
+    expect(seen).not.toContain(far._id);
+    expect(haversineKm(BERLIN, far.location)).toBeGreaterThan(LIMITS.spotSearchRadiusKm.default);
+  });
+
+  it('refuses a malformed near, a radius over the maximum, a radius without near and a forged cursor', async () => {
+    for (const [query, field] of [
+      ['near=52.5', 'near'],
+      ['near=91,0', 'near'],
+      [`near=1,1&radiusKm=${LIMITS.spotSearchRadiusKm.max + 1}`, 'radiusKm'],
+      ['radiusKm=5', 'radiusKm'],
+      ['sport=surfing', 'sport'],
+      ['cursor=bm9wZQ', 'cursor'],
+    ]) {
+      const res = await api.fetch(`/api/spots?${query}`);
+      expect(res.status, query).toBe(400);
+      expect((await res.json<any>()).details.map((d: any) => d.field)).toContain(field);
+    }
+  });
+});
+
+describe('changing and deleting', () => {
+  it('lets the creator change fields, clear optional ones and move the spot, bumping updatedAt', async () => {
+    const rider = await register(api);
+    const spot = await createSpot(rider, { description: 'old' });
+    const res = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': rider.token },
+      json: { name: 'Renamed', description: null, location: { lat: 1, lng: 2 } },
+    });
+    expect(res.status).toBe(200);
+    const changed = await res.json<any>();
+    expect(changed).toMatchObject({ name: 'Renamed', location: { lat: 1, lng: 2 } });
+    expect(changed).not.toHaveProperty('description');
+    expect(changed.updatedAt > spot.updatedAt).toBe(true);
+  });
+
+  it('refuses an empty change with 400', async () => {
+    const rider = await register(api);
+    const spot = await createSpot(rider);
+    const res = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': rider.token },
+      json: {},
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("refuses another rider's change and delete with 403 JSON, and leaves the spot as it was", async () => {
+    const creator = await register(api);
+    const other = await register(api);
+    const spot = await createSpot(creator);
+    const patch = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': other.token },
+      json: { name: 'Hijacked' },
+    });
+    expect(patch.status).toBe(403);
+    expect(await patch.json()).toEqual({ error: 'Only the creator of this spot or an admin can change it.' });
+    const del = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': other.token },
+    });
+    expect(del.status).toBe(403);
+    expect(await (await api.fetch(`/api/spots/${spot._id}`)).json()).toEqual(spot);
+  });
+
+  it("lets an admin change and delete anyone's spot; a second delete is 404", async () => {
+    const creator = await register(api);
+    const admin = await registerAdmin(api);
+    const spot = await createSpot(creator);
+    const patch = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'PATCH',
+      headers: { 'x-auth-token': admin.token },
+      json: { sports: ['wakeboarding'] },
+    });
+    expect((await patch.json<any>()).sports).toEqual(['wakeboarding']);
+    const del = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': admin.token },
+    });
+    expect(await del.json()).toEqual({ deleted: true, spotId: spot._id });
+    expect((await api.fetch(`/api/spots/${spot._id}`)).status).toBe(404);
+    const again = await api.fetch(`/api/spots/${spot._id}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': admin.token },
+    });
+    expect(again.status).toBe(404);
+  });
+});
+
+describeAccessChecks(api, [
+  { method: 'POST', path: '/api/spots', check: 'auth', json: spotBody() },
+  { method: 'PATCH', path: '/api/spots/:spotId', check: 'auth', json: { name: 'Renamed by the access table' } },
+  { method: 'DELETE', path: '/api/spots/:spotId', check: 'auth' },
+]);

@@ -1,0 +1,27 @@
+import type { SpotDoc } from '../db/documents';
+
+/** A spot as every client sees it; spots stored without `stays` or `location` are valid too. */
+/** The spot's rating, computed from its reviews (worker/spot-reviews/service.ts). */
+type Rating = { ratingAverage: number | null; reviewCount: number };
+
+export function spotView(spot: SpotDoc & { distanceMeters?: number }, rating?: Rating) {
+  const [lng, lat] = spot.location?.coordinates ?? [];
+  return {
+    _id: spot._id.toHexString(),
+    name: spot.name,
+    sports: spot.sports ?? [],
+    location: lat !== undefined && lng !== undefined ? { lat, lng } : null,
+    ...(spot.description ? { description: spot.description } : {}),
+    ...(spot.address ? { address: spot.address } : {}),
+    ...(spot.city ? { city: spot.city } : {}),
+    ...(spot.state ? { state: spot.state } : {}),
+    ...(spot.country ? { country: spot.country } : {}),
+    createdBy: spot.createdBy ? spot.createdBy.toHexString() : null,
+    stayCount: Array.isArray(spot.stays) ? spot.stays.length : 0,
+    ...(rating ?? {}),
+    // Metres from the database's $geoNear, to the metre.
+    ...(spot.distanceMeters !== undefined ? { distanceKm: Math.round(spot.distanceMeters) / 1000 } : {}),
+    createdAt: spot.createdAt.toISOString(),
+    updatedAt: spot.updatedAt.toISOString(),
+  };
+}
