@@ -10,6 +10,8 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { spotListRoutes } from './spot-lists/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -46,6 +48,8 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api', subscriptionRoutes);
+  app.route('/api/spotlists', spotListRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

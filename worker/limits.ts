@@ -20,6 +20,10 @@ export const LIMITS = {
   databaseRetryAfterSeconds: 5,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
+  /** Longest payment-provider event id accepted; providers use ids of a few dozen characters. */
+  paymentEventIdMax: 255,
+  /** Spots one spot list holds: keeps a list document far below MongoDB's 16 MB document limit. */
+  spotsPerListMax: 1000,
   signIn: {
     windowMs: 15 * 60 * 1000,
     /** Per email (interface spec: 5 attempts per 15 minutes). */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
 /** A 24-hex id as it appears in JSON and paths. */
-const IdString = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id');
+export const IdString = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id');
 
 /** Path params `{ id }` with a valid id. */
 export const IdParam = z.object({ id: IdString.openapi({ param: { name: 'id', in: 'path' } }) });
