@@ -130,7 +130,13 @@ describe('each event applied at most once, in event time', () => {
     const [first, second] = [await register(api), await register(api)];
     const at = '2026-11-22T10:00:00Z';
     const events = (userId: string) => [
-      paymentEvent({ userId, id: `evt_same_a_${userId}`, created: at, status: 'past_due', type: 'subscription.past_due' }),
+      paymentEvent({
+        userId,
+        id: `evt_same_a_${userId}`,
+        created: at,
+        status: 'past_due',
+        type: 'subscription.past_due',
+      }),
       paymentEvent({ userId, id: `evt_same_b_${userId}`, created: at, status: 'active' }),
     ];
     for (const event of events(first._id)) await deliver(api, event);
@@ -145,7 +151,13 @@ describe('each event applied at most once, in event time', () => {
     const answers = await Promise.all(
       Array.from({ length: 5 }, async () => (await deliver(api, event)).json<{ outcome: string }>()),
     );
-    expect(answers.map((a) => a.outcome).sort()).toEqual(['applied', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(answers.map((a) => a.outcome).sort()).toEqual([
+      'applied',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
     expect(await ledger(event.id)).toHaveLength(1);
     expect(await storedSubscription(rider._id)).toMatchObject({ status: 'active', eventId: event.id });
   });

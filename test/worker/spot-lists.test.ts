@@ -1,22 +1,19 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { register, type TestAccount } from '../support/accounts';
 import { describeAccessChecks } from '../support/access-checks';
+import { register, type TestAccount } from '../support/accounts';
+import {
+  call as callAs,
+  countLists,
+  createList as createListAs,
+  type SpotList,
+  setSubscription,
+} from '../support/spot-lists';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('spot-lists');
-const UPGRADE = { error: 'Upgrade to premium for unlimited spot lists' };
-
-type SpotList = { _id: string; name: string; spotIds: string[]; spotCount: number; createdAt: string; updatedAt: string };
-
-const call = (who: TestAccount, method: string, path: string, json?: unknown) =>
-  api.fetch(path, { method, headers: { 'x-auth-token': who.token }, ...(json !== undefined ? { json } : {}) });
-
-async function createList(who: TestAccount, name = 'Parks'): Promise<SpotList> {
-  const res = await call(who, 'POST', '/api/spotlists', { name });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return res.json();
-}
+const call = (who: TestAccount, method: string, path: string, json?: unknown) => callAs(api, who, method, path, json);
+const createList = (who: TestAccount, name?: string) => createListAs(api, who, name);
 
 /** A spot stored directly: the spots routes are built elsewhere. */
 async function addSpot(): Promise<string> {
@@ -26,16 +23,6 @@ async function addSpot(): Promise<string> {
   );
   return insertedId.toHexString();
 }
-
-const countLists = (who: TestAccount) =>
-  api.db((db) => db.collection('spotlists').countDocuments({ userId: new ObjectId(who._id) }));
-
-const makePremium = (who: TestAccount, status = 'active') =>
-  api.db((db) =>
-    db
-      .collection('users')
-      .updateOne({ _id: new ObjectId(who._id) }, { $set: { subscription: { plan: 'premium', status } } }),
-  );
 
 describe('spot lists', () => {
   it('creates, reads, renames and deletes a list', async () => {
@@ -63,7 +50,7 @@ describe('spot lists', () => {
 
   it('lists only your own lists, newest first, in pages', async () => {
     const [rider, other] = [await register(api), await register(api)];
-    await makePremium(rider);
+    await setSubscription(api, rider);
     for (const name of ['A', 'B', 'C', 'D']) await createList(rider, name);
     await createList(other, 'Not yours');
     const names: string[] = [];
@@ -88,7 +75,7 @@ describe('spot lists', () => {
     expect(res.status).toBe(400);
     expect((await res.json<{ details: { field: string }[] }>()).details.map((d) => d.field)).toContain(field);
     for (let i = 0; i < 3; i++) await createList(rider);
-    expect(await countLists(rider)).toBe(3);
+    expect(await countLists(api, rider)).toBe(3);
   });
 
   it('refuses a malformed list or spot id with 400', async () => {
@@ -164,71 +151,14 @@ describe('spots in a list', () => {
     const rider = await register(api);
     const list = await createList(rider);
     const full = Array.from({ length: 1000 }, () => new ObjectId());
-    await api.db((db) => db.collection('spotlists').updateOne({ _id: new ObjectId(list._id) }, { $set: { spotIds: full } }));
+    await api.db((db) =>
+      db.collection('spotlists').updateOne({ _id: new ObjectId(list._id) }, { $set: { spotIds: full } }),
+    );
     const res = await call(rider, 'PUT', `/api/spotlists/${list._id}/spots/${await addSpot()}`);
     expect(res.status).toBe(409);
     // A spot already in a full list is still an idempotent success.
     await api.db((db) => db.collection('spots').insertOne({ _id: full[0], name: 'x', sports: [] }));
     expect((await call(rider, 'PUT', `/api/spotlists/${list._id}/spots/${full[0]!.toHexString()}`)).status).toBe(200);
-  });
-});
-
-describe('the free allowance (subscription check)', () => {
-  it('refuses a free rider a 4th list with the exact upgrade error, and allows it again after a delete', async () => {
-    const rider = await register(api);
-    const lists = [await createList(rider), await createList(rider), await createList(rider)];
-    const fourth = await call(rider, 'POST', '/api/spotlists', { name: 'Fourth' });
-    expect(fourth.status).toBe(403);
-    expect(await fourth.json()).toEqual(UPGRADE);
-    expect(await countLists(rider)).toBe(3);
-
-    await call(rider, 'DELETE', `/api/spotlists/${lists[0]!._id}`);
-    await createList(rider, 'Fourth, after all');
-    expect((await call(rider, 'POST', '/api/spotlists', { name: 'Fifth' })).status).toBe(403);
-  });
-
-  it('does not limit a premium-active rider, but does limit premium with another status', async () => {
-    const [active, pastDue] = [await register(api), await register(api)];
-    await makePremium(active);
-    await makePremium(pastDue, 'past_due');
-    for (let i = 0; i < 5; i++) await createList(active);
-    expect(await countLists(active)).toBe(5);
-    for (let i = 0; i < 3; i++) await createList(pastDue);
-    expect((await call(pastDue, 'POST', '/api/spotlists', { name: 'Fourth' })).status).toBe(403);
-  });
-
-  it('counts lists created while premium once the subscription lapses', async () => {
-    const rider = await register(api);
-    await makePremium(rider);
-    for (let i = 0; i < 4; i++) await createList(rider);
-    await makePremium(rider, 'expired');
-    expect(await (await call(rider, 'POST', '/api/spotlists', { name: 'Fifth' })).json()).toEqual(UPGRADE);
-  });
-
-  it('leaves exactly 3 lists after 10 parallel creations by a free rider who owns 2', async () => {
-    const rider = await register(api);
-    await createList(rider);
-    await createList(rider);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(rider, 'POST', '/api/spotlists', { name: `Race ${i}` })),
-    );
-    expect(answers.map((res) => res.status).sort()).toEqual([201, ...Array(9).fill(403)]);
-    expect(await countLists(rider)).toBe(3);
-  });
-
-  it('holds for lists stored before the counter existed, even under 10 parallel creations', async () => {
-    const rider = await register(api);
-    const now = new Date();
-    await api.db((db) =>
-      db.collection('spotlists').insertMany(
-        [1, 2].map((n) => ({ userId: new ObjectId(rider._id), name: `Old ${n}`, spotIds: [], createdAt: now, updatedAt: now })),
-      ),
-    );
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(rider, 'POST', '/api/spotlists', { name: `Race ${i}` })),
-    );
-    expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
-    expect(await countLists(rider)).toBe(3);
   });
 });
 

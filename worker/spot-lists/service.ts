@@ -66,7 +66,11 @@ export async function addSpotToList(
     return (await findSpotList(store, listId, userId)) ? 'spot-not-found' : 'not-found';
   }
   const added = await store.spotlists.findOneAndUpdate(
-    { ...owned(listId, userId), spotIds: { $ne: spotId }, [`spotIds.${LIMITS.spotsPerListMax - 1}`]: { $exists: false } },
+    {
+      ...owned(listId, userId),
+      spotIds: { $ne: spotId },
+      [`spotIds.${LIMITS.spotsPerListMax - 1}`]: { $exists: false },
+    },
     { $addToSet: { spotIds: spotId }, $set: { updatedAt: new Date() } },
     { returnDocument: 'after' },
   );
