@@ -22,6 +22,7 @@ export default defineConfig({
               bindings: {
                 MONGODB_URI: inject('mongoUri'),
                 JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
+                PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
                 GOOGLE_CLIENT_IDS:
                   'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
                 APPLE_CLIENT_IDS: 'com.example.rider',

@@ -10,9 +10,11 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
 import { spotRoutes } from './spots/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 import { trickListRoutes } from './tricklists/routes';
 import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
@@ -56,6 +58,8 @@ export function createApp() {
   app.route('/api/spots', spotTrickHistoryRoutes);
   app.route('/api/tricklists', trickListRoutes);
   app.route('/api/tricklists', trickRoutes);
+  app.route('/api', subscriptionRoutes);
+  app.route('/api/spotlists', spotListRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -20,5 +20,9 @@ export interface Env {
   APPLE_JWKS_URL?: string;
   /** Failed sign-ins allowed per client address per window; worker/limits.ts holds the default. */
   SIGN_IN_MAX_FAILURES_PER_ADDRESS?: string;
+  /** HMAC-SHA256 key the payment provider signs webhooks with (a secret; worker/subscriptions/payment-signature.ts). */
+  PAYMENT_WEBHOOK_SECRET?: string;
+  /** Price of the yearly premium product in USD (worker/subscriptions/plans.ts); wrangler.toml sets the default. */
+  PREMIUM_YEARLY_PRICE_USD?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 }

@@ -29,6 +29,10 @@ export const LIMITS = {
   /** Trick list and trick names: a short label, as an account name. */
   trickListName: { min: 1, max: 100 },
   trickName: { min: 1, max: 100 },
+  /** Longest payment-provider event id accepted; providers use ids of a few dozen characters. */
+  paymentEventIdMax: 255,
+  /** Spots one spot list holds: keeps a list document far below MongoDB's 16 MB document limit. */
+  spotsPerListMax: 1000,
   signIn: {
     windowMs: 15 * 60 * 1000,
     /** Per email (interface spec: 5 attempts per 15 minutes). */

@@ -8,7 +8,9 @@ export type SettingName =
   | 'APPLE_CLIENT_IDS'
   | 'GOOGLE_JWKS_URL'
   | 'APPLE_JWKS_URL'
-  | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS';
+  | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS'
+  | 'PAYMENT_WEBHOOK_SECRET'
+  | 'PREMIUM_YEARLY_PRICE_USD';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

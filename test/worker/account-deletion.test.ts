@@ -24,8 +24,13 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
     const field = cleanup.collection === 'spots' ? 'createdBy' : 'userId';
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey).
-    const unique = { eventId: crypto.randomUUID(), token: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId).
+    const unique = {
+      eventId: crypto.randomUUID(),
+      token: crypto.randomUUID(),
+      idempotencyKey: crypto.randomUUID(),
+      providerEventId: crypto.randomUUID(),
+    };
     await db
       .collection(cleanup.collection)
       .insertOne({ [field]: owner, name: 'kept?', ...unique, createdAt: now, updatedAt: now });

@@ -16,6 +16,11 @@ export interface SubscriptionState {
   plan: string;
   status: string;
   renewsAt?: Date | null;
+  /** Set by the payment webhook (worker/subscriptions/service.ts): billing interval of the paid plan. */
+  interval?: 'month' | 'year';
+  /** The provider event last applied, and its own time: older events never move the subscription back. */
+  eventId?: string;
+  eventCreatedAt?: Date;
 }
 
 export interface UserDoc extends StoredDoc {
@@ -30,6 +35,8 @@ export interface UserDoc extends StoredDoc {
   subscription?: SubscriptionState;
   isBot?: boolean;
   analyticsExcluded?: boolean;
+  /** Spot lists owned, kept by worker/spot-lists/list-count.ts; absent until the first create or delete. */
+  spotListCount?: number;
 }
 
 export interface TrickListDoc extends StoredDoc {
@@ -223,5 +230,12 @@ export interface AnalyticsEventDoc {
 export interface PaymentEventDoc {
   _id: ObjectId;
   providerEventId: string;
+  type: string;
+  /** The provider's own event time. */
+  created: Date;
+  /** Unset when the account is deleted or was never found. */
+  userId?: ObjectId;
   receivedAt: Date;
+  /** What applying it did; absent while (or if) the first delivery has not finished applying it. */
+  outcome?: 'applied' | 'stale' | 'unknown-user';
 }

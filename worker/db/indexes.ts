@@ -138,6 +138,18 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'deletedAt_ttl', expireAfterSeconds: LIMITS.spotTombstoneDays * 86400 },
     why: 'extension sync reads deletions in order; kept for LIMITS.spotTombstoneDays',
   },
+  {
+    collection: 'payment_events',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: "a rider's payment history and account deletion",
+  },
+  {
+    collection: 'spotlists',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId_id' },
+    why: "a rider's lists newest first, counting them, and account deletion",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

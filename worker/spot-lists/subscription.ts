@@ -6,26 +6,35 @@ import { errorResponse, withDocs } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hasPremium } from '../users/entitlements';
 import { findSubscription } from '../users/service';
-import { countOwnedLists } from './service';
+import { releaseListSlot, reserveListSlot } from './list-count';
 
 /** The Live refusal text (interface spec), matched by clients. */
 const UPGRADE_FOR_SPOT_LISTS = 'Upgrade to premium for unlimited spot lists';
 
+/** The slot the check reserved; the handler sets `taken` once its list is stored. */
+export type SpotListSlotVariables = { spotListSlot: { taken: boolean } };
+
 /**
  * The subscription check, after `auth()`: a premium-active account passes; any other account
- * may create spot lists only while it owns fewer than the free allowance.
+ * may create spot lists only while it owns fewer than the free allowance. The check reserves
+ * the new list's slot atomically (worker/spot-lists/list-count.ts), so concurrent creates
+ * cannot overshoot; a request that stores no list gives the slot back.
  * Failure: 403 JSON `{error: "Upgrade to premium for unlimited spot lists"}`.
  * @example middleware: [auth(), subscription()] as const
  */
 export function subscription() {
   return withDocs(
-    createMiddleware<AppEnv>(async (c, next) => {
+    createMiddleware<AppEnv & { Variables: SpotListSlotVariables }>(async (c, next) => {
       const userId = new ObjectId(c.var.user._id);
-      if (!hasPremium(await findSubscription(c.var.db, userId))) {
-        const owned = await countOwnedLists(c.var.db, userId, LIMITS.freeSpotLists);
-        if (owned >= LIMITS.freeSpotLists) throw new ApiError(403, UPGRADE_FOR_SPOT_LISTS);
+      // Premium is read as the request starts; a subscription ending mid-request still gets this one list.
+      const premium = hasPremium(await findSubscription(c.var.db, userId));
+      if (!(await reserveListSlot(c.var.db, userId, premium ? undefined : LIMITS.freeSpotLists))) {
+        throw new ApiError(403, UPGRADE_FOR_SPOT_LISTS);
       }
+      const slot = { taken: false };
+      c.set('spotListSlot', slot);
       await next();
+      if (!slot.taken) await releaseListSlot(c.var.db, userId);
     }),
     { responses: { 403: errorResponse(UPGRADE_FOR_SPOT_LISTS) } },
   );

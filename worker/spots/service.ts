@@ -130,6 +130,8 @@ export async function deleteSpot(
   const { deletedCount } = await store.spots.deleteOne(editable(id, caller));
   if (!deletedCount) return whyUnchanged(store, id);
   const now = new Date();
+  // A deleted spot leaves every rider's spot lists (its reviews and landings stay, unreachable).
+  await store.spotlists.updateMany({ spotIds: id }, { $pull: { spotIds: id }, $set: { updatedAt: now } });
   await store.spot_tombstones.updateOne(
     { _id: id },
     { $set: { deletedAt: now, updatedAt: now }, $setOnInsert: { createdAt: now } },

@@ -31,6 +31,11 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'analytics_events', remove: (userId) => ({ userId }) },
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
+  // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
+  {
+    collection: 'payment_events',
+    detach: (userId) => ({ filter: { userId }, update: { $unset: { userId: '' } } }),
+  },
   // Spots are shared content: they stay, without their creator.
   {
     collection: 'spots',

@@ -1,0 +1,56 @@
+import { z } from '@hono/zod-openapi';
+import { IdString } from '../http/ids';
+import { pageOf } from '../http/pagination';
+import { LIMITS } from '../limits';
+import { BILLING_INTERVALS, PAID_PLANS, PAYMENT_EVENT_TYPES, SUBSCRIPTION_STATUSES } from './plans';
+
+const Timestamp = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+  .transform((iso) => new Date(iso));
+
+/** The payment provider's webhook body (product decisions, "Subscriptions"); unknown extra fields are ignored. */
+export const PaymentEvent = z
+  .object({
+    id: z.string().min(1).max(LIMITS.paymentEventIdMax).describe('the provider event id; applied at most once'),
+    type: z.enum(PAYMENT_EVENT_TYPES),
+    created: Timestamp.describe("the event's own time; an older event never moves a subscription back"),
+    data: z.object({
+      userId: IdString,
+      plan: z.enum(PAID_PLANS),
+      interval: z.enum(BILLING_INTERVALS),
+      status: z.enum(SUBSCRIPTION_STATUSES),
+      renewsAt: Timestamp.nullable().optional(),
+    }),
+  })
+  .openapi('PaymentEvent');
+
+export type PaymentEventBody = z.output<typeof PaymentEvent>;
+
+export const PaymentEventReceipt = z.object({
+  received: z.literal(true),
+  outcome: z
+    .enum(['applied', 'duplicate', 'stale', 'unknown-user'])
+    .describe(
+      'applied; duplicate (this event id was seen before: nothing changed); stale (older than the event last applied for the user: nothing changed); unknown-user (no such account: nothing changed)',
+    ),
+});
+
+export const Subscription = z
+  .object({
+    plan: z.string().describe('"free" without a subscription, else the paid plan, e.g. "premium"'),
+    status: z.string().describe('active, canceled, expired or past_due; premium access needs plan premium and active'),
+    interval: z.enum(BILLING_INTERVALS).optional(),
+    renewsAt: z.string().optional(),
+  })
+  .openapi('Subscription');
+
+export const Product = z
+  .object({
+    plan: z.enum(PAID_PLANS),
+    interval: z.enum(BILLING_INTERVALS),
+    price: z.number().describe('per interval, in `currency`'),
+    currency: z.literal('USD'),
+  })
+  .openapi('Product');
+
+export const ProductPage = pageOf(Product);
