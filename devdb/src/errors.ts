@@ -20,6 +20,12 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   CommandNotSupported: 115,
+  NoQueryExecutionPlans: 291,
+  Location16606: 16606,
+  Location16607: 16607,
+  Location16755: 16755,
+  Location40602: 40602,
+  Location5860400: 5860400,
   DuplicateKey: 11000,
 } as const;
 

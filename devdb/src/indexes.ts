@@ -1,5 +1,7 @@
 import { Query } from 'mingo';
 import { DevDbError, fail } from './errors.js';
+import { geoKeyProblem } from './geo.js';
+import { geoValuesAtPath } from './geo-shapes.js';
 import { MISSING, valuesAtPath } from './paths.js';
 import { type Doc, formatDoc, isPlainObject, keyOf } from './values.js';
 
@@ -80,9 +82,20 @@ export class Index {
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
   }
 
-  /** Usable for `{field: value}` lookups: single field, covering every document. */
+  /** Usable for `{field: value}` lookups: single ascending/descending field, covering every document. */
   get servesEquality(): boolean {
-    return this.fields.length === 1 && !this.partial;
+    return this.fields.length === 1 && !this.partial && typeof this.spec.key[this.fields[0]!] === 'number';
+  }
+
+  /** mongod refuses a write whose 2dsphere field holds something other than a geometry (code 16755). */
+  assertGeoKeys(doc: Doc): void {
+    for (const field of this.fields) {
+      if (this.spec.key[field] !== '2dsphere') continue;
+      for (const value of geoValuesAtPath(doc, field)) {
+        const problem = geoKeyProblem(value);
+        if (problem) fail('Location16755', `Can't extract geo keys: ${formatDoc(doc)}  ${problem}`);
+      }
+    }
   }
 
   /** Key entries of a document, or null when the index leaves it out (sparse/partial). */
@@ -127,8 +140,9 @@ export class Index {
     }
   }
 
-  /** Throws the mongod-shaped E11000 error if `doc` (stored as `id`) would duplicate a key. */
+  /** Throws mongod's E11000 error if `doc` (stored as `id`) would duplicate a key, or 16755 for a bad geo key. */
   assertUnique(doc: Doc, id: string, ns: string): void {
+    this.assertGeoKeys(doc);
     if (!this.unique) return;
     for (const { key, values } of this.keyEntries(doc) ?? []) {
       const ids = this.entries.get(key);

@@ -2,6 +2,8 @@ import { Query } from 'mingo';
 import type { CollationSpec, Options, SortSpec } from 'mingo/types';
 import type { Collection } from './collection.js';
 import { fail } from './errors.js';
+import { assertNearIndex, extractNear, nearest } from './geo-near.js';
+import { GEO_CONTEXT } from './geo-operators.js';
 import { type Doc, isPlainObject } from './values.js';
 
 export interface QueryContext {
@@ -12,6 +14,7 @@ export interface QueryContext {
 
 export function mingoOptions(ctx: QueryContext = {}): Partial<Options> {
   return {
+    context: GEO_CONTEXT,
     ...(ctx.collation ? { collation: ctx.collation as unknown as CollationSpec } : {}),
     ...(ctx.variables ? { variables: ctx.variables } : {}),
     ...(ctx.collectionResolver ? { collectionResolver: ctx.collectionResolver } : {}),
@@ -74,7 +77,13 @@ export interface FindSpec extends QueryContext {
 }
 
 export function findDocs(coll: Collection | undefined, spec: FindSpec): Doc[] {
-  let docs = matching(coll, spec.filter, spec);
+  const { near, rest } = extractNear(spec.filter);
+  let docs = matching(coll, rest, spec);
+  if (near) {
+    if (coll) assertNearIndex(coll, coll.ns, near);
+    // Nearest first, as mongod returns $near results; an explicit sort below overrides it.
+    docs = nearest(docs, near).map((hit) => hit.doc);
+  }
   const sort = sortSpec(spec.sort);
   const projection = spec.projection && Object.keys(spec.projection).length ? spec.projection : undefined;
   const skip = spec.skip ?? 0;

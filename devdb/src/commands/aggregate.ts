@@ -3,6 +3,7 @@ import { fail, typeMismatch } from '../errors.js';
 import { mingoOptions, optionalNumber } from '../query.js';
 import { cloneDoc, type Doc, isPlainObject } from '../values.js';
 import { type CommandContext, type CommandHandler, queryContext } from './context.js';
+import { runGeoNear } from './geo-near-stage.js';
 
 /** Stages that write to collections would bypass journaling and unique indexes. */
 const UNSUPPORTED_STAGES = new Set(['$out', '$merge']);
@@ -21,11 +22,15 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   }
   const db = ctx.store.db(ctx.db);
   let source: Doc[] = [];
+  let stages: Doc[] = pipeline;
   let ns = `${ctx.db}.$cmd.aggregate`;
   if (typeof target === 'string') {
     ns = `${ctx.db}.${target}`;
     const coll = db?.collection(target);
-    if (coll) {
+    if (pipeline[0] && '$geoNear' in pipeline[0]) {
+      source = runGeoNear(pipeline[0].$geoNear, coll, queryContext(cmd));
+      stages = pipeline.slice(1);
+    } else if (coll) {
       const first = pipeline[0];
       const match = first && isPlainObject(first.$match) ? first.$match : undefined;
       const narrowed = match && !isPlainObject(cmd.collation) ? coll.candidates(match) : undefined;
@@ -41,7 +46,7 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   });
   // Stages such as $addFields shallow-copy and then write nested paths, which
   // would otherwise reach into stored documents.
-  const aggregator = new Aggregator(pipeline, { ...options, processingMode: ProcessingMode.CLONE_INPUT });
+  const aggregator = new Aggregator(stages, { ...options, processingMode: ProcessingMode.CLONE_INPUT });
   const docs = aggregator.run<Doc>(source);
   return ctx.cursors.open(ns, docs, optionalNumber(cmd.cursor, 'batchSize'));
 }
