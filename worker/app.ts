@@ -12,6 +12,7 @@ import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
+import { stayRoutes } from './stays/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -50,6 +51,7 @@ export function createApp() {
   app.route('/api/admin', adminUserRoutes);
   app.route('/api/spots', spotReviewRoutes);
   app.route('/api/spots', spotTrickHistoryRoutes);
+  app.route('/api', stayRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>
