@@ -23,12 +23,13 @@ export interface RankedStay {
 type Position = Pick<RankedStay, 'band' | 'ratingKey' | 'distanceKey'> & { spotId: string; stayId: string };
 
 const [verified, trusted, reviewable] = LIMITS.stay.confidenceBands;
+// Below 0.50 and no sourceConfidence alike: nobody has reviewed the stay (shown only on request).
 const UNREVIEWED_BAND = 3;
 // Sorts after every real rating (0..5) when descending, and after every real distance when ascending.
 const NO_RATING = -1;
 const NO_DISTANCE = Number.MAX_SAFE_INTEGER;
 
-// Nested $cond in array form ($switch's `then` key trips Biome's thenable check): first band whose lower bound the confidence reaches.
+// The first band whose lower bound the confidence reaches; nested $cond, as $switch's `then` key trips Biome.
 const band = [verified, trusted, reviewable].reduceRight<unknown>(
   (otherwise, lower, index) => ({ $cond: [{ $gte: ['$stay.sourceConfidence', lower] }, index, otherwise] }),
   UNREVIEWED_BAND,
