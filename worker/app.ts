@@ -14,6 +14,7 @@ import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
 import { spotRoutes } from './spots/routes';
+import { stayRoutes } from './stays/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { trickListRoutes } from './tricklists/routes';
 import { trickRoutes } from './tricks/routes';
@@ -60,6 +61,7 @@ export function createApp() {
   app.route('/api/tricklists', trickRoutes);
   app.route('/api', subscriptionRoutes);
   app.route('/api/spotlists', spotListRoutes);
+  app.route('/api', stayRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

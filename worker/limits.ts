@@ -33,6 +33,34 @@ export const LIMITS = {
   paymentEventIdMax: 255,
   /** Spots one spot list holds: keeps a list document far below MongoDB's 16 MB document limit. */
   spotsPerListMax: 1000,
+  /** Stays on a spot (interface spec: the Stay table and its Limits rows). */
+  stay: {
+    priceLevelMin: 1,
+    priceLevelMax: 4,
+    ratingMax: 5,
+    /** sourceConfidence bands (interface spec): lower bounds of the three shown bands, best first. */
+    confidenceBands: [0.9, 0.7, 0.5],
+    /** Below this a stay is hidden from the default ranking until reviewed (interface spec). */
+    confidenceShown: 0.5,
+    /** "distance under 200 preferred" (interface spec): the search's default maxDistanceKm. */
+    searchDistanceKmDefault: 200,
+    /** Half the Earth's circumference: no place on it is farther. */
+    distanceKmMax: 20_038,
+    /** The spot radius of `near` when radiusKm is not given, and the largest accepted. */
+    nearRadiusKmDefault: 50,
+    nearRadiusKmMax: 1000,
+    /** A night's price in any currency unit; anything larger is a typo. */
+    nightlyPriceMax: 1_000_000,
+    reviewCountMax: 100_000_000,
+    nameMax: 200,
+    /** address, city, state, country, source. */
+    fieldMax: 200,
+    notesMax: 2000,
+    tagsMax: 20,
+    tagMax: 50,
+    /** Stays live inside the spot document (16 MB cap): a bound keeps every spot writable. */
+    perSpotMax: 200,
+  },
   signIn: {
     windowMs: 15 * 60 * 1000,
     /** Per email (interface spec: 5 attempts per 15 minutes). */

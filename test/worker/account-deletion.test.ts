@@ -31,9 +31,12 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       idempotencyKey: crypto.randomUUID(),
       providerEventId: crypto.randomUUID(),
     };
+    // Spots also embed stays (worker/stays/), each naming its creator.
+    const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };
+    const stays = cleanup.collection === 'spots' ? { stays: [stay] } : {};
     await db
       .collection(cleanup.collection)
-      .insertOne({ [field]: owner, name: 'kept?', ...unique, createdAt: now, updatedAt: now });
+      .insertOne({ [field]: owner, name: 'kept?', ...unique, ...stays, createdAt: now, updatedAt: now });
   }
 }
 
@@ -56,7 +59,8 @@ describe('account deletion', () => {
     expect(await api.db((db) => traces(db, doomed._id))).toEqual([]);
     const kept = await api.db((db) => traces(db, bystander._id));
     expect(kept.length).toBeGreaterThan(PERSONAL_DATA.length);
-    expect(await api.db((db) => db.collection('spots').countDocuments())).toBe(2);
+    const spotsSeeded = 2 * PERSONAL_DATA.filter((cleanup) => cleanup.collection === 'spots').length;
+    expect(await api.db((db) => db.collection('spots').countDocuments({ 'stays.name': 'kept?' }))).toBe(spotsSeeded);
   });
 
   it('lets an admin delete any account, and then the token no longer works', async () => {

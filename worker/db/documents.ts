@@ -73,10 +73,16 @@ export interface SpotListDoc extends StoredDoc {
   spotIds: ObjectId[];
 }
 
+/** The kinds of stay (interface spec, Stay table); the one list schemas, services and tests use. */
+export const STAY_TYPES = ['hotel', 'hostel', 'airbnb', 'campground', 'lodge', 'other'] as const;
+
 export interface StayDoc {
+  /** A 24-hex ObjectId string: the interface spec types a stay's _id as a string. */
   _id: string;
   name: string;
-  type: 'hotel' | 'hostel' | 'airbnb' | 'campground' | 'lodge' | 'other';
+  /** `name` folded for the duplicate rule (worker/stays/normalise.ts); never shown. */
+  nameKey: string;
+  type: (typeof STAY_TYPES)[number];
   priceLevel?: number;
   nightlyPriceMin?: number;
   nightlyPriceMax?: number;

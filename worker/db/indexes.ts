@@ -150,6 +150,27 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'userId_id' },
     why: "a rider's lists newest first, counting them, and account deletion",
   },
+  // Stays are embedded in spots (interface spec), so their indexes are multikey indexes on spots.
+  { collection: 'spots', key: { 'stays.city': 1 }, options: { name: 'stays_city' }, why: 'stay search by city' },
+  {
+    collection: 'spots',
+    key: { 'stays.country': 1 },
+    options: { name: 'stays_country' },
+    why: 'stay search by country',
+  },
+  { collection: 'spots', key: { 'stays.type': 1 }, options: { name: 'stays_type' }, why: 'stay search by type' },
+  {
+    collection: 'spots',
+    key: { 'stays.sourceConfidence': 1 },
+    options: { name: 'stays_sourceConfidence' },
+    why: 'every default stay list skips stays below 0.50',
+  },
+  {
+    collection: 'spots',
+    key: { 'stays.createdBy': 1 },
+    options: { name: 'stays_createdBy' },
+    why: "account deletion detaches a rider's stays",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

@@ -10,7 +10,12 @@ type Cleanup =
   | { collection: CollectionName; remove: (userId: ObjectId) => Filter<Document> }
   | {
       collection: CollectionName;
-      detach: (userId: ObjectId) => { filter: Filter<Document>; update: UpdateFilter<Document> };
+      detach: (userId: ObjectId) => {
+        filter: Filter<Document>;
+        update: UpdateFilter<Document>;
+        /** For updates inside arrays (`$[name]` paths). */
+        arrayFilters?: Document[];
+      };
     };
 
 export const PERSONAL_DATA: Cleanup[] = [
@@ -40,6 +45,15 @@ export const PERSONAL_DATA: Cleanup[] = [
   {
     collection: 'spots',
     detach: (userId) => ({ filter: { createdBy: userId }, update: { $unset: { createdBy: '' } } }),
+  },
+  // Stays inside spots (worker/stays/) are shared content too: each stay the user created loses its creator.
+  {
+    collection: 'spots',
+    detach: (userId) => ({
+      filter: { 'stays.createdBy': userId },
+      update: { $unset: { 'stays.$[mine].createdBy': '' } },
+      arrayFilters: [{ 'mine.createdBy': userId }],
+    }),
   },
 ];
 

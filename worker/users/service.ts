@@ -94,8 +94,8 @@ export async function deleteAccount(store: Store, userId: ObjectId): Promise<voi
     if ('remove' in cleanup) {
       await collection.deleteMany(cleanup.remove(userId));
     } else {
-      const { filter, update } = cleanup.detach(userId);
-      await collection.updateMany(filter, update);
+      const { filter, update, arrayFilters } = cleanup.detach(userId);
+      await collection.updateMany(filter, update, arrayFilters ? { arrayFilters } : {});
     }
   }
   await store.users.deleteOne({ _id: userId });
