@@ -1,6 +1,8 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
+import { blogRoutes } from './blog/routes';
+import { categoryRoutes } from './categories/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
@@ -10,6 +12,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { signInRoutes } from './sign-in/routes';
+import { trickipediaRoutes } from './trickipedia/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
@@ -46,6 +49,9 @@ export function createApp() {
   app.route('/api', signInRoutes);
   app.route('/api/users', userRoutes);
   app.route('/api/admin', adminUserRoutes);
+  app.route('/api/trickipedia', trickipediaRoutes);
+  app.route('/api/blog', blogRoutes);
+  app.route('/api/categories', categoryRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

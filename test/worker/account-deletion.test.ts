@@ -1,6 +1,6 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES } from '../../worker/db/collections';
+import { COLLECTION_NAMES, type CollectionName } from '../../worker/db/collections';
 import { PERSONAL_DATA } from '../../worker/users/account-deletion';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
@@ -18,14 +18,22 @@ async function traces(db: Db, id: string): Promise<string[]> {
   return found;
 }
 
+/** Where a collection names the user, when not in `userId`. */
+const OWNER_FIELD: Partial<Record<CollectionName, string>> = { spots: 'createdBy', blog: 'authorId' };
+
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
-    const field = cleanup.collection === 'spots' ? 'createdBy' : 'userId';
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey).
-    const unique = { eventId: crypto.randomUUID(), token: crypto.randomUUID(), idempotencyKey: crypto.randomUUID() };
+    const field = OWNER_FIELD[cleanup.collection] ?? 'userId';
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, slug).
+    const unique = {
+      eventId: crypto.randomUUID(),
+      token: crypto.randomUUID(),
+      idempotencyKey: crypto.randomUUID(),
+      slug: crypto.randomUUID(),
+    };
     await db
       .collection(cleanup.collection)
       .insertOne({ [field]: owner, name: 'kept?', ...unique, createdAt: now, updatedAt: now });
