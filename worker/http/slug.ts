@@ -23,7 +23,10 @@ export function slugify(text: string): string {
   let slug = '';
   for (const word of words) {
     const next = slug ? `${slug}-${word}` : word;
-    if (next.length > LIMITS.content.slugMax) break;
+    if (next.length > LIMITS.content.slugMax) {
+      slug ||= word.slice(0, LIMITS.content.slugMax);
+      break;
+    }
     slug = next;
   }
   return slug;
@@ -32,7 +35,9 @@ export function slugify(text: string): string {
 /** The refinement for a body whose slug may be left out: then its `from` field must give one. */
 export function slugDerivable<T extends { slug?: string | undefined }>(from: keyof T & string) {
   return (body: T, ctx: z.RefinementCtx) => {
-    if (body.slug === undefined && typeof body[from] === 'string' && !slugify(body[from] as string)) {
+    const text = body[from];
+    // An empty name is the name's own 400; only a non-empty one that gives no slug is the slug's.
+    if (body.slug === undefined && typeof text === 'string' && text.trim() && !slugify(text)) {
       ctx.addIssue({ code: 'custom', path: ['slug'], message: `cannot be derived from the ${from}; send one` });
     }
   };
