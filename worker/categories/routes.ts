@@ -6,7 +6,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { pageOf } from '../http/pagination';
 import { slugify } from '../http/slug';
 import { admin } from '../middleware/admin';
-import { refusal } from './refusals';
+import { refusal, stillReferenced } from './refusals';
 import { Category, CategoryQuery, CategoryUpdate, DeletedCategory, NewCategory } from './schema';
 import { deleteCategory, insertCategory, listCategories, updateCategory } from './service';
 import { categoryView } from './views';
@@ -74,17 +74,19 @@ export const categoryRoutes = createRouter<AppEnv>()
   .openapi(create, async (c) => {
     const body = c.req.valid('json');
     const outcome = await insertCategory(c.var.db, { ...body, slug: body.slug ?? slugify(body.name) });
-    if (typeof outcome === 'string') throw refusal(outcome, 'update');
+    if (typeof outcome === 'string') throw refusal(outcome);
     return c.json(categoryView(outcome), 201);
   })
   .openapi(update, async (c) => {
     const outcome = await updateCategory(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));
-    if (typeof outcome === 'string' || 'referencedBy' in outcome) throw refusal(outcome, 'update');
+    if (typeof outcome === 'string') throw refusal(outcome);
+    if ('referencedBy' in outcome) throw stillReferenced(outcome, 'slug-change');
     return c.json(categoryView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
     const outcome = await deleteCategory(c.var.db, new ObjectId(id));
-    if (outcome !== 'deleted') throw refusal(outcome, 'delete');
+    if (outcome === 'not-found') throw refusal(outcome);
+    if (outcome !== 'deleted') throw stillReferenced(outcome, 'delete');
     return c.json({ deleted: true as const, id }, 200);
   });
