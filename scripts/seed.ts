@@ -111,49 +111,86 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
     },
   ]);
 
-  await db
-    .collection('categories')
-    .insertMany(['flip', 'grind', 'grab', 'spin', 'manual'].map((name) => ({ name, ...stamp })));
-  await db.collection('trickipedia').insertMany([
+  // Shapes as worker/db/documents.ts declares them; each category counts the entries that reference it.
+  const categories = [
+    { slug: 'flip', name: 'Flip tricks' },
+    { slug: 'grind', name: 'Grinds' },
+    { slug: 'grab', name: 'Grabs' },
+    { slug: 'spin', name: 'Spins' },
+    { slug: 'manual', name: 'Manuals' },
+  ];
+  const entries = [
     {
       name: 'Ollie',
+      slug: 'ollie',
       sport: 'skateboarding',
       category: 'flip',
       description: 'Pop the tail, slide the front foot up, level out.',
-      ...stamp,
+      difficulty: 1,
+      aliases: [],
     },
     {
       name: 'Kickflip',
+      slug: 'kickflip',
       sport: 'skateboarding',
       category: 'flip',
       description: 'An ollie with a flick off the heel-side edge of the nose.',
-      ...stamp,
+      difficulty: 3,
+      aliases: ['Flip', 'Kick flip'],
     },
     {
       name: '50-50 Grind',
+      slug: '50-50-grind',
       sport: 'skateboarding',
       category: 'grind',
       description: 'Both trucks on the ledge or rail.',
-      ...stamp,
+      difficulty: 2,
+      aliases: ['Fifty-fifty'],
     },
     {
       name: 'Method',
+      slug: 'method',
       sport: 'snowboarding',
       category: 'grab',
       description: 'Heel-edge grab with the front hand, board tweaked behind.',
-      ...stamp,
+      difficulty: 3,
+      aliases: ['Method air'],
     },
     {
       name: 'Bunny Hop',
+      slug: 'bunny-hop',
       sport: 'bmx',
       category: 'manual',
       description: 'Lift the front, then the back wheel.',
-      ...stamp,
+      difficulty: 2,
+      aliases: ['Bunnyhop'],
     },
-  ]);
+  ];
+  await db.collection('categories').insertMany(
+    categories.map((category) => ({
+      ...category,
+      entryCount: entries.filter((entry) => entry.category === category.slug).length,
+      ...stamp,
+    })),
+  );
+  await db.collection('trickipedia').insertMany(entries.map((entry) => ({ ...entry, ...stamp })));
+  const published = { status: 'published', publishedAt: now, authorId: adminId, ...stamp };
   await db.collection('blog').insertMany([
-    { title: 'Welcome to the rider app', body: 'Track tricks, find spots, meet riders.', authorId: adminId, ...stamp },
-    { title: 'Five spots to ride this winter', body: 'From Mammoth to Woodward.', authorId: adminId, ...stamp },
+    {
+      title: 'Welcome to the rider app',
+      slug: 'welcome-to-the-rider-app',
+      body: 'Track tricks, find spots, meet riders.',
+      tags: ['news'],
+      ...published,
+    },
+    {
+      title: 'Five spots to ride this winter',
+      slug: 'five-spots-to-ride-this-winter',
+      body: 'From Mammoth to Woodward.',
+      excerpt: 'Where to ride when it gets cold.',
+      tags: ['spots', 'snowboarding'],
+      ...published,
+    },
   ]);
   return credentials;
 }

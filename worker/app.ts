@@ -1,6 +1,8 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
+import { blogRoutes } from './blog/routes';
+import { categoryRoutes } from './categories/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
@@ -16,6 +18,7 @@ import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
 import { spotRoutes } from './spots/routes';
 import { stayRoutes } from './stays/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
+import { trickipediaRoutes } from './trickipedia/routes';
 import { trickListRoutes } from './tricklists/routes';
 import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
@@ -62,6 +65,9 @@ export function createApp() {
   app.route('/api', subscriptionRoutes);
   app.route('/api/spotlists', spotListRoutes);
   app.route('/api', stayRoutes);
+  app.route('/api/trickipedia', trickipediaRoutes);
+  app.route('/api/blog', blogRoutes);
+  app.route('/api/categories', categoryRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

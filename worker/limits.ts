@@ -61,6 +61,20 @@ export const LIMITS = {
     /** Stays live inside the spot document (16 MB cap): a bound keeps every spot writable. */
     perSpotMax: 200,
   },
+  /** Trickipedia, blog and categories (worker/trickipedia/, worker/blog/, worker/categories/). */
+  content: {
+    /** Slugs end up in URLs; long enough for any title, short enough to read. */
+    slugMax: 100,
+    titleMax: 200,
+    descriptionMax: 10_000,
+    /** A blog body is markdown text; 100,000 characters is a long article, well under the request body limit. */
+    blogBodyMax: 100_000,
+    excerptMax: 500,
+    aliasesMax: 20,
+    tagsMax: 20,
+    tagMax: 50,
+    difficulty: { min: 1, max: 5 },
+  },
   signIn: {
     windowMs: 15 * 60 * 1000,
     /** Per email (interface spec: 5 attempts per 15 minutes). */

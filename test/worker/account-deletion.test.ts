@@ -1,6 +1,6 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES } from '../../worker/db/collections';
+import { COLLECTION_NAMES, type CollectionName } from '../../worker/db/collections';
 import { PERSONAL_DATA } from '../../worker/users/account-deletion';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
@@ -18,18 +18,22 @@ async function traces(db: Db, id: string): Promise<string[]> {
   return found;
 }
 
+/** Where a collection names the user, when not in `userId`. */
+const OWNER_FIELD: Partial<Record<CollectionName, string>> = { spots: 'createdBy', blog: 'authorId' };
+
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
-    const field = cleanup.collection === 'spots' ? 'createdBy' : 'userId';
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId).
+    const field = OWNER_FIELD[cleanup.collection] ?? 'userId';
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
       idempotencyKey: crypto.randomUUID(),
       providerEventId: crypto.randomUUID(),
+      slug: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

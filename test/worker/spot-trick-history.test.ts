@@ -26,7 +26,11 @@ describeAccessChecks(api, [
 describe('spot trick history', () => {
   it('records who landed which trick, when, and shows it publicly newest first', async () => {
     const [spotId, rider] = [await newSpot(), await register(api, { name: 'Rayssa' })];
-    const trickipediaId = await insert('trickipedia', { name: 'Kickflip', sport: 'skateboarding' });
+    const trickipediaId = await insert('trickipedia', {
+      name: 'Kickflip',
+      slug: `kickflip-${crypto.randomUUID()}`,
+      sport: 'skateboarding',
+    });
     const first = await land(spotId, rider, { trickName: 'Ollie', landedAt: '2026-11-01T10:00:00Z' });
     expect(first.status).toBe(201);
     expect(await first.json()).toMatchObject({ spotId, trickName: 'Ollie', landedAt: '2026-11-01T10:00:00.000Z' });

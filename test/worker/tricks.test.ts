@@ -22,7 +22,13 @@ const storedTrick = (id: string) => storedTrickOf(api, id);
 async function seedTrickipediaEntry(): Promise<string> {
   const now = new Date();
   const { insertedId } = await api.db((db) =>
-    db.collection('trickipedia').insertOne({ name: 'Ollie', sport: 'skateboarding', createdAt: now, updatedAt: now }),
+    db.collection('trickipedia').insertOne({
+      name: 'Ollie',
+      slug: `ollie-${crypto.randomUUID()}`,
+      sport: 'skateboarding',
+      createdAt: now,
+      updatedAt: now,
+    }),
   );
   return insertedId.toHexString();
 }

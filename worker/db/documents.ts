@@ -62,9 +62,16 @@ export interface TrickDoc extends StoredDoc {
 
 export interface TrickipediaDoc extends StoredDoc {
   name: string;
+  /** Unique; from the name when not given. */
+  slug: string;
+  /** One of SPORTS in worker/taxonomies.ts. */
   sport: string;
-  category?: string;
-  description?: string;
+  /** The slug of a category (worker/categories/); its `entryCount` counts this entry. */
+  category: string;
+  description: string;
+  difficulty?: number;
+  aliases: string[];
+  videoUrl?: string;
 }
 
 export interface SpotListDoc extends StoredDoc {
@@ -182,11 +189,28 @@ export interface CompanionProfileDoc extends StoredDoc {
 
 export interface BlogPostDoc extends StoredDoc {
   title: string;
+  /** Unique; from the title when not given. */
+  slug: string;
+  /** Markdown. */
   body: string;
+  excerpt?: string;
+  coverImageUrl?: string;
+  /** Trimmed, lower-cased, no repeats. */
+  tags: string[];
+  status: 'draft' | 'published';
+  /** Set when first published; kept if the post goes back to draft. */
+  publishedAt?: Date;
+  /** The admin who wrote it; removed when that account is deleted. */
+  authorId?: ObjectId;
 }
 
 export interface CategoryDoc extends StoredDoc {
   name: string;
+  /** Unique; what trickipedia entries reference. */
+  slug: string;
+  sport?: string;
+  /** Trickipedia entries referencing this category, counted before each entry is written. */
+  entryCount: number;
 }
 
 export interface PushTokenDoc extends StoredDoc {

@@ -171,6 +171,51 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'stays_createdBy' },
     why: "account deletion detaches a rider's stays",
   },
+  {
+    collection: 'categories',
+    key: { slug: 1 },
+    options: { name: 'slug_unique', unique: true },
+    why: 'one category per slug; entries reference it; list order',
+  },
+  { collection: 'categories', key: { sport: 1, slug: 1 }, options: { name: 'sport_slug' }, why: 'sport filter' },
+  {
+    collection: 'trickipedia',
+    key: { slug: 1 },
+    options: { name: 'slug_unique', unique: true },
+    why: 'one entry per slug; list order',
+  },
+  { collection: 'trickipedia', key: { sport: 1, slug: 1 }, options: { name: 'sport_slug' }, why: 'sport filter' },
+  {
+    collection: 'trickipedia',
+    key: { category: 1, slug: 1 },
+    options: { name: 'category_slug' },
+    why: 'category filter',
+  },
+  { collection: 'blog', key: { slug: 1 }, options: { name: 'slug_unique', unique: true }, why: 'one post per slug' },
+  {
+    collection: 'blog',
+    key: { status: 1, publishedAt: -1, _id: -1 },
+    options: { name: 'status_publishedAt' },
+    why: 'public list, newest published first',
+  },
+  {
+    collection: 'blog',
+    key: { status: 1, createdAt: -1, _id: -1 },
+    options: { name: 'status_createdAt' },
+    why: 'admin list of drafts',
+  },
+  {
+    collection: 'blog',
+    key: { tags: 1, publishedAt: -1 },
+    options: { name: 'tags_publishedAt' },
+    why: 'tag filter',
+  },
+  {
+    collection: 'blog',
+    key: { authorId: 1 },
+    options: { name: 'authorId' },
+    why: 'account deletion detaches the author',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

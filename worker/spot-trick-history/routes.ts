@@ -6,9 +6,10 @@ import { PageQuery, toPage } from '../http/pagination';
 import { LIMITS } from '../limits';
 import { auth } from '../middleware/auth';
 import { spotExists } from '../spots/service';
+import { entryExists } from '../trickipedia/service';
 import { publicUsers } from '../users/service';
 import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
-import { listLandings, recordLanding, trickipediaEntryExists } from './service';
+import { listLandings, recordLanding } from './service';
 import { landingView } from './views';
 
 const TAGS = ['spot trick history'];
@@ -61,7 +62,7 @@ export const spotTrickHistoryRoutes = createRouter<AppEnv>()
     if (landedAt.getTime() > Date.now() + LIMITS.landedAtSkewMs)
       throw badField('landedAt', 'must not be in the future');
     const trickipediaId = body.trickipediaId ? new ObjectId(body.trickipediaId) : undefined;
-    if (trickipediaId && !(await trickipediaEntryExists(c.var.db, trickipediaId))) {
+    if (trickipediaId && !(await entryExists(c.var.db, trickipediaId))) {
       throw badField('trickipediaId', 'no encyclopedia entry has this id');
     }
     const userId = new ObjectId(c.var.user._id);

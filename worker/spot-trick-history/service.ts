@@ -4,11 +4,6 @@ import type { Store } from '../db/store';
 
 // Every query on spot trick history: who landed which trick at which spot, and when.
 
-/** Whether the encyclopedia has this entry. (Reads `trickipedia`; belongs with that resource's service.) */
-export async function trickipediaEntryExists(store: Store, id: ObjectId): Promise<boolean> {
-  return (await store.trickipedia.countDocuments({ _id: id }, { limit: 1 })) > 0;
-}
-
 export async function recordLanding(
   store: Store,
   fields: Omit<SpotTrickHistoryDoc, '_id' | 'createdAt' | 'updatedAt'>,

@@ -1,6 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { TrickDoc } from '../db/documents';
 import type { Store } from '../db/store';
+import { entryExists } from '../trickipedia/service';
 import { ownsTrickList } from '../tricklists/service';
 
 // Every query on tricks. Each is scoped by the owner and the list, so another rider's trick is simply not found.
@@ -21,21 +22,13 @@ export type TrickChanges = Partial<Omit<NewTrick, 'trickipediaId'>> & { trickipe
 
 const ownedTrick = (owner: TrickOwner, trickId: ObjectId): Filter<TrickDoc> => ({ _id: trickId, ...owner });
 
-/**
- * Whether a trickipedia entry exists. The trickipedia resource (issue 7 item 2) is built in
- * parallel; this query moves into its service once that lands.
- */
-export async function trickipediaEntryExists(store: Store, id: ObjectId): Promise<boolean> {
-  return (await store.trickipedia.countDocuments({ _id: id }, { limit: 1 })) > 0;
-}
-
 export async function addTrick(
   store: Store,
   owner: TrickOwner,
   fields: NewTrick,
 ): Promise<TrickDoc | 'list-not-found' | 'trickipedia-not-found'> {
   if (!(await ownsTrickList(store, owner.userId, owner.listId))) return 'list-not-found';
-  if (fields.trickipediaId && !(await trickipediaEntryExists(store, fields.trickipediaId))) {
+  if (fields.trickipediaId && !(await entryExists(store, fields.trickipediaId))) {
     return 'trickipedia-not-found';
   }
   const now = new Date();
@@ -80,7 +73,7 @@ export async function updateTrick(
   changes: TrickChanges,
 ): Promise<TrickDoc | 'not-found' | 'trickipedia-not-found'> {
   const { trickipediaId, ...rest } = changes;
-  if (trickipediaId && !(await trickipediaEntryExists(store, trickipediaId))) return 'trickipedia-not-found';
+  if (trickipediaId && !(await entryExists(store, trickipediaId))) return 'trickipedia-not-found';
   const set: Partial<TrickDoc> = { ...rest, updatedAt: new Date() };
   if (trickipediaId) set.trickipediaId = trickipediaId;
   // Settable statuses are todo and learning: a landed trick moved back is no longer landed.

@@ -55,6 +55,11 @@ export const PERSONAL_DATA: Cleanup[] = [
       arrayFilters: [{ 'mine.createdBy': userId }],
     }),
   },
+  // Blog posts are the service's content: they stay, without their author.
+  {
+    collection: 'blog',
+    detach: (userId) => ({ filter: { authorId: userId }, update: { $unset: { authorId: '' } } }),
+  },
 ];
 
 /** The collections an account deletion cleans, for the route's description. */
