@@ -8,6 +8,7 @@ import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
 import { createRouter } from './http/openapi';
 import { LIMITS } from './limits';
+import { listingRoutes } from './listings/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
@@ -64,6 +65,7 @@ export function createApp() {
   app.route('/api/tricklists', trickRoutes);
   app.route('/api', subscriptionRoutes);
   app.route('/api/spotlists', spotListRoutes);
+  app.route('/api/listings', listingRoutes);
   app.route('/api', stayRoutes);
   app.route('/api/trickipedia', trickipediaRoutes);
   app.route('/api/blog', blogRoutes);

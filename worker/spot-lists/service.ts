@@ -28,6 +28,10 @@ export function listSpotLists(store: Store, userId: ObjectId, page: { cursor?: O
     .toArray();
 }
 
+export function countSpotLists(store: Store, userId: ObjectId): Promise<number> {
+  return store.spotlists.countDocuments({ userId });
+}
+
 export const findSpotList = (store: Store, listId: ObjectId, userId: ObjectId) =>
   store.spotlists.findOne(owned(listId, userId));
 

@@ -30,6 +30,10 @@ export function findTrickLists(
     .toArray();
 }
 
+export function countTrickLists(store: Store, userId: ObjectId): Promise<number> {
+  return store.tricklists.countDocuments({ userId });
+}
+
 /** The owner opening a list: `lastOpenedAt` is stamped in the same write that reads the list. */
 export function openTrickList(store: Store, userId: ObjectId, listId: ObjectId): Promise<TrickListDoc | null> {
   return store.tricklists.findOneAndUpdate(
