@@ -2,17 +2,20 @@ import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { type Db, ObjectId } from 'mongodb';
 import { LIMITS } from '../worker/limits';
+import { seedRidingDemo } from './seed-riding';
 
 export interface SeedCredentials {
   admin: { email: string; password: string };
   rider: { email: string; password: string };
+  /** A rider with an active premium subscription (absent from books written before it existed). */
+  premium?: { email: string; password: string };
 }
 
 const devPassword = () => randomBytes(9).toString('base64url');
 
 /**
- * Demo data for a fresh local database: two accounts, spots with stays, encyclopedia
- * entries, categories and blog posts. Runs only when there are no users yet; returns the
+ * Demo data for a fresh local database: an admin, a rider and a premium rider, the riding
+ * content of scripts/seed-riding.ts, encyclopedia entries, categories and blog posts. Runs only when there are no users yet; returns the
  * accounts' passwords, which exist nowhere else.
  */
 export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined> {
@@ -22,8 +25,9 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
   const credentials: SeedCredentials = {
     admin: { email: 'admin@rider.local', password: devPassword() },
     rider: { email: 'rider@rider.local', password: devPassword() },
+    premium: { email: 'premium@rider.local', password: devPassword() },
   };
-  const adminId = new ObjectId();
+  const [adminId, riderId, premiumId] = [new ObjectId(), new ObjectId(), new ObjectId()];
   await db.collection('users').insertMany([
     {
       _id: adminId,
@@ -34,82 +38,24 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
       ...stamp,
     },
     {
+      _id: riderId,
       name: 'Dev Rider',
       email: credentials.rider.email,
       password: await bcrypt.hash(credentials.rider.password, LIMITS.bcryptRounds),
       role: null,
       ...stamp,
     },
+    {
+      _id: premiumId,
+      name: 'Dev Premium Rider',
+      email: credentials.premium!.email,
+      password: await bcrypt.hash(credentials.premium!.password, LIMITS.bcryptRounds),
+      role: null,
+      ...stamp,
+    },
   ]);
 
-  const stay = (name: string, type: string, extra: Record<string, unknown>) => ({
-    _id: new ObjectId().toHexString(),
-    name,
-    type,
-    createdBy: adminId,
-    ...extra,
-    ...stamp,
-  });
-  await db.collection('spots').insertMany([
-    {
-      name: 'Venice Beach Skatepark',
-      sports: ['skateboarding'],
-      city: 'Los Angeles',
-      state: 'CA',
-      country: 'US',
-      location: { type: 'Point', coordinates: [-118.4729, 33.985] },
-      createdBy: adminId,
-      ...stamp,
-      stays: [
-        stay('Venice Beach Hostel', 'hostel', {
-          priceLevel: 1,
-          distanceKm: 0.4,
-          city: 'Los Angeles',
-          state: 'CA',
-          country: 'US',
-          sourceConfidence: 0.92,
-          bookingUrl: 'https://example.com/venice-hostel',
-        }),
-        stay('Hotel Erwin', 'hotel', {
-          priceLevel: 3,
-          distanceKm: 0.6,
-          city: 'Los Angeles',
-          state: 'CA',
-          country: 'US',
-          sourceConfidence: 0.8,
-        }),
-      ],
-    },
-    {
-      name: 'Mammoth Mountain Unbound Main',
-      sports: ['snowboarding'],
-      city: 'Mammoth Lakes',
-      state: 'CA',
-      country: 'US',
-      location: { type: 'Point', coordinates: [-119.0326, 37.6308] },
-      createdBy: adminId,
-      ...stamp,
-      stays: [
-        stay('Mammoth Mountain Inn', 'lodge', {
-          priceLevel: 3,
-          distanceKm: 0.2,
-          city: 'Mammoth Lakes',
-          state: 'CA',
-          country: 'US',
-          sourceConfidence: 0.95,
-        }),
-      ],
-    },
-    {
-      name: 'Woodward BMX Park',
-      sports: ['bmx'],
-      city: 'Woodward',
-      state: 'PA',
-      country: 'US',
-      location: { type: 'Point', coordinates: [-77.3553, 40.8765] },
-      ...stamp,
-    },
-  ]);
+  await seedRidingDemo(db, { adminId, riderId, premiumId });
 
   // Shapes as worker/db/documents.ts declares them; each category counts the entries that reference it.
   const categories = [

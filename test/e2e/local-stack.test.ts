@@ -77,6 +77,41 @@ describe('local stack (npm run dev)', () => {
     expect(existsSync(join(wranglerState, 'v3'))).toBe(true);
   });
 
+  it('answers every riding-content route with the demo data of a fresh start', async () => {
+    const json = async (path: string, init?: RequestInit) => {
+      const res = await api(path, init);
+      expect(res.status, path).toBe(200);
+      return (await res.json()) as any;
+    };
+    const near = await json('/spots?near=34.0,-118.45&radiusKm=20');
+    expect(near.items.length).toBeGreaterThanOrEqual(2);
+    expect(near.items[0].distanceKm).toBeGreaterThanOrEqual(0);
+    expect(near.items[0].reviewCount).toBe(2);
+    const spotId = near.items[0]._id;
+    expect((await json(`/spots/${spotId}/stays`)).items).toHaveLength(3);
+    expect((await json('/stays/search?near=52.5,13.45&radiusKm=30')).items.length).toBeGreaterThan(0);
+    expect((await json(`/spots/${spotId}/reviews`)).reviewCount).toBe(2);
+    for (const path of ['/trickipedia', '/blog', '/categories', '/subscriptions/plans']) {
+      expect((await json(path)).items.length, path).toBeGreaterThan(0);
+    }
+    const password = /rider: rider@rider\.local \/ (\S+)/.exec(log)?.[1];
+    const signIn = await json('/auth', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'rider@rider.local', password }),
+    });
+    const listings = await json('/listings', { headers: { 'x-auth-token': signIn.token } });
+    expect(listings.counts).toEqual({ tricklists: 2, spotlists: 1 });
+    const premium = /premium: premium@rider\.local \/ (\S+)/.exec(log)?.[1];
+    const premiumSession = await json('/auth', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'premium@rider.local', password: premium }),
+    });
+    expect(await json('/users/me/subscription', { headers: { 'x-auth-token': premiumSession.token } })).toMatchObject({
+      plan: 'premium',
+      status: 'active',
+    });
+  });
+
   it('takes a new rider through register, sign-in, refusals and deletion', async () => {
     const email = `e2e-${Date.now()}@rider.test`;
     const registered = await api('/users', {
