@@ -53,7 +53,8 @@ describe('npm run dev with a dev database already on the port', () => {
     expect(isAlive(byHand.pid!)).toBe(true);
     const client = new MongoClient(`mongodb://127.0.0.1:${dbPort}`, { serverSelectionTimeoutMS: 2000 });
     try {
-      expect(await client.db('rider').collection('users').countDocuments()).toBe(2);
+      // The demo accounts scripts/seed.ts creates: admin, rider and premium rider.
+      expect(await client.db('rider').collection('users').countDocuments()).toBe(3);
     } finally {
       await client.close();
     }
