@@ -1,6 +1,8 @@
 import { ObjectId } from 'mongodb';
+import { requireSetting } from '../config';
 import type { Store } from '../db/store';
-import type { TokenClaims } from './token';
+import type { Env } from '../env';
+import { type TokenClaims, verifySessionToken } from './token';
 
 /**
  * The account's role as stored now (Live tokens never expire, so the claim may be stale);
@@ -9,4 +11,14 @@ import type { TokenClaims } from './token';
 export async function storedAccount(store: Store, claims: TokenClaims): Promise<{ isAdmin: boolean } | null> {
   const user = await store.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { role: 1 } });
   return user ? { isAdmin: user.role === 'admin' } : null;
+}
+
+/**
+ * Whether an optional `x-auth-token` on a public route belongs to an account stored as admin
+ * now. Any other caller, a bad token included, is the public: such routes refuse no token.
+ */
+export async function tokenIsAdmin(env: Env, store: Store, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const claims = await verifySessionToken(token, requireSetting(env, 'JWT_SECRET'));
+  return claims ? ((await storedAccount(store, claims))?.isAdmin ?? false) : false;
 }

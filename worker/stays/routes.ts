@@ -1,11 +1,9 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
-import { requireSetting } from '../config';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { storedAccount } from '../session/service';
-import { verifySessionToken } from '../session/token';
+import { storedAccount, tokenIsAdmin } from '../session/service';
 import { rankedPage } from './ranking';
 import { refusal } from './refusals';
 import {
@@ -94,10 +92,8 @@ type Ctx = { env: AppEnv['Bindings']; var: AppEnv['Variables']; req: { header(na
  */
 async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void> {
   if (!includeUnreviewed) return;
-  const token = c.req.header('x-auth-token');
-  const claims = token ? await verifySessionToken(token, requireSetting(c.env, 'JWT_SECRET')) : null;
-  const stored = claims ? await storedAccount(c.var.db, claims) : null;
-  if (!stored?.isAdmin) throw new ApiError(403, "includeUnreviewed is for admins: send an admin's x-auth-token.");
+  if (!(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token'))))
+    throw new ApiError(403, "includeUnreviewed is for admins: send an admin's x-auth-token.");
 }
 
 async function caller(c: Ctx): Promise<Caller> {
