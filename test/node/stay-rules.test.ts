@@ -1,12 +1,20 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { foldKey, httpUrl, placeMismatches } from '../../worker/stays/normalise';
+import { countryKey, foldKey, httpUrl, placeMismatches } from '../../worker/stays/normalise';
 import { decodeRankCursor, encodeRankCursor, type RankedStay } from '../../worker/stays/ranking';
 
 describe('stay rules (pure)', () => {
   it('folds a name: accents, case, outer and inner whitespace', () => {
     expect(foldKey('  Hôtel \t du   LAC ')).toBe('hotel du lac');
     expect(foldKey('Zürich Ñandú')).toBe('zurich nandu');
+  });
+
+  it('compares countries by ISO code, whether named or coded', () => {
+    expect(countryKey('Portugal')).toBe('PT');
+    expect(countryKey(' pt ')).toBe('PT');
+    expect(countryKey('Atlantis')).toBe('atlantis');
+    expect(placeMismatches({ country: 'Portugal' }, { country: 'PT' })).toEqual([]);
+    expect(placeMismatches({ country: 'Spain' }, { country: 'PT' })).toEqual(['country']);
   });
 
   it('finds place contradictions only where both sides are known', () => {

@@ -161,4 +161,19 @@ describe('stays: create', () => {
     expect((await post(new ObjectId().toHexString(), rider, HOSTEL)).status).toBe(404);
     expect((await post('nope', rider, HOSTEL)).status).toBe(400);
   });
+
+  it('checks a named country against a spot created through the API, which stores its ISO code', async () => {
+    const rider = await register(api);
+    const res = await api.fetch('/api/spots', {
+      method: 'POST',
+      headers: { 'x-auth-token': rider.token },
+      json: { name: 'Lisbon bowl', sports: ['skateboarding'], location: { lat: 38.72, lng: -9.14 }, country: 'PT' },
+    });
+    expect(res.status).toBe(201);
+    const spotId = (await res.json<any>())._id;
+    expect((await post(spotId, rider, { ...HOSTEL, country: 'Portugal' })).status).toBe(201);
+    const elsewhere = await post(spotId, rider, { name: 'Madrid Inn', type: 'hotel', country: 'Spain' });
+    expect(elsewhere.status).toBe(400);
+    expect(fields(await elsewhere.json())).toEqual(['country']);
+  });
 });

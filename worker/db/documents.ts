@@ -35,7 +35,7 @@ export interface UserDoc extends StoredDoc {
   subscription?: SubscriptionState;
   isBot?: boolean;
   analyticsExcluded?: boolean;
-  /** Spot lists owned, kept by worker/spot-lists/list-count.ts; absent until the first create or delete. */
+  /** Spot lists owned, kept by worker/spot-lists/service.ts; absent until the first create or delete. */
   spotListCount?: number;
 }
 

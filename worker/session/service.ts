@@ -22,3 +22,11 @@ export async function tokenIsAdmin(env: Env, store: Store, token: string | undef
   const claims = await verifySessionToken(token, requireSetting(env, 'JWT_SECRET'));
   return claims ? ((await storedAccount(store, claims))?.isAdmin ?? false) : false;
 }
+
+/** Who is acting on shared content: their id, and whether their stored role is admin now. */
+export type Caller = { userId: ObjectId; isAdmin: boolean };
+
+/** The caller of an `auth()` route; the role comes from the store, never the token's (never-expiring) claim. */
+export async function callerOf(store: Store, claims: TokenClaims): Promise<Caller> {
+  return { userId: new ObjectId(claims._id), isAdmin: (await storedAccount(store, claims))?.isAdmin === true };
+}

@@ -3,7 +3,6 @@ import type { SpotListDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import { spotExists } from '../spots/service';
-import { releaseListSlot, startListCount } from './list-count';
 
 // Every query of spot lists. A list is only ever found with its owner in the filter, so another
 // user's list and a missing one are the same 'not-found' (product decisions: private, 404).
@@ -50,7 +49,7 @@ export async function renameSpotList(
 }
 
 export async function deleteSpotList(store: Store, listId: ObjectId, userId: ObjectId): Promise<boolean> {
-  // The counter must exist before the lists change (worker/spot-lists/list-count.ts says why).
+  // The counter must exist before the lists change (the counter's comment below says why).
   await startListCount(store, userId);
   const { deletedCount } = await store.spotlists.deleteOne(owned(listId, userId));
   if (deletedCount) await releaseListSlot(store, userId);
@@ -98,4 +97,54 @@ export async function removeSpotFromList(
     { returnDocument: 'after' },
   );
   return removed ?? (await findSpotList(store, listId, userId)) ?? 'not-found';
+}
+
+// `users.spotListCount` is how many spot lists the user owns, moved only by conditional `$inc`s:
+// a create reserves its slot with one atomic update before inserting, so ten concurrent
+// creates by a free user owning 2 lists cannot all pass a count, exactly one increment matches.
+// A create that then stores nothing gives its slot back; a crash in between over-counts by one
+// (the safe direction: never a list over the allowance).
+
+/**
+ * Reserves a slot for one more list: while the user owns fewer than `ownedBelow`, or with no
+ * limit when it is undefined (premium). False when refused, or when there is no such account.
+ */
+export async function reserveListSlot(store: Store, userId: ObjectId, ownedBelow?: number): Promise<boolean> {
+  const owned = ownedBelow === undefined ? { $exists: true } : { $lt: ownedBelow };
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const { matchedCount } = await store.users.updateOne(
+      { _id: userId, spotListCount: owned },
+      { $inc: { spotListCount: 1 } },
+    );
+    if (matchedCount) return true;
+    if (!(await startListCount(store, userId))) return false;
+  }
+  return false;
+}
+
+/** Gives back a slot: a create that stored nothing, or a deleted list. Never below zero. */
+export async function releaseListSlot(store: Store, userId: ObjectId): Promise<void> {
+  await store.users.updateOne({ _id: userId, spotListCount: { $gt: 0 } }, { $inc: { spotListCount: -1 } });
+}
+
+/**
+ * Starts the counter of an account that has none (accounts and lists from before it) from a
+ * count of its lists. True when the counter was missing and now exists. Only the first such
+ * write lands (`$exists: false`), and every insert and delete of a list starts the counter
+ * before changing the lists, so no change can fall between that count and that write.
+ */
+export async function startListCount(store: Store, userId: ObjectId): Promise<boolean> {
+  const user = await store.users.findOne({ _id: userId }, { projection: { spotListCount: 1 } });
+  if (!user || user.spotListCount !== undefined) return false;
+  const owned = await store.spotlists.countDocuments({ userId });
+  await store.users.updateOne({ _id: userId, spotListCount: { $exists: false } }, { $set: { spotListCount: owned } });
+  return true;
+}
+
+/** A deleted spot leaves every rider's spot lists. */
+export async function removeSpotFromAllLists(store: Store, spotId: ObjectId): Promise<void> {
+  await store.spotlists.updateMany(
+    { spotIds: spotId },
+    { $pull: { spotIds: spotId }, $set: { updatedAt: new Date() } },
+  );
 }

@@ -6,7 +6,7 @@ import { errorResponse, withDocs } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hasPremium } from '../users/entitlements';
 import { findSubscription } from '../users/service';
-import { releaseListSlot, reserveListSlot } from './list-count';
+import { releaseListSlot, reserveListSlot } from './service';
 
 /** The Live refusal text (interface spec), matched by clients. */
 const UPGRADE_FOR_SPOT_LISTS = 'Upgrade to premium for unlimited spot lists';
@@ -17,7 +17,7 @@ export type SpotListSlotVariables = { spotListSlot: { taken: boolean } };
 /**
  * The subscription check, after `auth()`: a premium-active account passes; any other account
  * may create spot lists only while it owns fewer than the free allowance. The check reserves
- * the new list's slot atomically (worker/spot-lists/list-count.ts), so concurrent creates
+ * the new list's slot atomically (worker/spot-lists/service.ts), so concurrent creates
  * cannot overshoot; a request that stores no list gives the slot back.
  * Failure: 403 JSON `{error: "Upgrade to premium for unlimited spot lists"}`.
  * @example middleware: [auth(), subscription()] as const

@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { PageQuery, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
-import { storedAccount } from '../session/service';
+import { callerOf } from '../session/service';
 import { spotExists } from '../spots/service';
 import { publicUsers } from '../users/service';
 import { DeletedReview, Review, ReviewBody, ReviewPage, ReviewParams, SpotParam } from './schema';
@@ -79,9 +79,7 @@ export const spotReviewRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { spotId, reviewId } = c.req.valid('param');
-    // The role as stored now, not as the (never-expiring) token claims it.
-    const isAdmin = (await storedAccount(c.var.db, c.var.user))?.isAdmin === true;
-    const caller = { userId: new ObjectId(c.var.user._id), isAdmin };
+    const caller = await callerOf(c.var.db, c.var.user);
     const outcome = await deleteReview(c.var.db, new ObjectId(spotId), new ObjectId(reviewId), caller);
     if (outcome === 'not-found') throw new ApiError(404, 'Review not found.');
     if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own reviews.');

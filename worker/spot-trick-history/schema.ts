@@ -1,25 +1,21 @@
 import { z } from '@hono/zod-openapi';
-import { pathId } from '../http/ids';
+import { IdString, pathId } from '../http/ids';
 import { pageOf } from '../http/pagination';
+import { WebUrl } from '../http/web-url';
 import { LIMITS } from '../limits';
 import { PublicUser } from '../users/schema';
 
 export const SpotParam = z.object({ spotId: pathId('spotId') });
 
-const HttpUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(LIMITS.urlMax);
-
 export const LandingBody = z
   .object({
     trickName: z.string().trim().min(1, 'must not be empty').max(LIMITS.trickNameMax),
-    trickipediaId: z
-      .string()
-      .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id')
-      .optional(),
+    trickipediaId: IdString.optional(),
     landedAt: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
       .optional()
       .describe('when the trick was landed; defaults to now'),
-    videoUrl: HttpUrl.optional(),
+    videoUrl: WebUrl.optional(),
   })
   .strict();
 

@@ -1,11 +1,10 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
-import type { Store } from '../db/store';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { storedAccount } from '../session/service';
-import type { TokenClaims } from '../session/token';
+import { callerOf } from '../session/service';
+import { removeSpotFromAllLists } from '../spot-lists/service';
 import { ratingSummaries, ratingSummary } from '../spot-reviews/service';
 import { encodePosition, encodeSyncCursor } from './position';
 import {
@@ -19,8 +18,7 @@ import {
   SpotSync,
   SyncQuery,
 } from './schema';
-import { type Caller, deleteSpot, findSpot, insertSpot, positionOf, searchSpots, updateSpot } from './service';
-import { syncSpots } from './sync';
+import { deleteSpot, findSpot, insertSpot, positionOf, searchSpots, syncSpots, updateSpot } from './service';
 import { spotView } from './views';
 
 const TAGS = ['spots'];
@@ -32,12 +30,6 @@ const NOT_YOURS = 'Only the creator of this spot or an admin can change it.';
 
 function refusal(outcome: 'not-found' | 'not-yours'): ApiError {
   return outcome === 'not-found' ? new ApiError(404, NOT_FOUND) : new ApiError(403, NOT_YOURS);
-}
-
-/** The role comes from the stored account, never from the token's claim (tokens never expire). */
-async function callerOf(store: Store, user: TokenClaims): Promise<Caller> {
-  const isAdmin = (await storedAccount(store, user))?.isAdmin === true;
-  return { userId: new ObjectId(user._id), isAdmin };
 }
 
 const listSpots = defineRoute({
@@ -145,5 +137,7 @@ export const spotRoutes = createRouter<AppEnv>()
     const id = new ObjectId(c.req.valid('param').spotId);
     const outcome = await deleteSpot(c.var.db, id, await callerOf(c.var.db, c.var.user));
     if (outcome !== 'deleted') throw refusal(outcome);
+    // Its reviews and landings stay, unreachable; every rider's spot lists let it go.
+    await removeSpotFromAllLists(c.var.db, id);
     return c.json({ deleted: true as const, spotId: id.toHexString() }, 200);
   });

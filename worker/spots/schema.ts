@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pathId } from '../http/ids';
 import { LIMITS } from '../limits';
 import { COUNTRY_CODES, SPORTS } from '../taxonomies';
 import { decodePosition, decodeSyncCursor } from './position';
@@ -6,7 +7,7 @@ import { decodePosition, decodeSyncCursor } from './position';
 const Sport = z.enum(SPORTS);
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
-const Country = z
+export const Country = z
   .string()
   .trim()
   .transform((code) => code.toUpperCase())
@@ -51,15 +52,10 @@ export const SpotChangesBody = z
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
 
-export const SpotParam = z.object({
-  spotId: z
-    .string()
-    .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id')
-    .openapi({ param: { name: 'spotId', in: 'path' } }),
-});
+export const SpotParam = z.object({ spotId: pathId('spotId') });
 
 /** `lat,lng` in degrees. */
-const NearPoint = z.string().transform((value, ctx) => {
+export const NearPoint = z.string().transform((value, ctx) => {
   const match = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(value);
   const [lat, lng] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) {

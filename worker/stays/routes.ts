@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { storedAccount, tokenIsAdmin } from '../session/service';
+import { callerOf, tokenIsAdmin } from '../session/service';
+import { spotExists } from '../spots/service';
 import { rankedPage } from './ranking';
 import { refusal } from './refusals';
 import {
@@ -17,7 +18,7 @@ import {
   StaySearchQuery,
 } from './schema';
 import { searchFilter, spotListFilter } from './search-filter';
-import { type Caller, createStay, deleteStay, rankedStays, replaceStay, spotExists } from './service';
+import { type Caller, createStay, deleteStay, rankedStays, replaceStay } from './service';
 import { stayView } from './views';
 
 const TAGS = ['stays'];
@@ -96,11 +97,7 @@ async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void
     throw new ApiError(403, "includeUnreviewed is for admins: send an admin's x-auth-token.");
 }
 
-async function caller(c: Ctx): Promise<Caller> {
-  // The role as stored now, not as the (never-expiring) token claims it.
-  const isAdmin = (await storedAccount(c.var.db, c.var.user))?.isAdmin === true;
-  return { userId: new ObjectId(c.var.user._id), isAdmin };
-}
+const caller = (c: Ctx): Promise<Caller> => callerOf(c.var.db, c.var.user);
 
 const view = (row: { stay: Parameters<typeof stayView>[0]; spotId: ObjectId; spotName: string }) =>
   stayView(row.stay, row);

@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { STAY_TYPES } from '../db/documents';
-import { pathId } from '../http/ids';
+import { IdString, pathId } from '../http/ids';
 import { pageOf } from '../http/pagination';
 import { LIMITS } from '../limits';
+import { NearPoint } from '../spots/schema';
 import { httpUrl } from './normalise';
 import { decodeRankCursor } from './ranking';
 
@@ -38,7 +39,7 @@ export const StayBody = z
     address: text(S.fieldMax).optional(),
     city: text(S.fieldMax).optional(),
     state: text(S.fieldMax).optional(),
-    country: text(S.fieldMax).optional(),
+    country: text(S.fieldMax).optional().describe('a country name or ISO 3166-1 alpha-2 code'),
     source: text(S.fieldMax).optional(),
     sourceConfidence: z
       .number()
@@ -117,24 +118,9 @@ export const RankedListQuery = z.object({
   ),
 });
 
-const latLng = z
-  .string()
-  .regex(/^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?\s*$/, 'must be "lat,lng"')
-  .transform((value, ctx) => {
-    const [lat, lng] = value.split(',').map(Number) as [number, number];
-    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) {
-      ctx.addIssue({ code: 'custom', message: 'latitude must be within ±90 and longitude within ±180' });
-      return z.NEVER;
-    }
-    return { lat, lng };
-  });
-
 export const StaySearchQuery = RankedListQuery.extend({
   q: z.string().trim().min(1).max(LIMITS.searchQueryMax).describe('part of the name, any case or accents').optional(),
-  spotId: z
-    .string()
-    .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id')
-    .optional(),
+  spotId: IdString.optional(),
   city: text(S.fieldMax).describe('exact, any case').optional(),
   country: text(S.fieldMax).describe('exact, any case').optional(),
   type: z.enum(STAY_TYPES).optional(),
@@ -152,7 +138,7 @@ export const StaySearchQuery = RankedListQuery.extend({
     .max(S.distanceKmMax)
     .default(S.searchDistanceKmDefault)
     .describe('from the stay to its spot; stays without distanceKm are kept (ranked last on distance)'),
-  near: latLng.describe('"lat,lng": only stays of spots within radiusKm of this point').optional(),
+  near: NearPoint.describe('"lat,lng": only stays of spots within radiusKm of this point').optional(),
   radiusKm: z.coerce.number().gt(0).max(S.nearRadiusKmMax).default(S.nearRadiusKmDefault).describe('with near'),
 });
 export type StaySearch = z.infer<typeof StaySearchQuery>;

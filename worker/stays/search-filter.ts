@@ -1,6 +1,7 @@
 import { type Document, ObjectId } from 'mongodb';
+import { escapeRegex } from '../db/contains-pattern';
 import { LIMITS } from '../limits';
-import { escapeRegex, foldKey } from './normalise';
+import { foldKey } from './normalise';
 import type { StaySearch } from './schema';
 import type { StayFilter } from './service';
 

@@ -2,6 +2,7 @@ import { type Document, ObjectId } from 'mongodb';
 import type { SpotDoc, StayDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
+import type { Caller } from '../session/service';
 import { foldKey, placeMismatches } from './normalise';
 import { type RankedStay, rankingStages } from './ranking';
 import { StayBody, type StayFields } from './schema';
@@ -10,10 +11,7 @@ import { StayBody, type StayFields } from './schema';
 // so every query here is on the `spots` collection, and each write is one conditional update
 // of the spot: the filter re-asserts every rule, so a rule can never be lost to a race.
 
-export interface Caller {
-  userId: ObjectId;
-  isAdmin: boolean;
-}
+export type { Caller } from '../session/service';
 
 type SpotRead = Pick<SpotDoc, '_id' | 'name' | 'city' | 'state' | 'country' | 'createdBy' | 'stays'>;
 export type Refused =
@@ -26,11 +24,6 @@ type Written = { outcome: 'created' | 'replaced' | 'unchanged'; stay: StayDoc; s
 const MUTABLE = [...Object.keys(StayBody.shape), 'nameKey'] as (keyof StayFields | 'nameKey')[];
 // A write whose filter no longer matched lost a race to another write; re-reading settles it.
 const ATTEMPTS = 3;
-
-/** Whether the spot exists. */
-export async function spotExists(store: Store, spotId: ObjectId): Promise<boolean> {
-  return (await store.spots.countDocuments({ _id: spotId }, { limit: 1 })) > 0;
-}
 
 const readSpot = (store: Store, spotId: ObjectId) =>
   store.spots.findOne(

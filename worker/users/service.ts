@@ -1,4 +1,5 @@
 import { type Filter, ObjectId } from 'mongodb';
+import { containsPattern } from '../db/contains-pattern';
 import type { SubscriptionState, UserDoc } from '../db/documents';
 import { duplicateField, isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
@@ -65,13 +66,11 @@ export async function updateUser(
   }
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Accounts whose name or email contains `q`, newest first, `limit + 1` rows for the pager. */
 export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId; limit: number }): Promise<UserDoc[]> {
   const filter: Filter<UserDoc> = {};
   if (query.q) {
-    const pattern = new RegExp(escapeRegex(query.q), 'i');
+    const pattern = containsPattern(query.q);
     filter.$or = [{ name: pattern }, { email: pattern }];
   }
   if (query.cursor) filter._id = { $lt: query.cursor };
