@@ -20,10 +20,10 @@ export const LIMITS = {
   databaseRetryAfterSeconds: 5,
   /** Spot reviews: star rating and the length of the text. */
   review: { ratingMin: 1, ratingMax: 5, textMax: 2000 },
-  /** Trick names as riders type them (trick history, trick lists). */
-  trickNameMax: 100,
   /** A landing may be logged up to this far ahead of the server clock (time zones, clock drift). */
   landedAtSkewMs: 24 * 60 * 60 * 1000,
+  /** Premium monthly price in USD (interface spec, Limits); the yearly one is the PREMIUM_YEARLY_PRICE_USD setting. */
+  premiumMonthlyPriceUsd: 10,
   /** Free-tier spot lists: creation blocked once a non-premium user owns this many. */
   freeSpotLists: 3,
   /** Trick list and trick names: a short label, as an account name. */

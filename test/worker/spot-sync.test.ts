@@ -127,6 +127,17 @@ describe('spot sync', () => {
     }
   });
 
+  it('serves a spot stored without timestamps (older data) on read, search and sync', async () => {
+    const _id = new ObjectId();
+    await api.db((db) => db.collection('spots').insertOne({ _id, name: 'Old ledge', sports: ['skateboarding'] }));
+    const res = await api.fetch(`/api/spots/${_id.toHexString()}`);
+    expect(res.status).toBe(200);
+    expect((await res.json<any>()).createdAt).toBe(_id.getTimestamp().toISOString());
+    expect((await api.fetch('/api/spots?q=Old%20ledge')).status).toBe(200);
+    const pages = await syncAll(undefined, 1000);
+    expect(pages.flatMap((page) => page.spots.map((spot) => spot._id))).toContain(_id.toHexString());
+  });
+
   it('keeps tombstones at least 30 days (TTL index on spot_tombstones)', async () => {
     await sync();
     const indexes = await api.db((db) => db.collection('spot_tombstones').listIndexes().toArray());

@@ -9,7 +9,7 @@ export const SpotParam = z.object({ spotId: pathId('spotId') });
 
 export const LandingBody = z
   .object({
-    trickName: z.string().trim().min(1, 'must not be empty').max(LIMITS.trickNameMax),
+    trickName: z.string().trim().min(1, 'must not be empty').max(LIMITS.trickName.max),
     trickipediaId: IdString.optional(),
     landedAt: z.iso
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })

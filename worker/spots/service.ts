@@ -181,7 +181,7 @@ export async function syncSpots(
       .toArray(),
   ]);
   const changes: Change[] = [
-    ...spots.map((spot) => ({ at: { n: spot.updatedAt.getTime(), id: spot._id }, spot })),
+    ...spots.map((spot) => ({ at: { n: (spot.updatedAt ?? spot._id.getTimestamp()).getTime(), id: spot._id }, spot })),
     // A full sync starts from nothing, so deletions before it mean nothing to the client.
     ...(reset ? [] : tombstones.map((t) => ({ at: { n: t.deletedAt.getTime(), id: t._id }, deletedId: t._id }))),
   ].sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0));

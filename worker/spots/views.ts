@@ -1,9 +1,9 @@
 import type { SpotDoc } from '../db/documents';
 
-/** A spot as every client sees it; spots stored without `stays` or `location` are valid too. */
 /** The spot's rating, computed from its reviews (worker/spot-reviews/service.ts). */
 type Rating = { ratingAverage: number | null; reviewCount: number };
 
+/** A spot as every client sees it; spots stored without `stays`, `location` or timestamps are valid too. */
 export function spotView(spot: SpotDoc & { distanceMeters?: number }, rating?: Rating) {
   const [lng, lat] = spot.location?.coordinates ?? [];
   return {
@@ -21,7 +21,8 @@ export function spotView(spot: SpotDoc & { distanceMeters?: number }, rating?: R
     ...(rating ?? {}),
     // Metres from the database's $geoNear, to the metre.
     ...(spot.distanceMeters !== undefined ? { distanceKm: Math.round(spot.distanceMeters) / 1000 } : {}),
-    createdAt: spot.createdAt.toISOString(),
-    updatedAt: spot.updatedAt.toISOString(),
+    // Spots stored before timestamps were kept fall back to their id's creation time.
+    createdAt: (spot.createdAt ?? spot._id.getTimestamp()).toISOString(),
+    updatedAt: (spot.updatedAt ?? spot.createdAt ?? spot._id.getTimestamp()).toISOString(),
   };
 }

@@ -126,9 +126,10 @@ export const stayRoutes = createRouter<AppEnv>()
     return c.json(stayView(written.stay, { spotId: id, spotName: written.spotName }), 200);
   })
   .openapi(remove, async (c) => {
-    const { spotId, stayId } = c.req.valid('param');
-    // Stored stay ids are lower-case hex (ObjectId.toHexString()).
-    const outcome = await deleteStay(c.var.db, new ObjectId(spotId), stayId.toLowerCase(), await caller(c));
+    const { spotId } = c.req.valid('param');
+    // Stored stay ids are lower-case hex (ObjectId.toHexString()), and so is the answer.
+    const stayId = c.req.valid('param').stayId.toLowerCase();
+    const outcome = await deleteStay(c.var.db, new ObjectId(spotId), stayId, await caller(c));
     if (outcome.outcome === 'deleted' || outcome.outcome === 'not-found') {
       return c.json({ deleted: outcome.outcome === 'deleted', stayId }, 200);
     }

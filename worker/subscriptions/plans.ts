@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { LIMITS } from '../limits';
 import { MissingSettingError, type SettingName } from '../setting-error';
 
 // The subscription vocabulary and the product catalogue, in one place: the webhook's schema,
@@ -29,14 +30,12 @@ export interface Product {
   currency: 'USD';
 }
 
-/** Interface spec, Limits: "Premium monthly price: 10 per month (currency USD)". */
-const PREMIUM_MONTHLY_PRICE_USD = 10;
 const YEARLY_PRICE: SettingName = 'PREMIUM_YEARLY_PRICE_USD';
 
 /** The premium products on sale; the yearly price is a setting (wrangler.toml `[vars]` holds the default). */
 export function productCatalogue(env: Env): Product[] {
   return [
-    { plan: 'premium', interval: 'month', price: PREMIUM_MONTHLY_PRICE_USD, currency: 'USD' },
+    { plan: 'premium', interval: 'month', price: LIMITS.premiumMonthlyPriceUsd, currency: 'USD' },
     { plan: 'premium', interval: 'year', price: yearlyPrice(env), currency: 'USD' },
   ];
 }
