@@ -117,6 +117,8 @@ export async function reserveListSlot(store: Store, userId: ObjectId, ownedBelow
       { $inc: { spotListCount: 1 } },
     );
     if (matchedCount) return true;
+    // No match: no such account, a counter not started yet (start it, then try once more; a
+    // concurrent request may have started it meanwhile), or the allowance is used up.
     if (!(await startListCount(store, userId))) return false;
   }
   return false;
@@ -129,13 +131,14 @@ export async function releaseListSlot(store: Store, userId: ObjectId): Promise<v
 
 /**
  * Starts the counter of an account that has none (accounts and lists from before it) from a
- * count of its lists. True when the counter was missing and now exists. Only the first such
+ * count of its lists. True when the account exists and so, now, does its counter. Only the first such
  * write lands (`$exists: false`), and every insert and delete of a list starts the counter
  * before changing the lists, so no change can fall between that count and that write.
  */
 export async function startListCount(store: Store, userId: ObjectId): Promise<boolean> {
   const user = await store.users.findOne({ _id: userId }, { projection: { spotListCount: 1 } });
-  if (!user || user.spotListCount !== undefined) return false;
+  if (!user) return false;
+  if (user.spotListCount !== undefined) return true;
   const owned = await store.spotlists.countDocuments({ userId });
   await store.users.updateOne({ _id: userId, spotListCount: { $exists: false } }, { $set: { spotListCount: owned } });
   return true;
