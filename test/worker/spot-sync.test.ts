@@ -145,3 +145,43 @@ describe('spot sync', () => {
     expect(ttl?.expireAfterSeconds).toBeGreaterThanOrEqual(30 * 86_400);
   });
 });
+
+describe('spot sync sees stay changes', () => {
+  it('moves a spot into the next sync page when one of its stays is added, replaced or removed', async () => {
+    const owner = await register(api);
+    const res = await api.fetch('/api/spots', {
+      method: 'POST',
+      headers: { 'x-auth-token': owner.token },
+      json: { name: 'Stay sync spot', sports: ['bmx'], location: { lat: 10, lng: 10 } },
+    });
+    const spot = await res.json<any>();
+    const settled = async () => {
+      // Past the settle window, so the cursor is not held back behind the write.
+      await api.db((db) =>
+        db
+          .collection('spots')
+          .updateOne({ _id: new ObjectId(spot._id) }, { $set: { updatedAt: new Date(Date.now() - 60_000) } }),
+      );
+      const pages = await syncAll(undefined, 1000);
+      return pages.at(-1)!.nextCursor;
+    };
+    const changedSince = async (cursor: string) =>
+      (await syncAll(cursor, 1000)).flatMap((page) => page.spots.map((each) => each._id)).includes(spot._id);
+    const stays = `/api/spots/${spot._id}/stays`;
+    const headers = { 'x-auth-token': owner.token };
+
+    let cursor = await settled();
+    const created = await api.fetch(stays, { method: 'POST', headers, json: { name: 'Inn', type: 'hotel' } });
+    expect(created.status).toBe(201);
+    expect(await changedSince(cursor)).toBe(true);
+
+    const stayId = (await created.json<any>())._id;
+    cursor = await settled();
+    await api.fetch(`${stays}/${stayId}`, { method: 'PUT', headers, json: { name: 'Inn 2', type: 'hotel' } });
+    expect(await changedSince(cursor)).toBe(true);
+
+    cursor = await settled();
+    await api.fetch(`${stays}/${stayId}`, { method: 'DELETE', headers });
+    expect(await changedSince(cursor)).toBe(true);
+  });
+});

@@ -85,7 +85,8 @@ export async function createStay(
         stays: { $not: { $elemMatch: sameStay(stay) } },
         [`stays.${LIMITS.stay.perSpotMax - 1}`]: { $exists: false },
       },
-      { $push: { stays: stay } },
+      // The spot changes with its stays: the extension's sync (worker/spots/service.ts) reads updatedAt.
+      { $push: { stays: stay }, $set: { updatedAt: now } },
     );
     if (modifiedCount === 1) return { outcome: 'created', stay, spotName: spot.name };
   }
@@ -143,7 +144,7 @@ export async function replaceStay(
           { stays: { $not: { $elemMatch: { _id: stayId, ...wantedStay } } } },
         ],
       },
-      { $set: { 'stays.$[s]': next } },
+      { $set: { 'stays.$[s]': next, updatedAt: next.updatedAt } },
       { arrayFilters: [{ 's._id': stayId }], returnDocument: 'after', projection: { name: 1, stays: 1 } },
     );
     const replaced = updated?.stays?.find((each) => each._id === stayId);
@@ -167,7 +168,7 @@ export async function deleteStay(
     if (!mayEdit(caller, spot, stay)) return { outcome: 'not-yours' };
     const { modifiedCount } = await store.spots.updateOne(
       { _id: spotId, $and: [{ stays: { $elemMatch: { _id: stayId } } }, ...editableBy(caller, stayId)] },
-      { $pull: { stays: { _id: stayId } } },
+      { $pull: { stays: { _id: stayId } }, $set: { updatedAt: new Date() } },
     );
     if (modifiedCount === 1) return { outcome: 'deleted' };
   }
