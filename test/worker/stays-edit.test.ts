@@ -106,3 +106,26 @@ describe('stays: delete', () => {
     expect((await del(new ObjectId().toHexString(), stay._id, rider)).status).toBe(404);
   });
 });
+
+describe("a spot's place and its stays", () => {
+  it('refuses a spot change of country that contradicts a stay with 400 naming the field, and allows one that agrees', async () => {
+    const rider = await register(api);
+    const headers = { 'x-auth-token': rider.token };
+    const spot = await (
+      await api.fetch('/api/spots', {
+        method: 'POST',
+        headers,
+        json: { name: 'Porto park', sports: ['bmx'], location: { lat: 41.15, lng: -8.61 }, country: 'PT' },
+      })
+    ).json<any>();
+    await created(spot._id, rider, { ...HOSTEL, country: 'Portugal' });
+    const patch = (json: object) => api.fetch(`/api/spots/${spot._id}`, { method: 'PATCH', headers, json });
+
+    const moved = await patch({ country: 'ES' });
+    expect(moved.status).toBe(400);
+    expect(fields(await moved.json())).toEqual(['country']);
+    expect((await storedSpot(spot._id))!.country).toBe('PT');
+    expect((await patch({ country: 'pt', name: 'Porto bowl' })).status).toBe(200);
+    expect((await patch({ country: null })).status).toBe(200);
+  });
+});

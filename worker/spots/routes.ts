@@ -78,7 +78,12 @@ const patchSpot = defineRoute({
   summary: 'Change a spot (its creator or an admin)',
   middleware: [auth()] as const,
   request: { params: SpotParam, ...jsonBody(SpotChangesBody) },
-  responses: { 200: jsonResponse(Spot, 'The changed spot'), 403: notYours, 404: noSpot },
+  responses: {
+    200: jsonResponse(Spot, 'The changed spot'),
+    400: errorResponse("A new city, state or country contradicts one of the spot's stays (`details` names the fields)"),
+    403: notYours,
+    404: noSpot,
+  },
 });
 
 const removeSpot = defineRoute({
@@ -131,6 +136,10 @@ export const spotRoutes = createRouter<AppEnv>()
     const id = new ObjectId(c.req.valid('param').spotId);
     const outcome = await updateSpot(c.var.db, id, await callerOf(c.var.db, c.var.user), c.req.valid('json'));
     if (typeof outcome === 'string') throw refusal(outcome);
+    if ('conflict' in outcome) {
+      const details = outcome.fields.map((field) => ({ field, message: 'contradicts a stay of this spot' }));
+      throw new ApiError(400, "The spot's new place contradicts its stays.", { details });
+    }
     return c.json(spotView(outcome, await ratingSummary(c.var.db, outcome._id)), 200);
   })
   .openapi(removeSpot, async (c) => {

@@ -4,6 +4,7 @@ import type { SpotDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import type { Caller } from '../session/service';
+import { PLACE_FIELDS, placeMismatches } from '../stays/normalise';
 import type { Position, SyncCursor } from './position';
 import type { NewSpot, SpotChanges, SpotSearch } from './schema';
 
@@ -106,16 +107,45 @@ async function whyUnchanged(store: Store, id: ObjectId): Promise<'not-found' | '
   return (await store.spots.countDocuments({ _id: id }, { limit: 1 })) ? 'not-yours' : 'not-found';
 }
 
+export type PlaceConflict = { conflict: 'stay-place'; fields: string[] };
+
+/**
+ * Applies a change. A change of city, state or country must agree with the spot's stays
+ * (interface spec: stays consistent with their spot): the stays are read, and the write's
+ * filter pins `updatedAt` to what was read, which every stay write moves, so no stay can
+ * slip in between. A lost race is read again.
+ */
 export async function updateSpot(
   store: Store,
   id: ObjectId,
   caller: Caller,
   changes: SpotChanges,
-): Promise<SpotDoc | 'not-found' | 'not-yours'> {
-  const updated = await store.spots.findOneAndUpdate(editable(id, caller), changeUpdate(changes), {
-    returnDocument: 'after',
-  });
-  return updated ?? whyUnchanged(store, id);
+): Promise<SpotDoc | 'not-found' | 'not-yours' | PlaceConflict> {
+  const movesPlace = PLACE_FIELDS.some((field) => changes[field] !== undefined);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let pinned: Filter<SpotDoc> = {};
+    if (movesPlace) {
+      const spot = await store.spots.findOne(editable(id, caller), {
+        projection: { stays: 1, updatedAt: 1, city: 1, state: 1, country: 1 },
+      });
+      if (!spot) return whyUnchanged(store, id);
+      const place = Object.fromEntries(
+        PLACE_FIELDS.map((field) => [
+          field,
+          changes[field] === undefined ? spot[field] : (changes[field] ?? undefined),
+        ]),
+      );
+      const fields = [...new Set((spot.stays ?? []).flatMap((stay) => placeMismatches(stay, place)))];
+      if (fields.length) return { conflict: 'stay-place', fields };
+      pinned = { updatedAt: spot.updatedAt };
+    }
+    const updated = await store.spots.findOneAndUpdate({ ...editable(id, caller), ...pinned }, changeUpdate(changes), {
+      returnDocument: 'after',
+    });
+    if (updated) return updated;
+    if (!movesPlace) return whyUnchanged(store, id);
+  }
+  throw new Error(`spot ${id.toHexString()} place change lost 3 races in a row`);
 }
 
 /** Deletes the spot and leaves a tombstone, so the extension's sync removes it too. */
