@@ -177,6 +177,19 @@ describe('read markers', () => {
     expect((await inbox(me)).totalUnread).toBe(0);
   });
 
+  it('keeps the newest of concurrent reads, whatever order they land in', async () => {
+    const [me, ben] = [await register(api), await register(api)];
+    const id = await openId(me, [ben]);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.push(await sendId(ben, id, `m${i}`));
+    const reads = await Promise.all([...ids].reverse().map((messageId) => markRead(me, id, { messageId })));
+    expect(reads.map((res) => res.status)).toEqual(Array(6).fill(200));
+    expect((await inbox(me)).totalUnread).toBe(0);
+    const stored = await api.db((db) => db.collection('conversations').findOne({ _id: new ObjectId(id) }));
+    const marker = stored!.readMarkers.find((m: any) => m.userId.toHexString() === me._id);
+    expect(marker.messageId.toHexString()).toBe(ids.at(-1));
+  });
+
   it('answers 404 for a message of another conversation and 400 for a malformed one', async () => {
     const [me, ben, cy] = [await register(api), await register(api), await register(api)];
     const id = await openId(me, [ben]);

@@ -108,8 +108,9 @@ export const conversationRoutes = createRouter<AppEnv>()
     const marker = target
       ? await moveReadMarker(c.var.db, conversation._id, callerId, target)
       : markerOf(conversation, callerId);
-    const scope = unreadScope({ ...conversation, readMarkers: marker ? [marker] : [] }, callerId);
-    const unread = await unreadCounts(c.var.db, callerId, scope ? [scope] : []);
+    // Counted from the stored marker, not the conversation read above: messages may have arrived since.
+    const scope = { conversationId: conversation._id, after: marker?.messageId ?? null };
+    const unread = await unreadCounts(c.var.db, callerId, [scope]);
     return c.json(
       {
         conversationId: conversation._id.toHexString(),
