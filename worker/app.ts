@@ -3,12 +3,14 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
+import { conversationRoutes } from './conversations/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
 import { createRouter } from './http/openapi';
 import { LIMITS } from './limits';
 import { listingRoutes } from './listings/routes';
+import { messageRoutes } from './messages/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
@@ -70,6 +72,8 @@ export function createApp() {
   app.route('/api/trickipedia', trickipediaRoutes);
   app.route('/api/blog', blogRoutes);
   app.route('/api/categories', categoryRoutes);
+  app.route('/api/conversations', conversationRoutes);
+  app.route('/api/conversations', messageRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

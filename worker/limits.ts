@@ -97,4 +97,6 @@ export const LIMITS = {
   spotTombstoneDays: 45,
   /** The last sync page's cursor stays this far behind the clock: a write stamped earlier but stored later (clock skew between Workers, a slow write) is sent again, not skipped. */
   spotSyncSettleMs: 5000,
+  /** Direct messages: a group chat of 20 covers a crew; 2000 characters is a long message, far below the body limit. */
+  conversation: { participantsMin: 2, participantsMax: 20, messageTextMax: 2000 },
 } as const;

@@ -19,7 +19,11 @@ async function traces(db: Db, id: string): Promise<string[]> {
 }
 
 /** Where a collection names the user, when not in `userId`. */
-const OWNER_FIELD: Partial<Record<CollectionName, string>> = { spots: 'createdBy', blog: 'authorId' };
+const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
+  spots: 'createdBy',
+  blog: 'authorId',
+  conversations: 'participantIds',
+};
 
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
@@ -38,9 +42,18 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };
     const stays = cleanup.collection === 'spots' ? { stays: [stay] } : {};
+    // Conversations name their participants in arrays and in the set's key (worker/conversations/service.ts).
+    const member =
+      cleanup.collection === 'conversations'
+        ? {
+            [field]: [owner],
+            participantKey: `${userId.toHexString()}-${crypto.randomUUID()}`,
+            readMarkers: [{ userId: owner, messageId: null, readAt: now }],
+          }
+        : { [field]: owner };
     await db
       .collection(cleanup.collection)
-      .insertOne({ [field]: owner, name: 'kept?', ...unique, ...stays, createdAt: now, updatedAt: now });
+      .insertOne({ ...member, name: 'kept?', ...unique, ...stays, createdAt: now, updatedAt: now });
   }
 }
 

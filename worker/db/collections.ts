@@ -22,7 +22,7 @@ const COLLECTIONS = {
   feed_comments: holds<D.FeedCommentDoc>(),
   saved_posts: holds<D.SavedPostDoc>(),
   conversations: holds<D.ConversationDoc>(),
-  dm_messages: holds<D.ChatMessageDoc>(),
+  dm_messages: holds<D.DirectMessageDoc>(),
   bot_chats: holds<D.ChatMessageDoc>(),
   companion_profiles: holds<D.CompanionProfileDoc>(),
   blog: holds<D.BlogPostDoc>(),

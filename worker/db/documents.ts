@@ -62,8 +62,29 @@ export interface SavedPostDoc extends StoredDoc {
   userId: ObjectId;
 }
 
+/** How far one participant has read a conversation (worker/conversations/service.ts moves it forward only). */
+export interface ReadMarker {
+  userId: ObjectId;
+  /** The newest message read; null before the first read. */
+  messageId: ObjectId | null;
+  readAt: Date;
+}
+
 export interface ConversationDoc extends StoredDoc {
   participantIds: ObjectId[];
+  /** The sorted participant ids joined (unique): the same set finds the same conversation. Unset once a participant's account is deleted. */
+  participantKey?: string;
+  /** Creation, then the newest message's time: the list's sort key. */
+  lastActivityAt: Date;
+  lastMessageId: ObjectId | null;
+  readMarkers: ReadMarker[];
+}
+
+export interface DirectMessageDoc extends StoredDoc {
+  conversationId: ObjectId;
+  /** The sender; absent once their account is deleted (the message stays for the others). */
+  userId?: ObjectId;
+  text: string;
 }
 
 export interface ChatMessageDoc extends StoredDoc {

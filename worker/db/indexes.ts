@@ -216,6 +216,30 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'authorId' },
     why: 'account deletion detaches the author',
   },
+  {
+    collection: 'conversations',
+    key: { participantKey: 1 },
+    options: { name: 'participantKey_unique', unique: true, sparse: true },
+    why: 'the same participant set finds one conversation, also when two create it at once',
+  },
+  {
+    collection: 'conversations',
+    key: { participantIds: 1, lastActivityAt: -1, _id: -1 },
+    options: { name: 'participantIds_lastActivityAt' },
+    why: "a rider's conversations, most recent first; unread totals; account deletion",
+  },
+  {
+    collection: 'dm_messages',
+    key: { conversationId: 1, _id: 1 },
+    options: { name: 'conversationId_id' },
+    why: "a conversation's messages in either direction, and unread counts after a read marker",
+  },
+  {
+    collection: 'dm_messages',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: 'account deletion detaches the sender',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

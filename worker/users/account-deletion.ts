@@ -1,5 +1,6 @@
-import type { Document, Filter, ObjectId, UpdateFilter } from 'mongodb';
+import type { Document, Filter, ObjectId, PullOperator, UpdateFilter } from 'mongodb';
 import type { CollectionName } from '../db/collections';
+import type { ConversationDoc } from '../db/documents';
 
 /**
  * What deleting an account does to each collection that can hold personal data. Every
@@ -28,7 +29,6 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'reactions', remove: (userId) => ({ userId }) },
   { collection: 'feed_comments', remove: (userId) => ({ userId }) },
   { collection: 'saved_posts', remove: (userId) => ({ userId }) },
-  { collection: 'dm_messages', remove: (userId) => ({ userId }) },
   { collection: 'bot_chats', remove: (userId) => ({ userId }) },
   { collection: 'companion_profiles', remove: (userId) => ({ userId }) },
   { collection: 'pushTokens', remove: (userId) => ({ userId }) },
@@ -59,6 +59,23 @@ export const PERSONAL_DATA: Cleanup[] = [
   {
     collection: 'blog',
     detach: (userId) => ({ filter: { authorId: userId }, update: { $unset: { authorId: '' } } }),
+  },
+  // Direct messages stay for the other participants, without their sender (shown as sender: null).
+  {
+    collection: 'dm_messages',
+    detach: (userId) => ({ filter: { userId }, update: { $unset: { userId: '' } } }),
+  },
+  // The user leaves their conversations; the key goes too (it names them), so the remaining set can start afresh.
+  {
+    collection: 'conversations',
+    detach: (userId) => ({
+      filter: { participantIds: userId },
+      update: {
+        // The driver's typing refuses $pull on an untyped Document; the conversation's own shape checks it.
+        $pull: { participantIds: userId, readMarkers: { userId } } satisfies PullOperator<ConversationDoc> as Document,
+        $unset: { participantKey: '' },
+      },
+    }),
   },
 ];
 

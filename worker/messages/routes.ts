@@ -1,0 +1,68 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../app-env';
+import { ownConversation } from '../conversations/own';
+import { moveReadMarker, recordActivity } from '../conversations/service';
+import { ApiError } from '../http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
+import { toPage } from '../http/pagination';
+import { auth } from '../middleware/auth';
+import { publicUsers } from '../users/service';
+import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery } from './schema';
+import { insertMessage, listMessages } from './service';
+import { messageView } from './views';
+
+const TAGS = ['direct messages'];
+const noConversation = errorResponse('No such conversation among yours');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/{id}/messages',
+  tags: TAGS,
+  summary: "A conversation's messages: newest first, or with `after` the newer ones oldest first (participants only)",
+  middleware: [auth()] as const,
+  request: { params: ConversationParam, query: MessageQuery },
+  responses: { 200: jsonResponse(MessagePage, 'A page of messages'), 404: noConversation },
+});
+
+const send = defineRoute({
+  method: 'post',
+  path: '/{id}/messages',
+  tags: TAGS,
+  summary: 'Send a message to a conversation (participants only)',
+  middleware: [auth()] as const,
+  request: { params: ConversationParam, ...jsonBody(MessageBody) },
+  responses: { 201: jsonResponse(Message, 'Sent'), 404: noConversation },
+});
+
+/** Messages of a conversation, mounted under /api/conversations. */
+export const messageRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const conversation = await ownConversation(c, c.req.valid('param').id);
+    const { limit, cursor, after } = c.req.valid('query');
+    if (cursor && after) {
+      throw new ApiError(400, 'Use either cursor or after, not both.', {
+        details: [{ field: 'after', message: 'cannot be combined with cursor' }],
+      });
+    }
+    const rows = await listMessages(c.var.db, conversation._id, {
+      limit,
+      cursor,
+      after: after ? new ObjectId(after) : undefined,
+    });
+    const senders = await publicUsers(
+      c.var.db,
+      rows.flatMap((row) => (row.userId ? [row.userId] : [])),
+    );
+    const page = toPage(rows, limit, (row) => messageView(row, row.userId && senders.get(row.userId.toHexString())));
+    return c.json(after ? { ...page, nextCursor: null } : page, 200);
+  })
+  .openapi(send, async (c) => {
+    const conversation = await ownConversation(c, c.req.valid('param').id);
+    const senderId = new ObjectId(c.var.user._id);
+    const message = await insertMessage(c.var.db, conversation._id, senderId, c.req.valid('json').text);
+    await recordActivity(c.var.db, conversation._id, message);
+    // Writing a message reads everything before it.
+    await moveReadMarker(c.var.db, conversation._id, senderId, message._id);
+    const senders = await publicUsers(c.var.db, [senderId]);
+    return c.json(messageView(message, senders.get(senderId.toHexString())), 201);
+  });
