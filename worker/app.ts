@@ -3,6 +3,8 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
+import { commentRoutes } from './comments/routes';
+import { feedRoutes } from './feed/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
@@ -12,6 +14,8 @@ import { listingRoutes } from './listings/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
+import { reactionRoutes } from './reactions/routes';
+import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
@@ -70,6 +74,11 @@ export function createApp() {
   app.route('/api/trickipedia', trickipediaRoutes);
   app.route('/api/blog', blogRoutes);
   app.route('/api/categories', categoryRoutes);
+  app.route('/api/feed', feedRoutes);
+  app.route('/api/feed', reactionRoutes);
+  app.route('/api/feed', commentRoutes);
+  app.route('/api/feed', savedPostRoutes);
+  app.route('/api/users', mySavedPostRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -97,4 +97,6 @@ export const LIMITS = {
   spotTombstoneDays: 45,
   /** The last sync page's cursor stays this far behind the clock: a write stamped earlier but stored later (clock skew between Workers, a slow write) is sent again, not skipped. */
   spotSyncSettleMs: 5000,
+  /** Feed posts and their comments (worker/feed/, worker/comments/): a caption and a carousel, not an article. */
+  feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
 } as const;
