@@ -59,7 +59,7 @@ describe('saved posts', () => {
 
   it('lists only your saved posts, newest saved first across pages, as post views', async () => {
     const [author, rider, other] = [await register(api), await register(api), await register(api)];
-    const posts = [];
+    const posts: { _id: string }[] = [];
     for (let i = 0; i < 4; i++) posts.push(await newPost(api, author, { text: `p${i}` }));
     for (const index of [2, 0, 3, 1]) await save(posts[index]._id, rider);
     await save(posts[0]._id, other);
