@@ -3,7 +3,9 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
+import { commentRoutes } from './comments/routes';
 import { conversationRoutes } from './conversations/routes';
+import { feedRoutes } from './feed/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
@@ -14,6 +16,8 @@ import { messageRoutes } from './messages/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
+import { reactionRoutes } from './reactions/routes';
+import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
@@ -74,6 +78,11 @@ export function createApp() {
   app.route('/api/categories', categoryRoutes);
   app.route('/api/conversations', conversationRoutes);
   app.route('/api/conversations', messageRoutes);
+  app.route('/api/feed', feedRoutes);
+  app.route('/api/feed', reactionRoutes);
+  app.route('/api/feed', commentRoutes);
+  app.route('/api/feed', savedPostRoutes);
+  app.route('/api/users', mySavedPostRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -99,4 +99,6 @@ export const LIMITS = {
   spotSyncSettleMs: 5000,
   /** Direct messages: a group chat of 20 covers a crew; 2000 characters is a long message, far below the body limit. */
   conversation: { participantsMin: 2, participantsMax: 20, messageTextMax: 2000 },
+  /** Feed posts and their comments (worker/feed/, worker/comments/): a caption and a carousel, not an article. */
+  feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
 } as const;

@@ -43,6 +43,8 @@ export interface FeedPostDoc extends StoredDoc {
   text?: string;
   media: { type: 'image' | 'video'; url: string }[];
   spotId?: ObjectId;
+  /** Kept exact by `$inc` from each reaction's and comment's write (worker/reactions/, worker/comments/). */
+  counts: { love: number; respect: number; comments: number };
 }
 
 export interface ReactionDoc extends StoredDoc {

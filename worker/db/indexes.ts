@@ -240,6 +240,54 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'userId' },
     why: 'account deletion detaches the sender',
   },
+  {
+    collection: 'feed_posts',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: "account deletion removes a rider's posts",
+  },
+  {
+    collection: 'reactions',
+    key: { postId: 1, userId: 1 },
+    options: { name: 'postId_userId_unique', unique: true },
+    why: "one reaction per rider and post; a post's reactions go with it",
+  },
+  {
+    collection: 'reactions',
+    key: { userId: 1, postId: 1 },
+    options: { name: 'userId_postId' },
+    why: "a reader's own reactions on a feed page; account deletion",
+  },
+  {
+    collection: 'feed_comments',
+    key: { postId: 1, _id: -1 },
+    options: { name: 'postId__id' },
+    why: "a post's comments, newest first; they go with the post",
+  },
+  {
+    collection: 'feed_comments',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: "account deletion removes a rider's comments",
+  },
+  {
+    collection: 'saved_posts',
+    key: { userId: 1, postId: 1 },
+    options: { name: 'userId_postId_unique', unique: true },
+    why: "one save per rider and post; a reader's saved state on a feed page",
+  },
+  {
+    collection: 'saved_posts',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId__id' },
+    why: "a rider's saved posts, newest saved first",
+  },
+  {
+    collection: 'saved_posts',
+    key: { postId: 1 },
+    options: { name: 'postId' },
+    why: "a post's saves go with it",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

@@ -30,3 +30,14 @@ export type Caller = { userId: ObjectId; isAdmin: boolean };
 export async function callerOf(store: Store, claims: TokenClaims): Promise<Caller> {
   return { userId: new ObjectId(claims._id), isAdmin: (await storedAccount(store, claims))?.isAdmin === true };
 }
+
+/**
+ * The caller behind an optional `x-auth-token` on a public route, or null for the public view:
+ * no token, a bad one, or one whose account is gone.
+ */
+export async function tokenCaller(env: Env, store: Store, token: string | undefined): Promise<Caller | null> {
+  if (!token) return null;
+  const claims = await verifySessionToken(token, requireSetting(env, 'JWT_SECRET'));
+  const account = claims ? await storedAccount(store, claims) : null;
+  return claims && account ? { userId: new ObjectId(claims._id), isAdmin: account.isAdmin } : null;
+}

@@ -11,6 +11,13 @@ type Cleanup =
   | { collection: CollectionName; remove: (userId: ObjectId) => Filter<Document> }
   | {
       collection: CollectionName;
+      /** Removes the matching documents one at a time, so each one's follow-ups see exactly what went. */
+      removeEach: (userId: ObjectId) => Filter<Document>;
+      /** What a removed document (its before-image) leaves to do elsewhere: counters, dependants. */
+      followUps: (removed: Document) => FollowUp[];
+    }
+  | {
+      collection: CollectionName;
       detach: (userId: ObjectId) => {
         filter: Filter<Document>;
         update: UpdateFilter<Document>;
@@ -19,15 +26,43 @@ type Cleanup =
       };
     };
 
+/** A write another collection needs after a document went: a counter moves, or its dependants go. */
+export type FollowUp =
+  | { collection: CollectionName; deleteMany: Filter<Document> }
+  | { collection: CollectionName; updateOne: { filter: Filter<Document>; update: UpdateFilter<Document> } };
+
+const REACTION_TYPES = new Set(['love', 'respect']);
+
 export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'tricklists', remove: (userId) => ({ userId }) },
   { collection: 'tricks', remove: (userId) => ({ userId }) },
   { collection: 'spotlists', remove: (userId) => ({ userId }) },
   { collection: 'spot_reviews', remove: (userId) => ({ userId }) },
   { collection: 'spot_trick_history', remove: (userId) => ({ userId }) },
-  { collection: 'feed_posts', remove: (userId) => ({ userId }) },
-  { collection: 'reactions', remove: (userId) => ({ userId }) },
-  { collection: 'feed_comments', remove: (userId) => ({ userId }) },
+  // A rider's posts take everyone's reactions, comments and saves on them along (as worker/feed/removal.ts does).
+  {
+    collection: 'feed_posts',
+    removeEach: (userId) => ({ userId }),
+    followUps: (post) =>
+      (['reactions', 'feed_comments', 'saved_posts'] as const).map((collection) => ({
+        collection,
+        deleteMany: { postId: post._id },
+      })),
+  },
+  // Each reaction and comment comes off its post's counts, which worker/feed/service.ts keeps exact.
+  {
+    collection: 'reactions',
+    removeEach: (userId) => ({ userId }),
+    followUps: (reaction) =>
+      reaction.postId && REACTION_TYPES.has(reaction.type)
+        ? [countDown(reaction.postId, `counts.${reaction.type}`)]
+        : [],
+  },
+  {
+    collection: 'feed_comments',
+    removeEach: (userId) => ({ userId }),
+    followUps: (comment) => (comment.postId ? [countDown(comment.postId, 'counts.comments')] : []),
+  },
   { collection: 'saved_posts', remove: (userId) => ({ userId }) },
   { collection: 'bot_chats', remove: (userId) => ({ userId }) },
   { collection: 'companion_profiles', remove: (userId) => ({ userId }) },
@@ -78,6 +113,10 @@ export const PERSONAL_DATA: Cleanup[] = [
     }),
   },
 ];
+
+function countDown(postId: ObjectId, counter: string): FollowUp {
+  return { collection: 'feed_posts', updateOne: { filter: { _id: postId }, update: { $inc: { [counter]: -1 } } } };
+}
 
 /** The collections an account deletion cleans, for the route's description. */
 export const PERSONAL_COLLECTIONS = PERSONAL_DATA.map((cleanup) => cleanup.collection);

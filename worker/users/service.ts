@@ -3,7 +3,7 @@ import { containsPattern } from '../db/contains-pattern';
 import type { SubscriptionState, UserDoc } from '../db/documents';
 import { duplicateField, isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
-import { PERSONAL_DATA } from './account-deletion';
+import { type FollowUp, PERSONAL_DATA } from './account-deletion';
 
 // Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors.
 
@@ -92,10 +92,22 @@ export async function deleteAccount(store: Store, userId: ObjectId): Promise<voi
     const collection = store.db.collection(cleanup.collection);
     if ('remove' in cleanup) {
       await collection.deleteMany(cleanup.remove(userId));
+    } else if ('removeEach' in cleanup) {
+      for (const { _id } of await collection.find(cleanup.removeEach(userId), { projection: { _id: 1 } }).toArray()) {
+        // The before-image decides the follow-ups: a document another request removed meanwhile has none.
+        const removed = await collection.findOneAndDelete({ _id });
+        for (const step of removed ? cleanup.followUps(removed) : []) await runFollowUp(store, step);
+      }
     } else {
       const { filter, update, arrayFilters } = cleanup.detach(userId);
       await collection.updateMany(filter, update, arrayFilters ? { arrayFilters } : {});
     }
   }
   await store.users.deleteOne({ _id: userId });
+}
+
+async function runFollowUp(store: Store, step: FollowUp): Promise<void> {
+  const collection = store.db.collection(step.collection);
+  if ('deleteMany' in step) await collection.deleteMany(step.deleteMany);
+  else await collection.updateOne(step.updateOne.filter, step.updateOne.update);
 }

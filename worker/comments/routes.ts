@@ -1,0 +1,83 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../app-env';
+import { PostParam } from '../feed/schema';
+import { postExists } from '../feed/service';
+import { ApiError } from '../http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
+import { PageQuery, toPage } from '../http/pagination';
+import { auth } from '../middleware/auth';
+import { callerOf } from '../session/service';
+import { publicUsers } from '../users/service';
+import { Comment, CommentPage, CommentParams, DeletedComment, NewComment } from './schema';
+import { deleteComment, insertComment, listComments } from './service';
+import { commentView } from './views';
+
+const TAGS = ['feed'];
+const noPost = errorResponse('No such post');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/{postId}/comments',
+  tags: TAGS,
+  summary: "A post's comments, newest first",
+  request: { params: PostParam, query: PageQuery },
+  responses: { 200: jsonResponse(CommentPage, 'A page of comments'), 404: noPost },
+});
+
+const create = defineRoute({
+  method: 'post',
+  path: '/{postId}/comments',
+  tags: TAGS,
+  summary: 'Comment on a post',
+  middleware: [auth()] as const,
+  request: { params: PostParam, ...jsonBody(NewComment) },
+  responses: { 201: jsonResponse(Comment, 'The new comment'), 404: noPost },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{postId}/comments/{commentId}',
+  tags: TAGS,
+  summary: "Delete a comment (its author, the post's author or an admin)",
+  middleware: [auth()] as const,
+  request: { params: CommentParams },
+  responses: {
+    200: jsonResponse(DeletedComment, 'Deleted'),
+    403: errorResponse('Neither your comment nor your post'),
+    404: errorResponse('No such post, or no such comment on it'),
+  },
+});
+
+/** Comments on feed posts, mounted under /api/feed. */
+export const commentRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const postId = new ObjectId(c.req.valid('param').postId);
+    if (!(await postExists(c.var.db, postId))) throw new ApiError(404, 'Post not found.');
+    const query = c.req.valid('query');
+    const rows = await listComments(c.var.db, postId, query);
+    const authors = await publicUsers(
+      c.var.db,
+      rows.map((row) => row.userId),
+    );
+    return c.json(
+      toPage(rows, query.limit, (row) => commentView(row, authors.get(row.userId.toHexString()))),
+      200,
+    );
+  })
+  .openapi(create, async (c) => {
+    const userId = new ObjectId(c.var.user._id);
+    const postId = new ObjectId(c.req.valid('param').postId);
+    const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
+    if (comment === 'not-found') throw new ApiError(404, 'Post not found.');
+    const authors = await publicUsers(c.var.db, [userId]);
+    return c.json(commentView(comment, authors.get(userId.toHexString())), 201);
+  })
+  .openapi(remove, async (c) => {
+    const { postId, commentId } = c.req.valid('param');
+    const caller = await callerOf(c.var.db, c.var.user);
+    const outcome = await deleteComment(c.var.db, new ObjectId(postId), new ObjectId(commentId), caller);
+    if (outcome === 'not-found') throw new ApiError(404, 'Comment not found.');
+    if (outcome === 'not-yours')
+      throw new ApiError(403, 'You can delete only your own comments or comments on your posts.');
+    return c.json({ deleted: true as const, commentId }, 200);
+  });

@@ -1,0 +1,14 @@
+import type { FeedCommentDoc, UserDoc } from '../db/documents';
+import { publicUserView } from '../users/views';
+
+type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
+
+export function commentView(comment: FeedCommentDoc, author: Author | undefined) {
+  return {
+    _id: comment._id.toHexString(),
+    postId: comment.postId.toHexString(),
+    author: author ? publicUserView(author) : null,
+    text: comment.text,
+    createdAt: comment.createdAt.toISOString(),
+  };
+}

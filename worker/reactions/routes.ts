@@ -1,0 +1,47 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../app-env';
+import { PostParam } from '../feed/schema';
+import { ApiError } from '../http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
+import { auth } from '../middleware/auth';
+import { ReactionBody, ReactionState } from './schema';
+import { deleteReaction, putReaction } from './service';
+
+const TAGS = ['feed'];
+const noPost = errorResponse('No such post');
+
+const put = defineRoute({
+  method: 'put',
+  path: '/{postId}/reactions',
+  tags: TAGS,
+  summary: 'React to a post (one reaction per rider: a second one switches its type)',
+  middleware: [auth()] as const,
+  request: { params: PostParam, ...jsonBody(ReactionBody) },
+  responses: { 200: jsonResponse(ReactionState, 'Your reaction and the counts'), 404: noPost },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{postId}/reactions',
+  tags: TAGS,
+  summary: 'Take back your reaction (idempotent)',
+  middleware: [auth()] as const,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(ReactionState, 'No reaction of yours, and the counts'), 404: noPost },
+});
+
+/** Reactions on feed posts, mounted under /api/feed. */
+export const reactionRoutes = createRouter<AppEnv>()
+  .openapi(put, async (c) => {
+    const { postId } = c.req.valid('param');
+    const { type } = c.req.valid('json');
+    const counts = await putReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id), type);
+    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    return c.json({ postId, myReaction: type, counts }, 200);
+  })
+  .openapi(remove, async (c) => {
+    const { postId } = c.req.valid('param');
+    const counts = await deleteReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
+    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    return c.json({ postId, myReaction: null, counts }, 200);
+  });
