@@ -18,9 +18,7 @@ export async function storedAccount(store: Store, claims: TokenClaims): Promise<
  * now. Any other caller, a bad token included, is the public: such routes refuse no token.
  */
 export async function tokenIsAdmin(env: Env, store: Store, token: string | undefined): Promise<boolean> {
-  if (!token) return false;
-  const claims = await verifySessionToken(token, requireSetting(env, 'JWT_SECRET'));
-  return claims ? ((await storedAccount(store, claims))?.isAdmin ?? false) : false;
+  return (await tokenCaller(env, store, token))?.isAdmin ?? false;
 }
 
 /** Who is acting on shared content: their id, and whether their stored role is admin now. */
