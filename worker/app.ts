@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
+import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { commentRoutes } from './comments/routes';
@@ -83,6 +84,7 @@ export function createApp() {
   app.route('/api/feed', commentRoutes);
   app.route('/api/feed', savedPostRoutes);
   app.route('/api/users', mySavedPostRoutes);
+  app.route('/api/users', blockRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>
