@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, type TestAccount } from '../support/accounts';
 import { call, everyPage, refusedFields } from '../support/content';
+import { newPost } from '../support/feed';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('blocks');
@@ -83,5 +84,96 @@ describe('blocks', () => {
     expect(res.status).toBe(200);
     expect(await storedBlocks(rider._id)).toBe(0);
     expect(await storedBlocks(blocker._id)).toBe(0);
+  });
+});
+
+const BLOCKED_TEXT = { error: 'You cannot message this rider.' };
+const startConversation = (as: TestAccount, other: TestAccount) =>
+  call(api, 'POST', '/api/conversations', { as, json: { participantIds: [other._id] } });
+const send = (conversationId: string, as: TestAccount) =>
+  call(api, 'POST', `/api/conversations/${conversationId}/messages`, { as, json: { text: 'Session tomorrow?' } });
+const feedIds = async (as?: TestAccount) =>
+  (await everyPage<{ _id: string }>(api, '/api/feed', 50, as)).flat().map((post) => post._id);
+const commentIds = async (postId: string, as?: TestAccount) =>
+  (await everyPage<{ _id: string }>(api, `/api/feed/${postId}/comments`, 2, as)).flat().map((item) => item._id);
+const comment = async (postId: string, as: TestAccount) => {
+  const res = await call(api, 'POST', `/api/feed/${postId}/comments`, { as, json: { text: 'Clean!' } });
+  expect(res.status).toBe(201);
+  return (await res.json<{ _id: string }>())._id;
+};
+
+describe('block effects on direct messages', () => {
+  for (const direction of ['the caller blocked the other', 'the other blocked the caller'] as const) {
+    it(`refuses to start a conversation when ${direction}`, async () => {
+      const [caller, other] = [await register(api), await register(api)];
+      const [blocker, blocked] = direction === 'the caller blocked the other' ? [caller, other] : [other, caller];
+      expect((await block(blocked._id, blocker)).status).toBe(200);
+      const res = await startConversation(caller, other);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual(BLOCKED_TEXT);
+      expect(
+        await api.db((db) =>
+          db.collection('conversations').countDocuments({ participantIds: new ObjectId(caller._id) }),
+        ),
+      ).toBe(0);
+    });
+
+    it(`refuses a message in an existing conversation when ${direction}, and allows it again after unblocking`, async () => {
+      const [caller, other] = [await register(api), await register(api)];
+      const opened = await startConversation(caller, other);
+      expect(opened.status).toBe(201);
+      const { _id } = await opened.json<{ _id: string }>();
+      const [blocker, blocked] = direction === 'the caller blocked the other' ? [caller, other] : [other, caller];
+      expect((await block(blocked._id, blocker)).status).toBe(200);
+      for (const sender of [caller, other]) {
+        const res = await send(_id, sender);
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual(BLOCKED_TEXT);
+      }
+      expect(
+        await api.db((db) => db.collection('dm_messages').countDocuments({ conversationId: new ObjectId(_id) })),
+      ).toBe(0);
+      expect((await unblock(blocked._id, blocker)).status).toBe(200);
+      expect((await send(_id, caller)).status).toBe(201);
+    });
+  }
+});
+
+describe('block effects on the feed', () => {
+  it("hides the blocked rider's posts from the blocker only, in the feed and as one post", async () => {
+    const [blocker, blocked, bystander] = [await register(api), await register(api), await register(api)];
+    const hiddenPost = await newPost(api, blocked);
+    const shownPost = await newPost(api, bystander);
+    expect((await block(blocked._id, blocker)).status).toBe(200);
+
+    const seen = await feedIds(blocker);
+    expect(seen).toContain(shownPost._id);
+    expect(seen).not.toContain(hiddenPost._id);
+    expect(await feedIds(bystander)).toContain(hiddenPost._id);
+    expect(await feedIds()).toContain(hiddenPost._id);
+    expect((await call(api, 'GET', `/api/feed/${hiddenPost._id}`, { as: blocker })).status).toBe(404);
+    expect((await call(api, 'GET', `/api/feed/${hiddenPost._id}`, { as: bystander })).status).toBe(200);
+    // The block goes only one way: the blocked rider still reads the blocker's posts.
+    const blockersPost = await newPost(api, blocker);
+    expect(await feedIds(blocked)).toContain(blockersPost._id);
+
+    expect((await unblock(blocked._id, blocker)).status).toBe(200);
+    expect(await feedIds(blocker)).toContain(hiddenPost._id);
+  });
+
+  it("hides the blocked rider's comments from the blocker, and their post's comments altogether", async () => {
+    const [blocker, blocked, author] = [await register(api), await register(api), await register(api)];
+    const post = await newPost(api, author);
+    const hidden = await comment(post._id, blocked);
+    const shown = [await comment(post._id, author), await comment(post._id, blocker), await comment(post._id, author)];
+    const blockedPost = await newPost(api, blocked);
+    expect((await block(blocked._id, blocker)).status).toBe(200);
+
+    expect(await commentIds(post._id, blocker)).toEqual([...shown].reverse());
+    expect(await commentIds(post._id, author)).toEqual([hidden, ...shown].reverse());
+    expect(await commentIds(post._id)).toContain(hidden);
+    const res = await call(api, 'GET', `/api/feed/${blockedPost._id}/comments`, { as: blocker });
+    expect(res.status).toBe(404);
+    expect((await call(api, 'GET', `/api/feed/${blockedPost._id}/comments`, { as: author })).status).toBe(200);
   });
 });

@@ -21,10 +21,18 @@ export async function insertComment(
   return 'not-found';
 }
 
-/** A page of the post's comments, newest first (`limit + 1` rows for the pager). */
-export function listComments(store: Store, postId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+/** A page of the post's comments, newest first (`limit + 1` rows for the pager), without those by the hidden authors (hex ids). */
+export function listComments(
+  store: Store,
+  postId: ObjectId,
+  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> },
+) {
   return store.feed_comments
-    .find({ postId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({
+      postId,
+      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+    })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
