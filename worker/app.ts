@@ -18,6 +18,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { reactionRoutes } from './reactions/routes';
+import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
@@ -85,6 +86,8 @@ export function createApp() {
   app.route('/api/feed', savedPostRoutes);
   app.route('/api/users', mySavedPostRoutes);
   app.route('/api/users', blockRoutes);
+  app.route('/api/reports', reportRoutes);
+  app.route('/api/admin', adminReportRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -57,6 +57,11 @@ export async function deleteComment(
   return exists ? 'not-yours' : 'not-found';
 }
 
+/** The post a comment sits on; null when there is no such comment. */
+export async function postOfComment(store: Store, commentId: ObjectId): Promise<ObjectId | null> {
+  return (await store.feed_comments.findOne({ _id: commentId }, { projection: { postId: 1 } }))?.postId ?? null;
+}
+
 export async function removePostComments(store: Store, postId: ObjectId): Promise<void> {
   await store.feed_comments.deleteMany({ postId });
 }
