@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
+import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { commentRoutes } from './comments/routes';
@@ -17,6 +18,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { reactionRoutes } from './reactions/routes';
+import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
@@ -83,6 +85,9 @@ export function createApp() {
   app.route('/api/feed', commentRoutes);
   app.route('/api/feed', savedPostRoutes);
   app.route('/api/users', mySavedPostRoutes);
+  app.route('/api/users', blockRoutes);
+  app.route('/api/reports', reportRoutes);
+  app.route('/api/admin', adminReportRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -101,4 +101,6 @@ export const LIMITS = {
   conversation: { participantsMin: 2, participantsMax: 20, messageTextMax: 2000 },
   /** Feed posts and their comments (worker/feed/, worker/comments/): a caption and a carousel, not an article. */
   feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
+  /** Reports (worker/reports/): a reason from the list plus a short note for the admin desk. */
+  report: { noteMax: 1000 },
 } as const;

@@ -23,14 +23,19 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   spots: 'createdBy',
   blog: 'authorId',
   conversations: 'participantIds',
+  reports: 'reporterId',
 };
+
+/** The field a `remove` cleanup matches on the user (user_blocks has one entry per direction). */
+const removedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId) =>
+  'remove' in cleanup ? Object.entries(cleanup.remove(userId)).find(([, value]) => value === userId)?.[0] : undefined;
 
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
-    const field = OWNER_FIELD[cleanup.collection] ?? 'userId';
+    const field = OWNER_FIELD[cleanup.collection] ?? removedBy(cleanup, userId) ?? 'userId';
     // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug).
     const unique = {
       eventId: crypto.randomUUID(),

@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { hiddenFrom, PUBLIC_OR_READER, readerOf } from '../feed/reader';
 import { PostParam } from '../feed/schema';
-import { postExists } from '../feed/service';
+import { findPost } from '../feed/service';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { PageQuery, toPage } from '../http/pagination';
@@ -20,6 +21,9 @@ const list = defineRoute({
   path: '/{postId}/comments',
   tags: TAGS,
   summary: "A post's comments, newest first",
+  description:
+    'With a valid `x-auth-token`, comments by riders the caller blocked are left out, and a post by one of them is not found.',
+  security: PUBLIC_OR_READER,
   request: { params: PostParam, query: PageQuery },
   responses: { 200: jsonResponse(CommentPage, 'A page of comments'), 404: noPost },
 });
@@ -52,9 +56,10 @@ const remove = defineRoute({
 export const commentRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
-    if (!(await postExists(c.var.db, postId))) throw new ApiError(404, 'Post not found.');
+    const [post, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
     const query = c.req.valid('query');
-    const rows = await listComments(c.var.db, postId, query);
+    const rows = await listComments(c.var.db, postId, { ...query, hiddenAuthors: hidden });
     const authors = await publicUsers(
       c.var.db,
       rows.map((row) => row.userId),

@@ -21,10 +21,18 @@ export async function insertComment(
   return 'not-found';
 }
 
-/** A page of the post's comments, newest first (`limit + 1` rows for the pager). */
-export function listComments(store: Store, postId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+/** A page of the post's comments, newest first (`limit + 1` rows for the pager), without those by the hidden authors (hex ids). */
+export function listComments(
+  store: Store,
+  postId: ObjectId,
+  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> },
+) {
   return store.feed_comments
-    .find({ postId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({
+      postId,
+      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+    })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
@@ -47,6 +55,11 @@ export async function deleteComment(
   }
   const exists = await store.feed_comments.countDocuments({ _id: commentId, postId }, { limit: 1 });
   return exists ? 'not-yours' : 'not-found';
+}
+
+/** The post a comment sits on; null when there is no such comment. */
+export async function postOfComment(store: Store, commentId: ObjectId): Promise<ObjectId | null> {
+  return (await store.feed_comments.findOne({ _id: commentId }, { projection: { postId: 1 } }))?.postId ?? null;
 }
 
 export async function removePostComments(store: Store, postId: ObjectId): Promise<void> {

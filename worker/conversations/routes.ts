@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { refuseBlocked } from '../blocks/refusals';
 import { ApiError } from '../http/errors';
 import { toKeysetPage } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
@@ -26,6 +27,7 @@ const create = defineRoute({
   responses: {
     201: jsonResponse(Conversation, 'A new conversation'),
     200: jsonResponse(Conversation, 'The existing conversation of exactly these participants'),
+    403: errorResponse('The caller and another participant blocked one another'),
   },
 });
 
@@ -72,6 +74,7 @@ export const conversationRoutes = createRouter<AppEnv>()
   .openapi(create, async (c) => {
     const callerId = new ObjectId(c.var.user._id);
     const ids = await participantsOf(c, c.req.valid('json').participantIds);
+    await refuseBlocked(c.var.db, callerId, ids);
     const { conversation, created } = await openConversation(c.var.db, ids);
     const scope = unreadScope(conversation, callerId);
     const unread = await unreadCounts(c.var.db, callerId, scope ? [scope] : []);

@@ -48,6 +48,8 @@ const COLLECTIONS = {
   eventNotificationJobs: holds<D.StoredDoc>(),
   organizers: holds<D.StoredDoc>(),
   spot_tombstones: holds<D.SpotTombstoneDoc>(),
+  user_blocks: holds<D.UserBlockDoc>(),
+  reports: holds<D.ReportDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

@@ -64,6 +64,30 @@ export interface SavedPostDoc extends StoredDoc {
   userId: ObjectId;
 }
 
+/** The blocker is `userId` (worker/blocks/service.ts); one row per pair. */
+export interface UserBlockDoc extends StoredDoc {
+  userId: ObjectId;
+  blockedUserId: ObjectId;
+}
+
+export type ReportTargetType = 'post' | 'comment' | 'user';
+export type ReportReason = 'spam' | 'harassment' | 'hate' | 'violence' | 'nudity' | 'self-harm' | 'other';
+
+/** A rider's report for the admin desk (worker/reports/); `reporterId` goes when the reporter deletes their account. */
+export interface ReportDoc extends StoredDoc {
+  reporterId?: ObjectId;
+  targetType: ReportTargetType;
+  targetId: ObjectId;
+  /** The post a reported comment sits on, so removing it goes through worker/comments/service.ts. */
+  postId?: ObjectId;
+  reason: ReportReason;
+  note?: string;
+  status: 'open' | 'resolved';
+  action?: 'remove' | 'dismiss';
+  resolvedBy?: ObjectId;
+  resolvedAt?: Date;
+}
+
 /** How far one participant has read a conversation (worker/conversations/service.ts moves it forward only). */
 export interface ReadMarker {
   userId: ObjectId;

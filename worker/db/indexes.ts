@@ -288,6 +288,46 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'postId' },
     why: "a post's saves go with it",
   },
+  {
+    collection: 'user_blocks',
+    key: { userId: 1, blockedUserId: 1 },
+    options: { name: 'userId_blockedUserId_unique', unique: true },
+    why: "one block per pair; a reader's blocked ids for the feed; account deletion",
+  },
+  {
+    collection: 'user_blocks',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId__id' },
+    why: "a rider's blocks, newest first",
+  },
+  {
+    collection: 'user_blocks',
+    key: { blockedUserId: 1, userId: 1 },
+    options: { name: 'blockedUserId_userId' },
+    why: 'whether either rider blocked the other (messages); account deletion of the blocked',
+  },
+  {
+    collection: 'reports',
+    key: { reporterId: 1, targetType: 1, targetId: 1 },
+    options: {
+      name: 'open_reporterId_target_unique',
+      unique: true,
+      partialFilterExpression: { status: 'open', reporterId: { $exists: true } },
+    },
+    why: 'one open report per reporter and target (partial: open reports with a reporter); account deletion',
+  },
+  {
+    collection: 'reports',
+    key: { status: 1, _id: -1 },
+    options: { name: 'status__id' },
+    why: 'the admin desk, newest first per status',
+  },
+  {
+    collection: 'reports',
+    key: { targetType: 1, targetId: 1 },
+    options: { name: 'targetType_targetId' },
+    why: 'account deletion removes reports about the deleted rider',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

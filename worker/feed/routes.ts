@@ -1,28 +1,27 @@
-import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { PageQuery, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
-import { callerOf, tokenCaller } from '../session/service';
+import { callerOf } from '../session/service';
 import { spotExists } from '../spots/service';
 import { postViews } from './post-views';
+import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
 import { removePost } from './removal';
 import { DeletedPost, FeedPage, FeedPost, NewPost, PostParam } from './schema';
 import { findPost, insertPost, listPosts } from './service';
 
 const TAGS = ['feed'];
 const noPost = errorResponse('No such post');
-// Public reads: with a valid token in x-auth-token each post also carries the caller's reaction and saved state.
-const PUBLIC_OR_READER: Record<string, string[]>[] = [{}, { 'x-auth-token': [] }];
 
 const list = defineRoute({
   method: 'get',
   path: '/',
   tags: TAGS,
   summary: 'The feed, newest first',
-  description: "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`.",
+  description:
+    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders the caller blocked are left out.",
   security: PUBLIC_OR_READER,
   request: { query: PageQuery },
   responses: { 200: jsonResponse(FeedPage, 'A page of posts') },
@@ -42,7 +41,7 @@ const getOne = defineRoute({
   method: 'get',
   path: '/{postId}',
   tags: TAGS,
-  summary: 'One post',
+  summary: 'One post (404 for a reader who blocked its author)',
   security: PUBLIC_OR_READER,
   request: { params: PostParam },
   responses: { 200: jsonResponse(FeedPost, 'The post'), 404: noPost },
@@ -58,17 +57,13 @@ const remove = defineRoute({
   responses: { 200: jsonResponse(DeletedPost, 'Deleted'), 403: errorResponse('Not your post'), 404: noPost },
 });
 
-/** The reader behind an optional x-auth-token; a bad or missing token reads as the public. */
-async function readerOf(c: Context<AppEnv>) {
-  return (await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token')))?.userId ?? null;
-}
-
 /** Feed posts, mounted under /api/feed. */
 export const feedRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
-    const page = toPage(await listPosts(c.var.db, query), query.limit, (post) => post);
-    return c.json({ ...page, items: await postViews(c.var.db, page.items, await readerOf(c)) }, 200);
+    const { readerId, hidden } = await readerOf(c);
+    const page = toPage(await listPosts(c.var.db, { ...query, hiddenAuthors: hidden }), query.limit, (post) => post);
+    return c.json({ ...page, items: await postViews(c.var.db, page.items, readerId) }, 200);
   })
   .openapi(create, async (c) => {
     const { spotId, ...fields } = c.req.valid('json');
@@ -82,9 +77,10 @@ export const feedRoutes = createRouter<AppEnv>()
     return c.json(view!, 201);
   })
   .openapi(getOne, async (c) => {
-    const post = await findPost(c.var.db, new ObjectId(c.req.valid('param').postId));
-    if (!post) throw new ApiError(404, 'Post not found.');
-    const [view] = await postViews(c.var.db, [post], await readerOf(c));
+    const postId = new ObjectId(c.req.valid('param').postId);
+    const [post, { readerId, hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
+    const [view] = await postViews(c.var.db, [post], readerId);
     return c.json(view!, 200);
   })
   .openapi(remove, async (c) => {

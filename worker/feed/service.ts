@@ -34,10 +34,13 @@ export async function postExists(store: Store, postId: ObjectId): Promise<boolea
 export const findPosts = (store: Store, postIds: ObjectId[]) =>
   store.feed_posts.find({ _id: { $in: postIds } }).toArray();
 
-/** A page of the feed, newest first (`limit + 1` rows for the pager). */
-export function listPosts(store: Store, page: { limit: number; cursor?: ObjectId }) {
+/** A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids). */
+export function listPosts(store: Store, page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> }) {
   return store.feed_posts
-    .find(page.cursor ? { _id: { $lt: page.cursor } } : {})
+    .find({
+      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+    })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();

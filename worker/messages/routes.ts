@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { refuseBlocked } from '../blocks/refusals';
 import { ownConversation } from '../conversations/own';
 import { moveReadMarker, recordActivity } from '../conversations/service';
 import { ApiError } from '../http/errors';
@@ -31,7 +32,11 @@ const send = defineRoute({
   summary: 'Send a message to a conversation (participants only)',
   middleware: [auth()] as const,
   request: { params: ConversationParam, ...jsonBody(MessageBody) },
-  responses: { 201: jsonResponse(Message, 'Sent'), 404: noConversation },
+  responses: {
+    201: jsonResponse(Message, 'Sent'),
+    403: errorResponse('The sender and another participant blocked one another'),
+    404: noConversation,
+  },
 });
 
 /** Messages of a conversation, mounted under /api/conversations. */
@@ -59,6 +64,7 @@ export const messageRoutes = createRouter<AppEnv>()
   .openapi(send, async (c) => {
     const conversation = await ownConversation(c, c.req.valid('param').id);
     const senderId = new ObjectId(c.var.user._id);
+    await refuseBlocked(c.var.db, senderId, conversation.participantIds);
     const message = await insertMessage(c.var.db, conversation._id, senderId, c.req.valid('json').text);
     await recordActivity(c.var.db, conversation._id, message);
     // Writing a message reads everything before it.

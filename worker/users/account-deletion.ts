@@ -112,6 +112,15 @@ export const PERSONAL_DATA: Cleanup[] = [
       },
     }),
   },
+  // Blocks go in both directions: the ones the user made and the ones naming them (worker/blocks/).
+  { collection: 'user_blocks', remove: (userId) => ({ userId }) },
+  { collection: 'user_blocks', remove: (userId) => ({ blockedUserId: userId }) },
+  // Reports stay for moderation without their reporter; reports about the deleted rider have nothing left to act on.
+  {
+    collection: 'reports',
+    detach: (userId) => ({ filter: { reporterId: userId }, update: { $unset: { reporterId: '' } } }),
+  },
+  { collection: 'reports', remove: (userId) => ({ targetType: 'user', targetId: userId }) },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {
