@@ -89,3 +89,16 @@ describe('saved posts', () => {
     expect(await storedSaves(rider._id)).toBe(1);
   });
 });
+
+describe('saved posts and blocks', () => {
+  it('hides a saved post by a rider you blocked, and shows it again once unblocked', async () => {
+    const [rider, author] = [await register(api), await register(api)];
+    const post = await newPost(api, author);
+    await save(post._id, rider);
+    expect(await savedIds(rider)).toEqual([post._id]);
+    expect((await call(api, 'PUT', `/api/users/me/blocks/${author._id}`, { as: rider })).status).toBe(200);
+    expect(await savedIds(rider)).toEqual([]);
+    await call(api, 'DELETE', `/api/users/me/blocks/${author._id}`, { as: rider });
+    expect(await savedIds(rider)).toEqual([post._id]);
+  });
+});

@@ -174,6 +174,31 @@ describe('changing and deleting', () => {
   });
 });
 
+describe('deleting a spot', () => {
+  it('takes it out of every spot list and off the posts that named it', async () => {
+    const owner = await register(api);
+    const headers = { 'x-auth-token': owner.token };
+    const spot = await (
+      await api.fetch('/api/spots', {
+        method: 'POST',
+        headers,
+        json: { name: 'Gone soon', sports: ['bmx'], location: { lat: 1, lng: 1 } },
+      })
+    ).json<any>();
+    const list = await (
+      await api.fetch('/api/spotlists', { method: 'POST', headers, json: { name: 'Mine' } })
+    ).json<any>();
+    await api.fetch(`/api/spotlists/${list._id}/spots/${spot._id}`, { method: 'PUT', headers });
+    const post = await (
+      await api.fetch('/api/feed', { method: 'POST', headers, json: { text: 'here', spotId: spot._id } })
+    ).json<any>();
+
+    expect((await api.fetch(`/api/spots/${spot._id}`, { method: 'DELETE', headers })).status).toBe(200);
+    expect((await (await api.fetch(`/api/spotlists/${list._id}`, { headers })).json<any>()).spotIds).toEqual([]);
+    expect(await (await api.fetch(`/api/feed/${post._id}`)).json()).not.toHaveProperty('spotId');
+  });
+});
+
 describeAccessChecks(api, [
   { method: 'POST', path: '/api/spots', check: 'auth', json: spotBody() },
   { method: 'PATCH', path: '/api/spots/:spotId', check: 'auth', json: { name: 'Renamed by the access table' } },

@@ -26,6 +26,11 @@ export async function insertPost(store: Store, userId: ObjectId, fields: NewPost
 
 export const findPost = (store: Store, postId: ObjectId) => store.feed_posts.findOne({ _id: postId });
 
+/** A deleted spot is no longer named by the posts that referenced it. */
+export async function detachSpotFromPosts(store: Store, spotId: ObjectId): Promise<void> {
+  await store.feed_posts.updateMany({ spotId }, { $unset: { spotId: '' }, $set: { updatedAt: new Date() } });
+}
+
 export async function postExists(store: Store, postId: ObjectId): Promise<boolean> {
   return (await store.feed_posts.countDocuments({ _id: postId }, { limit: 1 })) > 0;
 }

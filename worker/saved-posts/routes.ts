@@ -1,6 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { blockedIdsOf } from '../blocks/service';
 import { postViews } from '../feed/post-views';
+import { hiddenFrom } from '../feed/reader';
 import { FeedPage, PostParam } from '../feed/schema';
 import { findPosts } from '../feed/service';
 import { ApiError } from '../http/errors';
@@ -63,7 +65,11 @@ export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) 
   const userId = new ObjectId(c.var.user._id);
   const query = c.req.valid('query');
   const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save.postId);
-  const posts = new Map((await findPosts(c.var.db, page.items)).map((post) => [post._id.toHexString(), post]));
-  const kept = page.items.flatMap((postId) => posts.get(postId.toHexString()) ?? []);
+  const [found, hidden] = await Promise.all([findPosts(c.var.db, page.items), blockedIdsOf(c.var.db, userId)]);
+  const posts = new Map(found.map((post) => [post._id.toHexString(), post]));
+  // Posts deleted since are gone, and those of riders the caller blocked are hidden, as in the feed.
+  const kept = page.items
+    .flatMap((postId) => posts.get(postId.toHexString()) ?? [])
+    .filter((post) => !hiddenFrom(hidden, post.userId));
   return c.json({ items: await postViews(c.var.db, kept, userId), nextCursor: page.nextCursor }, 200);
 });

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { detachSpotFromPosts } from '../feed/service';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
@@ -146,7 +147,7 @@ export const spotRoutes = createRouter<AppEnv>()
     const id = new ObjectId(c.req.valid('param').spotId);
     const outcome = await deleteSpot(c.var.db, id, await callerOf(c.var.db, c.var.user));
     if (outcome !== 'deleted') throw refusal(outcome);
-    // Its reviews and landings stay, unreachable; every rider's spot lists let it go.
-    await removeSpotFromAllLists(c.var.db, id);
+    // Its reviews and landings stay, unreachable; spot lists and posts stop naming it.
+    await Promise.all([removeSpotFromAllLists(c.var.db, id), detachSpotFromPosts(c.var.db, id)]);
     return c.json({ deleted: true as const, spotId: id.toHexString() }, 200);
   });
