@@ -1,38 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../worker/limits';
 import { register, type TestAccount } from '../support/accounts';
+import { BERLIN, createSpot as createSpotVia, haversineKm } from '../support/spots';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('spots-search');
 
-const BERLIN = { lat: 52.52, lng: 13.405 };
-const spotBody = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Mellowpark',
-  sports: ['skateboarding', 'bmx'],
-  location: BERLIN,
-  city: 'Berlin',
-  country: 'de',
-  ...overrides,
-});
-
-async function createSpot(account: TestAccount, overrides: Record<string, unknown> = {}) {
-  const res = await api.fetch('/api/spots', {
-    method: 'POST',
-    headers: { 'x-auth-token': account.token },
-    json: spotBody(overrides),
-  });
-  expect(res.status).toBe(201);
-  return res.json<any>();
-}
-
-/** Great-circle km on mongod's 6378100 m sphere, computed independently of the service. */
-function haversineKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }) {
-  const rad = Math.PI / 180;
-  const h =
-    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
-  return 2 * 6378.1 * Math.asin(Math.sqrt(h));
-}
+const createSpot = (account: TestAccount, overrides: Record<string, unknown> = {}) =>
+  createSpotVia(api, account, overrides);
 
 describe('search', () => {
   it('filters by name or city case-insensitively and by sport, newest first, in pages', async () => {

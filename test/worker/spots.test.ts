@@ -3,38 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../worker/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
+import { BERLIN, createSpot as createSpotVia, spotBody } from '../support/spots';
 import { createApi } from '../support/worker-api';
 
 const api = createApi('spots');
 
-const BERLIN = { lat: 52.52, lng: 13.405 };
-const spotBody = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Mellowpark',
-  sports: ['skateboarding', 'bmx'],
-  location: BERLIN,
-  city: 'Berlin',
-  country: 'de',
-  ...overrides,
-});
-
-async function createSpot(account: TestAccount, overrides: Record<string, unknown> = {}) {
-  const res = await api.fetch('/api/spots', {
-    method: 'POST',
-    headers: { 'x-auth-token': account.token },
-    json: spotBody(overrides),
-  });
-  expect(res.status).toBe(201);
-  return res.json<any>();
-}
-
-/** Great-circle km on mongod's 6378100 m sphere, computed independently of the service. */
-function _haversineKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }) {
-  const rad = Math.PI / 180;
-  const h =
-    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
-  return 2 * 6378.1 * Math.asin(Math.sqrt(h));
-}
+const createSpot = (account: TestAccount, overrides: Record<string, unknown> = {}) =>
+  createSpotVia(api, account, overrides);
 
 describe('creating and reading spots', () => {
   it('stores the location as a GeoJSON Point [lng, lat] with the creator, and reads it back publicly', async () => {

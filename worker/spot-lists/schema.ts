@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IdString } from '../http/ids';
+import { pathId } from '../http/ids';
 import { pageOf } from '../http/pagination';
 import { LIMITS } from '../limits';
 
@@ -8,9 +8,9 @@ const ListName = z.string().trim().min(LIMITS.name.min, 'must not be empty').max
 export const NewSpotList = z.object({ name: ListName }).strict();
 export const SpotListChanges = z.object({ name: ListName.optional() }).strict();
 
-export const ListParam = z.object({ listId: IdString.openapi({ param: { name: 'listId', in: 'path' } }) });
+export const ListParam = z.object({ listId: pathId('listId') });
 export const ListSpotParam = ListParam.extend({
-  spotId: IdString.openapi({ param: { name: 'spotId', in: 'path' } }),
+  spotId: pathId('spotId'),
 });
 
 export const SpotList = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IdString } from '../http/ids';
+import { pathId } from '../http/ids';
 import { PageQuery } from '../http/pagination';
 import { LIMITS } from '../limits';
 import { SPORTS } from '../taxonomies';
@@ -16,7 +16,7 @@ const ListName = z
 const Sport = z.enum(SPORTS, { message: `must be one of ${SPORTS.join(', ')}` });
 const Cadence = z.enum(REMINDER_CADENCES, { message: `must be one of ${REMINDER_CADENCES.join(', ')}` });
 
-export const ListIdParam = z.object({ listId: IdString.openapi({ param: { name: 'listId', in: 'path' } }) });
+export const ListIdParam = z.object({ listId: pathId('listId') });
 
 export const NewTrickListBody = z
   .object({ name: ListName, sport: Sport, reminderCadence: Cadence.default(DEFAULT_REMINDER_CADENCE) })

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { IdString } from '../http/ids';
+import { IdString, pathId } from '../http/ids';
 import { PageQuery } from '../http/pagination';
 import { LIMITS } from '../limits';
 
@@ -20,8 +20,7 @@ const SettableStatus = z
   .describe('landing goes through POST /api/tricklists/{listId}/tricks/{trickId}/land');
 const TrickipediaRef = IdString.describe('the id of an existing trickipedia entry');
 
-const idParam = (name: string) => IdString.openapi({ param: { name, in: 'path' } });
-export const TrickParams = z.object({ listId: idParam('listId'), trickId: idParam('trickId') });
+export const TrickParams = z.object({ listId: pathId('listId'), trickId: pathId('trickId') });
 
 export const NewTrickBody = z
   .object({ name: TrickName, trickipediaId: TrickipediaRef.optional(), status: SettableStatus.default('todo') })
