@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import type { StoredDoc } from './stored-doc';
 
+export * from './event-documents';
 export * from './riding-documents';
 export type { StoredDoc } from './stored-doc';
 
@@ -135,23 +136,6 @@ export interface ScheduledNotificationDoc extends StoredDoc {
   idempotencyKey: string;
   scheduledFor: Date;
   status: 'pending' | 'sent' | 'cancelled' | 'failed';
-}
-
-export interface EventDoc extends StoredDoc {
-  slug: string;
-  dedupeKey: string;
-  title: string;
-  startAt: Date;
-  sports: string[];
-  status: 'scheduled' | 'completed';
-}
-
-/** Ids stored as strings, as the Live events feature keeps them. */
-export interface EventSaveDoc {
-  _id: ObjectId;
-  userId: string;
-  eventId: string;
-  createdAt: Date;
 }
 
 export interface AnalyticsEventDoc {
