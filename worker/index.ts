@@ -2,6 +2,8 @@ import { createApp } from './app';
 import type { Env } from './env';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
+export { RiderPresence } from '../durable-objects/rider-presence';
+export { SocketShard } from './realtime/socket-shard';
 
 const app = createApp();
 

@@ -103,4 +103,18 @@ export const LIMITS = {
   feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
   /** Reports (worker/reports/): a reason from the list plus a short note for the admin desk. */
   report: { noteMax: 1000 },
+  /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
+  realtime: {
+    /** Engine.IO's own defaults: a ping every 25 s keeps mobile NATs open; 20 s more before a client gives up. */
+    pingIntervalMs: 25_000,
+    pingTimeoutMs: 20_000,
+    /** Largest frame a client may send: a 2000-character message in JSON with room to spare. */
+    maxPayloadBytes: 100_000,
+    /** A typing indicator stops by itself this long after its last start: clients refresh every few seconds. */
+    typingTtlMs: 5000,
+    /** Socket shards: about 1,000 connected riders each keeps a shard well under a Durable Object's request budget. */
+    shards: 8,
+    /** Participants of a conversation a shard remembers for relaying typing, before asking the database again. */
+    peerCacheMs: 60_000,
+  },
 } as const;

@@ -10,7 +10,10 @@ export type SettingName =
   | 'APPLE_JWKS_URL'
   | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS'
   | 'PAYMENT_WEBHOOK_SECRET'
-  | 'PREMIUM_YEARLY_PRICE_USD';
+  | 'PREMIUM_YEARLY_PRICE_USD'
+  | 'REALTIME_SHARDS'
+  | 'REALTIME_PING_INTERVAL_MS'
+  | 'REALTIME_PING_TIMEOUT_MS';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts
