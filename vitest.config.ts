@@ -48,7 +48,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['devdb/test/**/*.test.ts', 'test/node/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: [
+            'devdb/test/**/*.test.ts',
+            'test/node/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/realtime/**/*.test.ts',
+          ],
           testTimeout: 30_000,
         },
       },
