@@ -24,5 +24,9 @@ export interface Env {
   PAYMENT_WEBHOOK_SECRET?: string;
   /** Price of the yearly premium product in USD (worker/subscriptions/plans.ts); wrangler.toml sets the default. */
   PREMIUM_YEARLY_PRICE_USD?: string;
+  /** Event source one: a JSON list with HTML cards, read `?page=N` (the event sources spec, worker/ingestion/source-one.ts). */
+  EVENT_SOURCE_ONE_URL?: string;
+  /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/ingestion/source-two.ts). */
+  EVENT_SOURCE_TWO_URL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 }
