@@ -6,7 +6,7 @@ import { completePastEvents, writeEvents } from './bulk-writer';
 import { toEventRecord, uniqueByDedupeKey } from './event-record';
 import { lastSucceededRun, recordRun } from './run-log';
 import { ShapeError } from './shape-error';
-import { EVENT_SOURCES, type EventSource, sourcesOutranking } from './sources';
+import { EVENT_SOURCES, type EventSource, readSource, sourcesOutranking } from './sources';
 
 type Trigger = IngestionRunDoc['trigger'];
 
@@ -14,7 +14,7 @@ const NO_COUNTS = { fetched: 0, inserted: 0, updated: 0, unchanged: 0, duplicate
 
 /** Reads the whole listing first, so a shape change found on any page writes nothing. */
 async function ingestSource(store: Store, env: Env, source: EventSource, now: Date) {
-  const { events, rejected } = await source.read(env);
+  const { events, rejected } = await readSource(env, source);
   const fetched = events.length + rejected.length;
   if (fetched === 0) {
     const last = await lastSucceededRun(store, source.name);

@@ -1,6 +1,4 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { requireSetting } from '../config';
-import type { Env } from '../env';
 import { dayAtNoonUtc } from '../events/identity';
 import { LIMITS } from '../limits';
 import type { EventSport } from '../taxonomies';
@@ -127,8 +125,7 @@ export function parseSourceOnePage(body: string, page: number): SourceOnePage {
 }
 
 /** Reads every page of source one before anything is written: a page that fails fails the whole run. */
-export async function fetchSourceOne(env: Env): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }> {
-  const base = requireSetting(env, 'EVENT_SOURCE_ONE_URL');
+export async function fetchSourceOne(base: string): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }> {
   const pageUrl = (page: number) => {
     const url = new URL(base);
     url.searchParams.set('page', String(page));

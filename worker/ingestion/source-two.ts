@@ -1,7 +1,5 @@
 import { decodeHTML } from 'entities';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { requireSetting } from '../config';
-import type { Env } from '../env';
 import { dayAtNoonUtc } from '../events/identity';
 import { US_STATE_CODES } from '../taxonomies';
 import type { NormalizedEvent, RejectedItem } from './event-record';
@@ -130,7 +128,6 @@ export function parseSourceTwoPage(
   return result;
 }
 
-export async function fetchSourceTwo(env: Env): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }> {
-  const url = requireSetting(env, 'EVENT_SOURCE_TWO_URL');
+export async function fetchSourceTwo(url: string): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }> {
   return parseSourceTwoPage(await fetchText(url, 'text/html'), url);
 }

@@ -1,12 +1,16 @@
+import { requireSetting } from '../config';
 import type { Env } from '../env';
+import type { SettingName } from '../setting-error';
 import type { NormalizedEvent, RejectedItem } from './event-record';
 import { fetchSourceOne, SOURCE_ONE } from './source-one';
 import { fetchSourceTwo, SOURCE_TWO } from './source-two';
 
 export interface EventSource {
   name: string;
-  /** Reads the whole upstream listing, or throws (a ShapeError, an HTTP error, a missing setting). */
-  read(env: Env): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }>;
+  /** The setting holding the upstream address (worker/env.ts). */
+  setting: SettingName;
+  /** Reads the whole upstream listing, or throws (a ShapeError, an HTTP error). */
+  fetch(url: string): Promise<{ events: NormalizedEvent[]; rejected: RejectedItem[] }>;
   why: string;
 }
 
@@ -17,15 +21,22 @@ export interface EventSource {
 export const EVENT_SOURCES: EventSource[] = [
   {
     name: SOURCE_ONE,
-    read: fetchSourceOne,
+    setting: 'EVENT_SOURCE_ONE_URL',
+    fetch: fetchSourceOne,
     why: 'a public JSON list with HTML cards: title, dates, venue, image; sport only from the month',
   },
   {
     name: SOURCE_TWO,
-    read: fetchSourceTwo,
+    setting: 'EVENT_SOURCE_TWO_URL',
+    fetch: fetchSourceTwo,
     why: 'server-rendered page data: adds description, organizer, series, and what is inferred from them',
   },
 ];
+
+/** Reads a source's listing from the address its setting names; an unset one throws MissingSettingError. */
+export function readSource(env: Env, source: EventSource) {
+  return source.fetch(requireSetting(env, source.setting));
+}
 
 /** The sources whose content a listing from `source` must not overwrite. */
 export function sourcesOutranking(source: string): string[] {
