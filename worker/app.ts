@@ -11,6 +11,7 @@ import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
 import { createRouter } from './http/openapi';
+import { adminIngestionRoutes } from './ingestion/routes';
 import { LIMITS } from './limits';
 import { listingRoutes } from './listings/routes';
 import { messageRoutes } from './messages/routes';
@@ -89,6 +90,7 @@ export function createApp() {
   app.route('/api/users', blockRoutes);
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
+  app.route('/api/admin', adminIngestionRoutes);
   // socket.io-client asks for `/socket.io/?EIO=4&transport=websocket`; the path without the slash is served too.
   app.get('/socket.io/', socketUpgrade);
   app.get('/socket.io', socketUpgrade);

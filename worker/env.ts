@@ -31,6 +31,10 @@ export interface Env {
   /** Engine.IO ping cadence announced to clients; defaults in worker/limits.ts. */
   REALTIME_PING_INTERVAL_MS?: string;
   REALTIME_PING_TIMEOUT_MS?: string;
+  /** Event source one: a JSON list with HTML cards, read `?page=N` (the event sources spec, worker/ingestion/source-one.ts). */
+  EVENT_SOURCE_ONE_URL?: string;
+  /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/ingestion/source-two.ts). */
+  EVENT_SOURCE_TWO_URL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

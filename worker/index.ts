@@ -1,5 +1,6 @@
 import { createApp } from './app';
 import type { Env } from './env';
+import { runSchedule } from './schedules';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { RiderPresence } from '../durable-objects/rider-presence';
@@ -9,4 +10,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+  scheduled(controller, env, ctx) {
+    ctx.waitUntil(runSchedule(controller.cron, env));
+  },
 } satisfies ExportedHandler<Env>;

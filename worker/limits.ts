@@ -117,4 +117,17 @@ export const LIMITS = {
     /** Participants of a conversation a shard remembers for relaying typing, before asking the database again. */
     peerCacheMs: 60_000,
   },
+  /** Scheduled event ingestion (worker/ingestion/). */
+  ingestion: {
+    /** Events per bulkWrite: one round trip per batch, each far below the 48 MB message limit. */
+    writeBatch: 500,
+    /** Source one pages read per run: 100 pages of its usual size is far beyond any real listing, and a `pages` count past it is a shape change. */
+    pagesMax: 100,
+    /** A source that answered at least this many events on its last successful run and now answers none has changed shape. */
+    zeroEventsAfter: 5,
+    /** Upstream request timeout: a stuck source fails its run instead of holding the cron invocation. */
+    fetchTimeoutMs: 15_000,
+    /** Event dates are calendar days at noon UTC; the day is over everywhere (UTC-12) a day later. */
+    dayOverAfterMs: 24 * 60 * 60 * 1000,
+  },
 } as const;

@@ -13,7 +13,9 @@ export type SettingName =
   | 'PREMIUM_YEARLY_PRICE_USD'
   | 'REALTIME_SHARDS'
   | 'REALTIME_PING_INTERVAL_MS'
-  | 'REALTIME_PING_TIMEOUT_MS';
+  | 'REALTIME_PING_TIMEOUT_MS'
+  | 'EVENT_SOURCE_ONE_URL'
+  | 'EVENT_SOURCE_TWO_URL';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

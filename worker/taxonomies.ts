@@ -13,3 +13,23 @@ export const COUNTRY_CODES = new Set(
     'TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
   ).split(' '),
 );
+
+/** The sports an event is filed under: the rider sports plus skiing, which winter events carry (the interface spec, "Normalization rules"). */
+export const EVENT_SPORTS = ['skateboarding', 'snowboarding', 'skiing', 'bmx'] as const;
+export type EventSport = (typeof EVENT_SPORTS)[number];
+
+/** Participation intents an event offers (the interface spec, "Event (Planned target model)"). */
+export const EVENT_INTENTS = ['compete', 'spectate_in_person', 'spectate_online'] as const;
+export type EventIntent = (typeof EVENT_INTENTS)[number];
+
+/** Who may enter an event, as the second event source's connector infers it (the interface spec). */
+export const EVENT_LEVELS = ['open', 'invite-only'] as const;
+export type EventLevel = (typeof EVENT_LEVELS)[number];
+
+/** U.S. state, district and territory codes: "City, ST" in upstream event locations means the U.S. */
+export const US_STATE_CODES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
+    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP'
+  ).split(' '),
+);
