@@ -84,6 +84,14 @@ async function bareServer() {
 async function main() {
   console.log(`Starting the local stack (wrangler dev + devdb)…`);
   const stack = await startRealtimeStack();
+  try {
+    await measure(stack);
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
   const client = new MongoClient(stack.databaseUri);
   const db = client.db(databaseName(stack.databaseUri, undefined));
   const riders = Array.from({ length: Math.max(FEED_CLIENTS, CONVERSATIONS * 2) + 1 }, (_, i) => ({
@@ -241,7 +249,6 @@ async function main() {
 
   await bare.close();
   await client.close();
-  await stack.stop();
 }
 
 await main();

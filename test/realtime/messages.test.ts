@@ -42,7 +42,9 @@ describe('/messages', () => {
     const [alice, bob, eve] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Eve')]);
     const id = await conversation(alice.token, [bob.id]);
     const overheard = [
-      ...['message:created', 'typing:start', 'typing:stop', 'conversation:read'].map((e) => record(eve.socket, e)),
+      ...(['message:created', 'typing:start', 'typing:stop', 'conversation:read'] as const).map((e) =>
+        record(eve.socket, e),
+      ),
     ];
     const delivered = next(bob.socket, 'message:created');
     await send(alice.token, id, 'just us');

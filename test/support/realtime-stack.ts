@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { startDevDb } from '../../devdb/src/server';
+import type { ServerEvent, ServerEventName } from '../../durable-objects/realtime-events';
 import { freePort, stopProcess } from '../e2e/processes';
 
 // The real-time tests run the Worker in workerd through `wrangler dev` (as `npm run dev` does) and speak to it
@@ -114,25 +115,37 @@ export function joined(socket: Socket): Promise<Socket> {
   });
 }
 
+/** The payload of a server event, by name (durable-objects/realtime-events.ts). */
+type Payloads = { [Event in ServerEvent as Event['name']]: Event['payload'] };
+export type PayloadOf<E extends ServerEventName> = Payloads[E];
+
+/** The socket as a plain emitter: payloads are typed by event name below, not by socket.io-client's generics. */
+type Listening = {
+  on(event: string, listener: (payload: unknown) => void): void;
+  once(event: string, listener: (payload: unknown) => void): void;
+  off(event: string, listener: (payload: unknown) => void): void;
+};
+
 /** The next `event` on the socket, or a failure after `ms`. */
-export function next<T = any>(socket: Socket, event: string, ms = 5000): Promise<T> {
+export function next<E extends ServerEventName>(socket: Socket, event: E, ms = 5000): Promise<PayloadOf<E>> {
+  const emitter = socket as unknown as Listening;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      socket.off(event, on);
+      emitter.off(event, on);
       reject(new Error(`no ${event} within ${ms} ms`));
     }, ms);
-    const on = (payload: T) => {
+    const on = (payload: unknown) => {
       clearTimeout(timer);
-      resolve(payload);
+      resolve(payload as PayloadOf<E>);
     };
-    socket.once(event, on);
+    emitter.once(event, on);
   });
 }
 
 /** Collects every `event` the socket receives, to prove later that one never came. */
-export function record<T = any>(socket: Socket, event: string): T[] {
-  const seen: T[] = [];
-  socket.on(event, (payload: T) => seen.push(payload));
+export function record<E extends ServerEventName>(socket: Socket, event: E): PayloadOf<E>[] {
+  const seen: PayloadOf<E>[] = [];
+  (socket as unknown as Listening).on(event, (payload) => seen.push(payload as PayloadOf<E>));
   return seen;
 }
 

@@ -36,6 +36,7 @@ export class SocketShard extends SocketShardBase<Env> {
       const account = await this.withStore((store) => storedAccount(store, claims));
       return account ? { userId: claims._id } : { refused: 'This account no longer exists.' };
     } catch (error) {
+      console.error('realtime: a namespace connect could not be authenticated:', error);
       return { refused: unavailable(error) };
     }
   }
@@ -86,17 +87,10 @@ export class SocketShard extends SocketShardBase<Env> {
     return peers;
   }
 
-  private async withStore<T>(query: (store: RequestConnection['store']) => Promise<T>): Promise<T> {
+  /** Queries through the shard's one client; the driver reconnects by itself, and concurrent callers share it. */
+  private withStore<T>(query: (store: RequestConnection['store']) => Promise<T>): Promise<T> {
     this.connection ??= openRequestConnection(this.env);
-    try {
-      return await query(this.connection.store);
-    } catch (error) {
-      // A broken client is replaced on the next call rather than kept failing.
-      const broken = this.connection;
-      this.connection = null;
-      await broken?.release();
-      throw error;
-    }
+    return query(this.connection.store);
   }
 }
 
