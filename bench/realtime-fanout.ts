@@ -25,6 +25,15 @@ const percentile = (sorted: number[], p: number) =>
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const ratio = (ours: number, bare: number) => `${(ours / bare).toFixed(1)}×`;
 
+// A message not delivered within this long is counted as lost instead of stalling the run.
+const LOST_AFTER_MS = 10_000;
+let lost = 0;
+const within = (arrival: Promise<unknown>) =>
+  Promise.race([
+    arrival.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), LOST_AFTER_MS)),
+  ]);
+
 interface Exchange {
   perSecond: number;
   p99: number;
@@ -176,11 +185,11 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
       pairs.map(async (pair) => {
         for (let round = 0; round < ROUNDS * 2; round++) {
           const from = round % 2 ? 'b' : 'a';
-          const arrived = new Promise<void>((resolve) => receiver(pair, from).once(resolve));
+          const arrived = within(new Promise<void>((resolve) => receiver(pair, from).once(resolve)));
           const sentAt = performance.now();
           await send(pair, from, `round ${round}`);
-          await arrived;
-          latencies.push(performance.now() - sentAt);
+          if (await arrived) latencies.push(performance.now() - sentAt);
+          else lost++;
         }
       }),
     );
@@ -188,6 +197,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     latencies.sort((x, y) => x - y);
     return { perSecond: latencies.length / seconds, p99: percentile(latencies, 99) };
   };
+  console.log(`Exchanging ${ROUNDS * 2} messages in each conversation…`);
   const oursChat = await exchange(
     (pair, from, text) =>
       stack
@@ -243,6 +253,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
   console.log(
     `  messages/s: ours ${oursChat.perSecond.toFixed(0)}, bare ws ${bareChat.perSecond.toFixed(0)}, ratio ${ratio(bareChat.perSecond, oursChat.perSecond)} slower`,
   );
+  console.log(`  not delivered within ${LOST_AFTER_MS / 1000} s: ${lost}`);
   console.log(
     `  p99 delivery: ours ${ms(oursChat.p99)}, bare ws ${ms(bareChat.p99)}, ratio ${ratio(oursChat.p99, bareChat.p99)}`,
   );

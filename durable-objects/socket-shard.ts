@@ -239,8 +239,9 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     attachment.namespaces[nsp] = { sid, userId: outcome.userId };
     if (!storeAttachment(ws, attachment)) return;
     this.joinedIndex = null;
-    send(ws, connectedFrame(nsp, sid));
+    // Listed in the directory before the client hears it joined, so nothing sent to it after that is missed.
     await this.onPresence(outcome.userId, attachment.eid, true);
+    send(ws, connectedFrame(nsp, sid));
   }
 
   private async leave(ws: WebSocket, nsp: Namespace): Promise<void> {
