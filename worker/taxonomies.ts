@@ -13,3 +13,12 @@ export const COUNTRY_CODES = new Set(
     'TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
   ).split(' '),
 );
+
+/** Sports an event is filed under: the riders' sports plus skiing, which winter events carry (the interface spec, connector one). */
+export const EVENT_SPORTS = [...SPORTS, 'skiing'] as const;
+
+/** Why a rider goes to an event (the interface spec, "Event (Planned target model)"): stored in `intents`. */
+export const EVENT_INTENTS = ['compete', 'spectate_in_person', 'spectate_online'] as const;
+
+/** `participation.registrationStatus` values the events list filters on (the interface spec's Planned participation). */
+export const REGISTRATION_STATUSES = ['open', 'closed', 'upcoming'] as const;
