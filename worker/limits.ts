@@ -121,5 +121,7 @@ export const LIMITS = {
     similarMax: 6,
     similarCandidates: 200,
     similarWindowDays: 60,
+    /** An event that started this long before a window is not looked at for it: bounds the startAt index scan; festivals and contests run days, not months. */
+    longestRunDays: 60,
   },
 } as const;

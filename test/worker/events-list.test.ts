@@ -51,10 +51,14 @@ describe('GET /api/events: order and window (the interface spec, list rules)', (
     expect(await listedIds(api, 'date=2031-03-09')).toEqual(ids([before]));
   });
 
-  it('includes a multi-day event that started before the window and still runs in it', async () => {
+  it(`includes a multi-day event that started before the window (up to ${LIMITS.events.longestRunDays} days) and still runs in it`, async () => {
     const running = eventDoc({ startAt: at(utcDay(-2), 12), endAt: at(utcDay(1), 12) });
     const ended = eventDoc({ startAt: at(utcDay(-3), 12), endAt: at(utcDay(-1), 12) });
-    await insertEvents(api, [running, ended]);
+    const tooLong = eventDoc({
+      startAt: at(utcDay(-LIMITS.events.longestRunDays - 1), 12),
+      endAt: at(utcDay(1), 12),
+    });
+    await insertEvents(api, [running, ended, tooLong]);
     expect(await listedIds(api, 'date=today')).toEqual([running._id.toHexString()]);
     expect(await listedIds(api)).toEqual([running._id.toHexString()]);
   });

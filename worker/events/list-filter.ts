@@ -1,6 +1,7 @@
 import type { Filter } from 'mongodb';
 import { containsPattern } from '../db/contains-pattern';
 import type { EventDoc } from '../db/event-documents';
+import { LIMITS } from '../limits';
 import type { EVENT_INTENTS, EVENT_SPORTS, REGISTRATION_STATUSES } from '../taxonomies';
 import type { DateWindow } from './date-window';
 
@@ -33,14 +34,14 @@ const INTENT_FILTERS: Record<EventIntentFilter, Filter<EventDoc>> = {
 /**
  * Events whose days meet the window: starting inside it, or started before it and still running
  * (endAt on or after its first day). Only a stored date compares with a date, so an event
- * without a valid startAt is in no window.
+ * without a valid startAt is in no window. The lower bound on startAt keeps the scan of the
+ * startAt index short; an event running longer than LIMITS.events.longestRunDays is cut off.
  */
 export function windowFilter(window: DateWindow): Filter<EventDoc> {
+  const earliest = new Date(window.from.getTime() - LIMITS.events.longestRunDays * 24 * 60 * 60 * 1000);
   return {
-    $or: [
-      { startAt: { $gte: window.from, $lt: window.to } },
-      { startAt: { $lt: window.from }, endAt: { $gte: window.from } },
-    ],
+    startAt: { $gte: earliest, $lt: window.to },
+    $or: [{ startAt: { $gte: window.from } }, { endAt: { $gte: window.from } }],
   };
 }
 

@@ -40,7 +40,7 @@ const FILTER_FIELDS = {
       return window ?? z.NEVER;
     })
     .describe(
-      `UTC calendar days: today; weekend (Saturday and Sunday, this one while it lasts); week (today and the next 6 days); month (today and the next ${LIMITS.events.defaultWindowDays - 1} days, the default when absent); YYYY-MM-DD (that day); YYYY-MM-DD..YYYY-MM-DD (both days included). An event is in when it starts inside the window or started before it and its endAt reaches into it. Events without a valid startAt are in no window, so lists never show them; they are reachable by slug or id.`,
+      `UTC calendar days: today; weekend (Saturday and Sunday, this one while it lasts); week (today and the next 6 days); month (today and the next ${LIMITS.events.defaultWindowDays - 1} days, the default when absent); YYYY-MM-DD (that day); YYYY-MM-DD..YYYY-MM-DD (both days included). An event is in when it starts inside the window, or started before it (at most ${LIMITS.events.longestRunDays} days before) and its endAt reaches into it. Events without a valid startAt are in no window, so lists never show them; they are reachable by slug or id.`,
     ),
   intent: z
     .enum([...EVENT_INTENTS, 'community'])
