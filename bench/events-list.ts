@@ -3,6 +3,8 @@
  * 20,000 stored events spread a year either side of today: requests per second and p95 of
  * `GET /api/events` (default window, filters, a deep page, keyset paging), with `GET /api/health`
  * in the same run as the baseline each figure is compared with.
+ * The dev database narrows only on equality (devdb/src/collection.ts `candidates`), so a date
+ * window scans every stored event there; MongoDB walks the startAt index instead.
  * Run: npx tsx bench/events-list.ts   (EVENTS, SECONDS, CONCURRENCY, PORT override)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
