@@ -29,6 +29,9 @@ export default defineConfig({
                 GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
                 APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
                 STAND_INS_URL: inject('standInsUrl'),
+                // Tests pick their own pair of sources under /event-sources/<name>/ (test/support/stand-ins/event-sources.ts).
+                EVENT_SOURCE_ONE_URL: `${inject('standInsUrl')}/event-sources/default/one`,
+                EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,
               },
             },
           })),
@@ -48,7 +51,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['devdb/test/**/*.test.ts', 'test/node/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: [
+            'devdb/test/**/*.test.ts',
+            'test/node/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/realtime/**/*.test.ts',
+          ],
           testTimeout: 30_000,
         },
       },

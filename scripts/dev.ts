@@ -1,6 +1,6 @@
 // The local stack: dev database (unless MONGODB_URI is set; reused if one already serves the
 // folder), indexes, demo data on first run, then `wrangler dev`. Ctrl-C stops everything it
-// started. (Add `--test-scheduled` here when the first Cron Trigger lands.)
+// started. Cron Triggers fire by hand at /__scheduled?cron=... (`--test-scheduled`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -11,6 +11,12 @@ import { prepareDatabase } from './dev-database';
 import { startOrReuseDevDb } from './dev-devdb';
 
 const config = localStackConfig();
+
+/** Outside-service settings passed from this process's environment to the Worker, so a stand-in can be swapped in. */
+const PASSED_THROUGH = ['EVENT_SOURCE_ONE_URL', 'EVENT_SOURCE_TWO_URL'] as const;
+const passedVars = PASSED_THROUGH.flatMap((name) =>
+  process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
+);
 const children: ChildProcess[] = [];
 let stopping = false;
 let workerRunning = false;
@@ -78,6 +84,8 @@ function startWorker(uri: string, dbName: string): void {
       `MONGODB_URI:${uri}`,
       '--var',
       `MONGODB_DB:${dbName}`,
+      ...passedVars,
+      '--test-scheduled',
     ],
     {
       // No stdin: a child in its own process group must not read the terminal.

@@ -13,6 +13,7 @@ import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
 import { onError, onNotFound } from './http/on-error';
 import { createRouter } from './http/openapi';
+import { adminIngestionRoutes } from './ingestion/routes';
 import { LIMITS } from './limits';
 import { listingRoutes } from './listings/routes';
 import { messageRoutes } from './messages/routes';
@@ -20,6 +21,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { reactionRoutes } from './reactions/routes';
+import { socketUpgrade } from './realtime/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
@@ -90,6 +92,10 @@ export function createApp() {
   app.route('/api/users', blockRoutes);
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
+  app.route('/api/admin', adminIngestionRoutes);
+  // socket.io-client asks for `/socket.io/?EIO=4&transport=websocket`; the path without the slash is served too.
+  app.get('/socket.io/', socketUpgrade);
+  app.get('/socket.io', socketUpgrade);
   app.route('/api/events', eventRoutes);
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);

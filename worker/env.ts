@@ -1,4 +1,6 @@
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { RiderPresence } from '../durable-objects/rider-presence';
+import type { SocketShardBase } from '../durable-objects/socket-shard';
 
 /**
  * Bindings the Worker receives: `[vars]` in wrangler.toml, secrets, and Durable Objects.
@@ -24,5 +26,17 @@ export interface Env {
   PAYMENT_WEBHOOK_SECRET?: string;
   /** Price of the yearly premium product in USD (worker/subscriptions/plans.ts); wrangler.toml sets the default. */
   PREMIUM_YEARLY_PRICE_USD?: string;
+  /** Socket shards of the real-time layer, fixed names `shard-0` … (worker/realtime/settings.ts); default in worker/limits.ts. */
+  REALTIME_SHARDS?: string;
+  /** Engine.IO ping cadence announced to clients; defaults in worker/limits.ts. */
+  REALTIME_PING_INTERVAL_MS?: string;
+  REALTIME_PING_TIMEOUT_MS?: string;
+  /** Event source one: a JSON list with HTML cards, read `?page=N` (the event sources spec, worker/ingestion/source-one.ts). */
+  EVENT_SOURCE_ONE_URL?: string;
+  /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/ingestion/source-two.ts). */
+  EVENT_SOURCE_TWO_URL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
+  SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;
+  RIDER_PRESENCE: DurableObjectNamespace<RiderPresence>;
 }

@@ -1,10 +1,16 @@
 import { createApp } from './app';
 import type { Env } from './env';
+import { runSchedule } from './schedules';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
+export { RiderPresence } from '../durable-objects/rider-presence';
+export { SocketShard } from './realtime/socket-shard';
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
+  scheduled(controller, env, ctx) {
+    ctx.waitUntil(runSchedule(controller.cron, env));
+  },
 } satisfies ExportedHandler<Env>;

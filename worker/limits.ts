@@ -103,6 +103,33 @@ export const LIMITS = {
   feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
   /** Reports (worker/reports/): a reason from the list plus a short note for the admin desk. */
   report: { noteMax: 1000 },
+  /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
+  realtime: {
+    /** Engine.IO's own defaults: a ping every 25 s keeps mobile NATs open; 20 s more before a client gives up. */
+    pingIntervalMs: 25_000,
+    pingTimeoutMs: 20_000,
+    /** Largest frame a client may send: a 2000-character message in JSON with room to spare. */
+    maxPayloadBytes: 100_000,
+    /** A typing indicator stops by itself this long after its last start: clients refresh every few seconds. */
+    typingTtlMs: 5000,
+    /** Socket shards: about 1,000 connected riders each keeps a shard well under a Durable Object's request budget. */
+    shards: 8,
+    /** Participants of a conversation a shard remembers for relaying typing, before asking the database again. */
+    peerCacheMs: 60_000,
+  },
+  /** Scheduled event ingestion (worker/ingestion/). */
+  ingestion: {
+    /** Events per bulkWrite: one round trip per batch, each far below the 48 MB message limit. */
+    writeBatch: 500,
+    /** Source one pages read per run: 100 pages of its usual size is far beyond any real listing, and a `pages` count past it is a shape change. */
+    pagesMax: 100,
+    /** A source that answered at least this many events on its last successful run and now answers none has changed shape. */
+    zeroEventsAfter: 5,
+    /** Upstream request timeout: a stuck source fails its run instead of holding the cron invocation. */
+    fetchTimeoutMs: 15_000,
+    /** Event dates are calendar days at noon UTC; the day is over everywhere (UTC-12) a day later. */
+    dayOverAfterMs: 24 * 60 * 60 * 1000,
+  },
   /** Events (worker/events/): the Live list's fixed page and default window (the interface spec, "Events (Live)"). */
   events: {
     pageSize: 20,

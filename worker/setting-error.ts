@@ -10,7 +10,12 @@ export type SettingName =
   | 'APPLE_JWKS_URL'
   | 'SIGN_IN_MAX_FAILURES_PER_ADDRESS'
   | 'PAYMENT_WEBHOOK_SECRET'
-  | 'PREMIUM_YEARLY_PRICE_USD';
+  | 'PREMIUM_YEARLY_PRICE_USD'
+  | 'REALTIME_SHARDS'
+  | 'REALTIME_PING_INTERVAL_MS'
+  | 'REALTIME_PING_TIMEOUT_MS'
+  | 'EVENT_SOURCE_ONE_URL'
+  | 'EVENT_SOURCE_TWO_URL';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

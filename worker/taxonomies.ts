@@ -14,11 +14,25 @@ export const COUNTRY_CODES = new Set(
   ).split(' '),
 );
 
-/** Sports an event is filed under: the riders' sports plus skiing, which winter events carry (the interface spec, connector one). */
+/** The sports an event is filed under: the rider sports plus skiing, which winter events carry (the interface spec, "Normalization rules"). */
 export const EVENT_SPORTS = [...SPORTS, 'skiing'] as const;
+export type EventSport = (typeof EVENT_SPORTS)[number];
 
-/** Why a rider goes to an event (the interface spec, "Event (Planned target model)"): stored in `intents`. */
+/** Participation intents an event offers (the interface spec, "Event (Planned target model)"). */
 export const EVENT_INTENTS = ['compete', 'spectate_in_person', 'spectate_online'] as const;
+export type EventIntent = (typeof EVENT_INTENTS)[number];
+
+/** Who may enter an event, as the second event source's connector infers it (the interface spec). */
+export const EVENT_LEVELS = ['open', 'invite-only'] as const;
+export type EventLevel = (typeof EVENT_LEVELS)[number];
+
+/** U.S. state, district and territory codes: "City, ST" in upstream event locations means the U.S. */
+export const US_STATE_CODES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK ' +
+    'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP'
+  ).split(' '),
+);
 
 /** `participation.registrationStatus` values the events list filters on (the interface spec's Planned participation). */
 export const REGISTRATION_STATUSES = ['open', 'closed', 'upcoming'] as const;

@@ -4,3 +4,9 @@ declare namespace Cloudflare {
     STAND_INS_URL: string;
   }
 }
+
+/** Vite's `?raw` imports: a file's text (test/worker/schedules.test.ts reads wrangler.toml). */
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}

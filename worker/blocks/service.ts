@@ -49,6 +49,12 @@ export async function blockedIdsOf(store: Store, readerId: ObjectId | null): Pro
   return new Set(rows.map((row) => row.blockedUserId.toHexString()));
 }
 
+/** Hex ids of everyone who blocked the rider: the real-time feed never sends them the rider's posts. */
+export async function blockersOf(store: Store, userId: ObjectId): Promise<string[]> {
+  const rows = await store.user_blocks.find({ blockedUserId: userId }, { projection: { _id: 0, userId: 1 } }).toArray();
+  return rows.map((row) => row.userId.toHexString());
+}
+
 /** Whether the rider and any of the others blocked one another, in either direction. */
 export async function blockedBetween(store: Store, userId: ObjectId, others: ObjectId[]): Promise<boolean> {
   if (!others.length) return false;

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { blockedBetween } from '../blocks/service';
 import { hiddenFrom, PUBLIC_OR_READER, readerOf } from '../feed/reader';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
@@ -7,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { PageQuery, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { callerOf } from '../session/service';
 import { publicUsers } from '../users/service';
 import { Comment, CommentPage, CommentParams, DeletedComment, NewComment } from './schema';
@@ -75,7 +77,19 @@ export const commentRoutes = createRouter<AppEnv>()
     const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
     if (comment === 'not-found') throw new ApiError(404, 'Post not found.');
     const authors = await publicUsers(c.var.db, [userId]);
-    return c.json(commentView(comment, authors.get(userId.toHexString())), 201);
+    const view = commentView(comment, authors.get(userId.toHexString()));
+    publishAfterWrite(
+      c,
+      { namespace: '/feed', name: 'comment:created', payload: { postId: view.postId, comment: view } },
+      async () => {
+        // Only the post's author hears of it, and not of their own comment or one from a rider either of them blocked.
+        const post = await findPost(c.var.db, postId);
+        const tellAuthor =
+          post && !post.userId.equals(userId) && !(await blockedBetween(c.var.db, post.userId, [userId]));
+        return { riders: tellAuthor ? [post.userId.toHexString()] : [] };
+      },
+    );
+    return c.json(view, 201);
   })
   .openapi(remove, async (c) => {
     const { postId, commentId } = c.req.valid('param');

@@ -8,6 +8,7 @@ import { LIMITS } from '../limits';
 import { ConversationParam } from '../messages/schema';
 import { messageInConversation, unreadCounts } from '../messages/service';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { publicUsers } from '../users/service';
 import { ownConversation } from './own';
 import { Conversation, ConversationPage, ConversationQuery, NewConversation, ReadBody, ReadState } from './schema';
@@ -114,12 +115,15 @@ export const conversationRoutes = createRouter<AppEnv>()
     // Counted from the stored marker, not the conversation read above: messages may have arrived since.
     const scope = { conversationId: conversation._id, after: marker?.messageId ?? null };
     const unread = await unreadCounts(c.var.db, callerId, [scope]);
-    return c.json(
-      {
-        conversationId: conversation._id.toHexString(),
-        readAt: (marker?.readAt ?? conversation.createdAt).toISOString(),
-        unreadCount: unread.get(conversation._id.toHexString()) ?? 0,
-      },
-      200,
-    );
+    const receipt = {
+      conversationId: conversation._id.toHexString(),
+      readAt: (marker?.readAt ?? conversation.createdAt).toISOString(),
+    };
+    if (target) {
+      const event = { ...receipt, userId: callerId.toHexString(), messageId: marker?.messageId?.toHexString() ?? null };
+      publishAfterWrite(c, { namespace: '/messages', name: 'conversation:read', payload: event }, () => ({
+        riders: conversation.participantIds.filter((id) => !id.equals(callerId)).map((id) => id.toHexString()),
+      }));
+    }
+    return c.json({ ...receipt, unreadCount: unread.get(receipt.conversationId) ?? 0 }, 200);
   });

@@ -50,6 +50,7 @@ const COLLECTIONS = {
   spot_tombstones: holds<D.SpotTombstoneDoc>(),
   user_blocks: holds<D.UserBlockDoc>(),
   reports: holds<D.ReportDoc>(),
+  ingestion_runs: holds<D.IngestionRunDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

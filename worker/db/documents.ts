@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import type { StoredDoc } from './stored-doc';
 
 export * from './event-documents';
+export * from './ingestion-documents';
 export * from './riding-documents';
 export type { StoredDoc } from './stored-doc';
 

@@ -55,6 +55,8 @@ export interface EventDoc {
   intents?: string[] | null;
   level?: string[] | string | null;
   sourceTrust?: number | null;
+  /** Hash of the content fields as last ingested (worker/ingestion/event-record.ts): an identical sighting only touches lastSeenAt. */
+  contentHash?: string | null;
   createdAt?: Date | null;
   updatedAt?: Date | null;
   lastSeenAt?: Date | null;

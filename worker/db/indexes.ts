@@ -328,6 +328,12 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'targetType_targetId' },
     why: 'account deletion removes reports about the deleted rider',
   },
+  {
+    collection: 'ingestion_runs',
+    key: { source: 1, status: 1, startedAt: -1 },
+    options: { name: 'source_status_startedAt' },
+    why: "each run reads its source's last successful run (the zero-events rule)",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

@@ -1,9 +1,11 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import { blockersOf } from '../blocks/service';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { PageQuery, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { callerOf } from '../session/service';
 import { spotExists } from '../spots/service';
 import { postViews } from './post-views';
@@ -74,6 +76,10 @@ export const feedRoutes = createRouter<AppEnv>()
     const userId = new ObjectId(c.var.user._id);
     const post = await insertPost(c.var.db, userId, { ...fields, ...(spot ? { spotId: spot } : {}) });
     const [view] = await postViews(c.var.db, [post], userId);
+    const { myReaction: _reaction, saved: _saved, ...publicPost } = view!;
+    publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
+      everyoneBut: await blockersOf(c.var.db, userId),
+    }));
     return c.json(view!, 201);
   })
   .openapi(getOne, async (c) => {
@@ -88,5 +94,8 @@ export const feedRoutes = createRouter<AppEnv>()
     const outcome = await removePost(c.var.db, new ObjectId(postId), await callerOf(c.var.db, c.var.user));
     if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
     if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own posts.');
+    publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
+      everyoneBut: [],
+    }));
     return c.json({ deleted: true as const, postId }, 200);
   });

@@ -7,8 +7,9 @@ import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { publicUsers } from '../users/service';
-import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery } from './schema';
+import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
 import { insertMessage, listMessages } from './service';
 import { messageView } from './views';
 
@@ -31,7 +32,7 @@ const send = defineRoute({
   tags: TAGS,
   summary: 'Send a message to a conversation (participants only)',
   middleware: [auth()] as const,
-  request: { params: ConversationParam, ...jsonBody(MessageBody) },
+  request: { params: ConversationParam, headers: SenderSocket, ...jsonBody(MessageBody) },
   responses: {
     201: jsonResponse(Message, 'Sent'),
     403: errorResponse('The sender and another participant blocked one another'),
@@ -70,5 +71,12 @@ export const messageRoutes = createRouter<AppEnv>()
     // Writing a message reads everything before it.
     await moveReadMarker(c.var.db, conversation._id, senderId, message._id);
     const senders = await publicUsers(c.var.db, [senderId]);
-    return c.json(messageView(message, senders.get(senderId.toHexString())), 201);
+    const view = messageView(message, senders.get(senderId.toHexString()));
+    const event = { conversationId: view.conversationId, message: view };
+    publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
+      // Every participant's connections, the sender's other devices included, but not the one that sent it.
+      riders: conversation.participantIds.map((id) => id.toHexString()),
+      exceptSid: c.req.valid('header')['x-socket-id'],
+    }));
+    return c.json(view, 201);
   });

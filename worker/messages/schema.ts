@@ -8,6 +8,16 @@ const { messageTextMax } = LIMITS.conversation;
 
 export const ConversationParam = z.object({ id: pathId('id') });
 
+export const SenderSocket = z.object({
+  'x-socket-id': z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      "the sender's /messages socket id (`socket.id` in socket.io-client): that connection does not receive its own message:created",
+    ),
+});
+
 export const MessageBody = z.object({ text: z.string().trim().min(1).max(messageTextMax) }).strict();
 
 export const MessageQuery = PageQuery.extend({

@@ -1,14 +1,29 @@
+import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import type { ReactionCountsPayload } from '../../durable-objects/realtime-events';
 import type { AppEnv } from '../app-env';
+import { blockersOf } from '../blocks/service';
 import { PostParam } from '../feed/schema';
+import { findPost } from '../feed/service';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { ReactionBody, ReactionState } from './schema';
 import { deleteReaction, putReaction } from './service';
 
 const TAGS = ['feed'];
+
 const noPost = errorResponse('No such post');
+
+/** Tells every feed reader but those who blocked the post's author the post's new reaction counts. */
+function publishCounts(c: Context<AppEnv>, postId: string, counts: ReactionCountsPayload) {
+  const payload = { postId, counts: { love: counts.love, respect: counts.respect } };
+  publishAfterWrite(c, { namespace: '/feed', name: 'post:reactions', payload }, async () => {
+    const post = await findPost(c.var.db, new ObjectId(postId));
+    return { everyoneBut: post ? await blockersOf(c.var.db, post.userId) : [] };
+  });
+}
 
 const put = defineRoute({
   method: 'put',
@@ -37,11 +52,13 @@ export const reactionRoutes = createRouter<AppEnv>()
     const { type } = c.req.valid('json');
     const counts = await putReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id), type);
     if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    publishCounts(c, postId, counts);
     return c.json({ postId, myReaction: type, counts }, 200);
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
     const counts = await deleteReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
     if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    publishCounts(c, postId, counts);
     return c.json({ postId, myReaction: null, counts }, 200);
   });

@@ -6,6 +6,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { toPage } from '../http/pagination';
 import { admin } from '../middleware/admin';
 import { auth } from '../middleware/auth';
+import { publishAfterWrite } from '../realtime/publish';
 import { NewReport, Report, ReportPage, ReportQuery, Resolution } from './schema';
 import { fileReport, listReports, resolveReport } from './service';
 import { reportView } from './views';
@@ -76,5 +77,11 @@ export const adminReportRoutes = createRouter<AppEnv>()
     );
     if (outcome === 'not-found') throw new ApiError(404, 'Report not found.');
     if (outcome === 'resolved-already') throw new ApiError(409, 'This report is resolved already.');
+    if (outcome.action === 'remove' && outcome.targetType === 'post') {
+      const postId = outcome.targetId.toHexString();
+      publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
+        everyoneBut: [],
+      }));
+    }
     return c.json(reportView(outcome), 200);
   });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEventSourcesHandler } from './event-sources';
 import { createJwksHandler } from './jwks';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
@@ -9,7 +10,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Prom
  * speaking that service's real protocol under its own path prefix.
  */
 export async function startStandIns(): Promise<{ url: string; close(): Promise<void> }> {
-  const handlers: Handler[] = [createJwksHandler()];
+  const handlers: Handler[] = [createJwksHandler(), createEventSourcesHandler()];
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
     try {

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joined, next, pause, type RealtimeStack, record, startRealtimeStack } from '../support/realtime-stack';
+
+let stack: RealtimeStack;
+beforeAll(async () => {
+  stack = await startRealtimeStack();
+}, 60_000);
+afterAll(() => stack?.stop());
+
+async function feedReader(name = 'Reader') {
+  const rider = await stack.rider(name);
+  return { ...rider, socket: await joined(stack.connect('/feed', { auth: { token: rider.token } })) };
+}
+
+const post = async (token: string, text: string) => {
+  const { status, body } = await stack.api('/feed', { token, body: { text, media: [] } });
+  expect(status).toBe(201);
+  return body;
+};
+
+describe('/feed', () => {
+  it('sends a new post to every connected rider, as the public sees it', async () => {
+    const [reader, other, author] = await Promise.all([feedReader(), feedReader(), stack.rider('Author')]);
+    const seen = [next(reader.socket, 'post:created'), next(other.socket, 'post:created')];
+    const stored = await post(author.token, 'new line at the bowl');
+    for (const event of await Promise.all(seen)) {
+      expect(event).toEqual({
+        post: {
+          _id: stored._id,
+          author: { _id: author.id, name: 'Author' },
+          text: 'new line at the bowl',
+          media: [],
+          counts: stored.counts,
+          createdAt: stored.createdAt,
+        },
+      });
+    }
+  });
+
+  it("sends reaction counts as they change, and a removed post's id", async () => {
+    const [reader, author, fan] = await Promise.all([feedReader(), stack.rider('Author'), stack.rider('Fan')]);
+    const created = next(reader.socket, 'post:created');
+    const stored = await post(author.token, 'kickflip');
+    await created;
+    const counted = next(reader.socket, 'post:reactions');
+    expect(
+      (await stack.api(`/feed/${stored._id}/reactions`, { method: 'PUT', token: fan.token, body: { type: 'love' } }))
+        .status,
+    ).toBe(200);
+    expect(await counted).toEqual({ postId: stored._id, counts: { love: 1, respect: 0 } });
+    const switched = next(reader.socket, 'post:reactions');
+    await stack.api(`/feed/${stored._id}/reactions`, { method: 'PUT', token: fan.token, body: { type: 'respect' } });
+    expect(await switched).toEqual({ postId: stored._id, counts: { love: 0, respect: 1 } });
+    const removed = next(reader.socket, 'post:removed');
+    expect((await stack.api(`/feed/${stored._id}`, { method: 'DELETE', token: author.token })).status).toBe(200);
+    expect(await removed).toEqual({ postId: stored._id });
+  });
+
+  it("tells a post's author, and only them, of a comment on it", async () => {
+    const [author, bystander, commenter] = await Promise.all([
+      feedReader('Author'),
+      feedReader(),
+      stack.rider('Commenter'),
+    ]);
+    const created = next(bystander.socket, 'post:created');
+    const stored = await post(author.token, 'rate my line');
+    await created;
+    const elsewhere = record(bystander.socket, 'comment:created');
+    const own = record(author.socket, 'comment:created');
+    await stack.api(`/feed/${stored._id}/comments`, { token: author.token, body: { text: 'first!' } });
+    const notified = next(author.socket, 'comment:created');
+    const { body: comment } = await stack.api(`/feed/${stored._id}/comments`, {
+      token: commenter.token,
+      body: { text: 'clean' },
+    });
+    expect(await notified).toEqual({ postId: stored._id, comment });
+    expect(comment.author).toEqual({ _id: commenter.id, name: 'Commenter' });
+    await pause(300);
+    expect(elsewhere).toEqual([]);
+    expect(own).toHaveLength(1);
+  });
+
+  it('never sends a rider the posts, counts or comments of someone they blocked', async () => {
+    const [blocker, witness, blocked] = await Promise.all([
+      feedReader('Blocker'),
+      feedReader('Witness'),
+      feedReader('Blocked'),
+    ]);
+    expect(
+      (await stack.api(`/users/me/blocks/${blocked.id}`, { method: 'PUT', token: blocker.token })).status,
+    ).toBeLessThan(300);
+    const hidden = record(blocker.socket, 'post:created');
+    const hiddenCounts = record(blocker.socket, 'post:reactions');
+    const reached = next(witness.socket, 'post:created');
+    const stored = await post(blocked.token, 'you will not see this');
+    await reached;
+    const counted = next(witness.socket, 'post:reactions');
+    await stack.api(`/feed/${stored._id}/reactions`, { method: 'PUT', token: witness.token, body: { type: 'love' } });
+    await counted;
+    // And the blocked rider never hears of a comment from the one who blocked them, nor the reverse.
+    const hiddenComments = record(blocked.socket, 'comment:created');
+    await stack.api(`/feed/${stored._id}/comments`, { token: blocker.token, body: { text: 'hidden' } });
+    await pause(500);
+    expect(hidden).toEqual([]);
+    expect(hiddenCounts).toEqual([]);
+    expect(hiddenComments).toEqual([]);
+    // The blocked rider still receives the blocker's posts: blocking hides the blocked one's content.
+    const back = next(blocked.socket, 'post:created');
+    await post(blocker.token, 'still public');
+    expect((await back).post.text).toBe('still public');
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joined, next, pause, type RealtimeStack, record, startRealtimeStack } from '../support/realtime-stack';
+
+let stack: RealtimeStack;
+beforeAll(async () => {
+  stack = await startRealtimeStack();
+}, 60_000);
+afterAll(() => stack?.stop());
+
+async function messenger(name: string) {
+  const rider = await stack.rider(name);
+  return { ...rider, socket: await joined(stack.connect('/messages', { auth: { token: rider.token } })) };
+}
+
+async function conversation(token: string, others: string[]) {
+  const { status, body } = await stack.api('/conversations', { token, body: { participantIds: others } });
+  expect(status).toBe(201);
+  return body._id as string;
+}
+
+const send = (token: string, id: string, text: string, headers: Record<string, string> = {}) =>
+  stack.api(`/conversations/${id}/messages`, { token, body: { text }, headers });
+
+describe('/messages', () => {
+  it("sends a new message to every participant's connections but the one that sent it", async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const alicePhone = await joined(stack.connect('/messages', { auth: { token: alice.token } }));
+    const id = await conversation(alice.token, [bob.id]);
+    const sender = record(alice.socket, 'message:created');
+    const toBob = next(bob.socket, 'message:created');
+    const toPhone = next(alicePhone, 'message:created');
+    const { status, body } = await send(alice.token, id, 'session at 5?', { 'x-socket-id': alice.socket.id! });
+    expect(status).toBe(201);
+    expect(await toBob).toEqual({ conversationId: id, message: body });
+    expect(await toPhone).toEqual({ conversationId: id, message: body });
+    expect(body.sender).toEqual({ _id: alice.id, name: 'Alice' });
+    await pause(300);
+    expect(sender).toEqual([]);
+  });
+
+  it('never sends an event of a conversation to a rider outside it', async () => {
+    const [alice, bob, eve] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Eve')]);
+    const id = await conversation(alice.token, [bob.id]);
+    const overheard = [
+      ...['message:created', 'typing:start', 'typing:stop', 'conversation:read'].map((e) => record(eve.socket, e)),
+    ];
+    const delivered = next(bob.socket, 'message:created');
+    await send(alice.token, id, 'just us');
+    await delivered;
+    const typing = next(bob.socket, 'typing:start');
+    expect(await alice.socket.emitWithAck('typing:start', { conversationId: id })).toEqual({ ok: true });
+    await typing;
+    const read = next(alice.socket, 'conversation:read');
+    await stack.api(`/conversations/${id}/read`, { token: bob.token, body: {} });
+    await read;
+    // Nor may an outsider type into it.
+    expect(await eve.socket.emitWithAck('typing:start', { conversationId: id })).toEqual({
+      error: 'Conversation not found.',
+    });
+    await pause(300);
+    expect(overheard.flat()).toEqual([]);
+  });
+
+  it('relays typing to the other participants, stops it on request, and ends it by itself when not refreshed', async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const id = await conversation(alice.token, [bob.id]);
+    const echo = record(alice.socket, 'typing:start');
+    const started = next(bob.socket, 'typing:start');
+    await alice.socket.emitWithAck('typing:start', { conversationId: id });
+    expect(await started).toEqual({ conversationId: id, userId: alice.id, expiresInMs: 5000 });
+    const stopped = next(bob.socket, 'typing:stop');
+    await alice.socket.emitWithAck('typing:stop', { conversationId: id });
+    expect(await stopped).toEqual({ conversationId: id, userId: alice.id });
+
+    await alice.socket.emitWithAck('typing:start', { conversationId: id });
+    const at = Date.now();
+    const expired = await next(bob.socket, 'typing:stop', 9000);
+    expect(expired).toEqual({ conversationId: id, userId: alice.id });
+    expect(Date.now() - at).toBeGreaterThanOrEqual(4000);
+    expect(echo).toEqual([]);
+  });
+
+  it('sends a read receipt to the other participants', async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const id = await conversation(alice.token, [bob.id]);
+    const { body: message } = await send(alice.token, id, 'read me');
+    const receipt = next(alice.socket, 'conversation:read');
+    const { body: read } = await stack.api(`/conversations/${id}/read`, {
+      token: bob.token,
+      body: { messageId: message._id },
+    });
+    expect(await receipt).toEqual({ conversationId: id, userId: bob.id, messageId: message._id, readAt: read.readAt });
+  });
+
+  it('refuses typing between riders who blocked one another', async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const id = await conversation(alice.token, [bob.id]);
+    await stack.api(`/users/me/blocks/${alice.id}`, { method: 'PUT', token: bob.token });
+    const relayed = record(bob.socket, 'typing:start');
+    expect(await alice.socket.emitWithAck('typing:start', { conversationId: id })).toEqual({
+      error: 'You cannot message this rider.',
+    });
+    await pause(300);
+    expect(relayed).toEqual([]);
+  });
+});

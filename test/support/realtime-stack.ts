@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { startDevDb } from '../../devdb/src/server';
+import { freePort, stopProcess } from '../e2e/processes';
+
+// The real-time tests run the Worker in workerd through `wrangler dev` (as `npm run dev` does) and speak to it
+// over TCP with an unmodified socket.io-client, since the test pool cannot host a Node client.
+
+const JWT_SECRET = 'realtime-test-secret-not-used-anywhere-else';
+
+export interface RealtimeStackOptions {
+  /** Engine.IO ping cadence the rooms announce; short so a test can watch several intervals. */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+}
+
+export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
+  const devdb = await startDevDb({ port: 0, quiet: true });
+  const state = mkdtempSync(join(tmpdir(), 'rider-realtime-'));
+  const port = await freePort();
+  const vars = {
+    MONGODB_URI: `${devdb.uri.replace(/\/$/, '')}/realtime-${crypto.randomUUID().slice(0, 8)}`,
+    JWT_SECRET,
+    ...(options.pingIntervalMs ? { REALTIME_PING_INTERVAL_MS: String(options.pingIntervalMs) } : {}),
+    ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
+  };
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  const worker = spawn('node_modules/.bin/wrangler', args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
+  });
+  let output = '';
+  worker.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ready on/.test(output)) resolve();
+    });
+    worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const sockets: Socket[] = [];
+
+  const api = async (
+    path: string,
+    init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => {
+    const res = await fetch(`${url}/api${path}`, {
+      method: init.method ?? (init.body ? 'POST' : 'GET'),
+      headers: {
+        'content-type': 'application/json',
+        ...(init.token ? { 'x-auth-token': init.token } : {}),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  let riders = 0;
+  /** A new account: its id and session token. */
+  const rider = async (name = 'Rider') => {
+    const email = `rider-${++riders}-${crypto.randomUUID().slice(0, 6)}@realtime.test`;
+    const { status, body } = await api('/users', { body: { name, email, password: 'realtime-password' } });
+    if (status !== 201) throw new Error(`register answered ${status}: ${JSON.stringify(body)}`);
+    return { id: body.user._id as string, token: body.token as string };
+  };
+
+  /** A socket.io-client v4 socket on a namespace, exactly as the apps open one. */
+  const connect = (namespace: string, opts: Partial<ManagerOptions & SocketOptions> = {}) => {
+    const socket = io(`${url}${namespace}`, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      ...opts,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+
+  return {
+    url,
+    api,
+    rider,
+    connect,
+    async stop() {
+      for (const socket of sockets) socket.disconnect();
+      await stopProcess(worker);
+      await devdb.close();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+export type RealtimeStack = Awaited<ReturnType<typeof startRealtimeStack>>;
+
+/** Resolves once the socket has joined its namespace, or rejects with the server's connect_error. */
+export function joined(socket: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve(socket);
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+/** The next `event` on the socket, or a failure after `ms`. */
+export function next<T = any>(socket: Socket, event: string, ms = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, on);
+      reject(new Error(`no ${event} within ${ms} ms`));
+    }, ms);
+    const on = (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    };
+    socket.once(event, on);
+  });
+}
+
+/** Collects every `event` the socket receives, to prove later that one never came. */
+export function record<T = any>(socket: Socket, event: string): T[] {
+  const seen: T[] = [];
+  socket.on(event, (payload: T) => seen.push(payload));
+  return seen;
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,109 @@
+import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError } from 'mongodb';
+import type { EventDoc } from '../db/event-documents';
+import type { Store } from '../db/store';
+import { LIMITS } from '../limits';
+import type { EventRecord } from './event-record';
+
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+}
+
+/** Scheduled until its last day (end, or start without one) is over everywhere. */
+export function statusAt(event: { startAt?: Date | null; endAt?: Date | null }, now: Date): EventDoc['status'] {
+  const last = event.endAt ?? event.startAt;
+  return last && last.getTime() + LIMITS.ingestion.dayOverAfterMs < now.getTime() ? 'completed' : 'scheduled';
+}
+
+/**
+ * Two statements per event, in one round trip per batch:
+ * 1. content, only when its hash differs and no source ranked above this one owns the event;
+ * 2. an upsert keyed by dedupeKey that stamps lastSeenAt and, on insert only, everything else.
+ * So a repeat sighting changes lastSeenAt alone, and the same event from two sources settles
+ * on the higher-ranked source's content instead of flipping on every run.
+ */
+function statements(record: EventRecord, outranking: string[], now: Date): AnyBulkWriteOperation<EventDoc>[] {
+  const { dedupeKey, ...content } = record.content;
+  const status = statusAt(content, now);
+  return [
+    {
+      updateOne: {
+        filter: { dedupeKey, contentHash: { $ne: record.contentHash }, source: { $nin: outranking } },
+        update: { $set: { ...content, contentHash: record.contentHash, status, updatedAt: now } },
+      },
+    },
+    {
+      updateOne: {
+        filter: { dedupeKey },
+        update: {
+          $set: { lastSeenAt: now },
+          $setOnInsert: {
+            ...content,
+            slug: record.slug,
+            contentHash: record.contentHash,
+            status,
+            createdAt: now,
+            updatedAt: now,
+          },
+        },
+        upsert: true,
+      },
+    },
+  ];
+}
+
+async function writeBatch(store: Store, batch: EventRecord[], outranking: string[], now: Date): Promise<WriteCounts> {
+  const ops = batch.flatMap((record) => statements(record, outranking, now));
+  let result: BulkWriteResult;
+  const failedEvents = new Set<number>();
+  const failedUpserts = new Set<number>();
+  try {
+    result = await store.events.bulkWrite(ops, { ordered: false });
+  } catch (err) {
+    // A refused statement (a slug taken by another event, say) fails that event, not the batch.
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    result = err.result;
+    for (const writeError of Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]) {
+      const event = Math.floor(writeError.index / 2);
+      failedEvents.add(event);
+      if (writeError.index % 2 === 1) failedUpserts.add(event);
+      console.error(`[ingestion] event ${batch[event]?.dedupeKey} not written: ${writeError.errmsg}`);
+    }
+  }
+  const inserted = result.upsertedCount;
+  // Every event the upsert found existed already; the content statement matched the changed ones among them.
+  const existing = batch.length - inserted - failedUpserts.size;
+  const updated = Math.max(0, result.matchedCount - existing);
+  const failed = failedEvents.size;
+  return { inserted, updated, unchanged: batch.length - inserted - updated - failed, failed };
+}
+
+/** Writes one source's events in batches of LIMITS.ingestion.writeBatch; `outranking` are the sources whose content wins. */
+export async function writeEvents(
+  store: Store,
+  records: EventRecord[],
+  outranking: string[],
+  now: Date,
+): Promise<WriteCounts> {
+  const total: WriteCounts = { inserted: 0, updated: 0, unchanged: 0, failed: 0 };
+  for (let start = 0; start < records.length; start += LIMITS.ingestion.writeBatch) {
+    const counts = await writeBatch(store, records.slice(start, start + LIMITS.ingestion.writeBatch), outranking, now);
+    for (const key of Object.keys(total) as (keyof WriteCounts)[]) total[key] += counts[key];
+  }
+  return total;
+}
+
+/** Events whose last day is over move to completed (the interface spec's two statuses). */
+export async function completePastEvents(store: Store, now: Date): Promise<number> {
+  const dayOverBefore = new Date(now.getTime() - LIMITS.ingestion.dayOverAfterMs);
+  const { modifiedCount } = await store.events.updateMany(
+    {
+      status: { $ne: 'completed' },
+      $or: [{ endAt: { $lt: dayOverBefore } }, { endAt: null, startAt: { $lt: dayOverBefore } }],
+    },
+    { $set: { status: 'completed', updatedAt: now } },
+  );
+  return modifiedCount;
+}

@@ -1,0 +1,105 @@
+import { ObjectId } from 'mongodb';
+import type { ClientEvent, MessagesEvent } from '../../durable-objects/realtime-events';
+import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
+import { blockedBetween } from '../blocks/service';
+import { requireSetting } from '../config';
+import { findConversation } from '../conversations/service';
+import { openRequestConnection, type RequestConnection } from '../db/connection';
+import type { Env } from '../env';
+import { LIMITS } from '../limits';
+import { storedAccount } from '../session/service';
+import { verifySessionToken } from '../session/token';
+import { MissingSettingError } from '../setting-error';
+import { recordPresence, sendToRiders } from './directory';
+import { roomSettings } from './settings';
+
+type Peers = { peers: string[] } | { refused: string };
+
+/**
+ * The socket shard with the service's rules: who a token is, who takes part in a conversation,
+ * and where typing indicators go. The framing and hibernation are durable-objects/socket-shard.ts.
+ */
+export class SocketShard extends SocketShardBase<Env> {
+  // A Durable Object may keep a client across requests, unlike a Worker (worker/db/connection.ts).
+  private connection: RequestConnection | null = null;
+  private readonly peerCache = new Map<string, { peers: Peers; at: number }>();
+
+  protected settings(): RoomSettings {
+    return roomSettings(this.env);
+  }
+
+  protected async authenticate(token: string | null): Promise<{ userId: string } | { refused: string }> {
+    if (!token) return { refused: 'Authentication required: send the session token as auth.token.' };
+    try {
+      const claims = await verifySessionToken(token, requireSetting(this.env, 'JWT_SECRET'));
+      if (!claims) return { refused: 'Invalid session token.' };
+      const account = await this.withStore((store) => storedAccount(store, claims));
+      return account ? { userId: claims._id } : { refused: 'This account no longer exists.' };
+    } catch (error) {
+      return { refused: unavailable(error) };
+    }
+  }
+
+  protected async onClientEvent(from: { userId: string; sid: string }, event: ClientEvent): Promise<string | null> {
+    const { conversationId } = event.payload;
+    try {
+      const found = await this.peersOf(from.userId, conversationId);
+      if ('refused' in found) return found.refused;
+      const relayed: MessagesEvent =
+        event.name === 'typing:start'
+          ? {
+              namespace: '/messages',
+              name: 'typing:start',
+              payload: { conversationId, userId: from.userId, expiresInMs: this.settings().typingTtlMs },
+            }
+          : { namespace: '/messages', name: 'typing:stop', payload: { conversationId, userId: from.userId } };
+      await sendToRiders(this.env, found.peers, relayed);
+      return null;
+    } catch (error) {
+      console.error(`realtime: ${event.name} from ${from.userId} not relayed:`, error);
+      return unavailable(error);
+    }
+  }
+
+  protected async onPresence(userId: string, socketId: string, present: boolean): Promise<void> {
+    try {
+      await recordPresence(this.env, userId, this.ctx.id.toString(), socketId, present);
+    } catch (error) {
+      console.error(`realtime: presence of ${userId} not recorded:`, error);
+    }
+  }
+
+  /** The other participants, unless the conversation is not the rider's or a block stands between them (as REST refuses). */
+  private async peersOf(userId: string, conversationId: string): Promise<Peers> {
+    const key = `${conversationId}:${userId}`;
+    const cached = this.peerCache.get(key);
+    if (cached && Date.now() - cached.at < LIMITS.realtime.peerCacheMs) return cached.peers;
+    const peers = await this.withStore(async (store): Promise<Peers> => {
+      const rider = new ObjectId(userId);
+      const conversation = await findConversation(store, new ObjectId(conversationId), rider);
+      if (!conversation) return { refused: 'Conversation not found.' };
+      const others = conversation.participantIds.filter((id) => !id.equals(rider));
+      if (await blockedBetween(store, rider, others)) return { refused: 'You cannot message this rider.' };
+      return { peers: others.map((id) => id.toHexString()) };
+    });
+    this.peerCache.set(key, { peers, at: Date.now() });
+    return peers;
+  }
+
+  private async withStore<T>(query: (store: RequestConnection['store']) => Promise<T>): Promise<T> {
+    this.connection ??= openRequestConnection(this.env);
+    try {
+      return await query(this.connection.store);
+    } catch (error) {
+      // A broken client is replaced on the next call rather than kept failing.
+      const broken = this.connection;
+      this.connection = null;
+      await broken?.release();
+      throw error;
+    }
+  }
+}
+
+function unavailable(error: unknown): string {
+  return error instanceof MissingSettingError ? error.message : 'The service is unavailable; try again shortly.';
+}

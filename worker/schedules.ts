@@ -1,0 +1,37 @@
+import { openRequestConnection } from './db/connection';
+import type { Store } from './db/store';
+import type { Env } from './env';
+import { runIngestion } from './ingestion/runner';
+
+export interface Schedule {
+  /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
+  cron: string;
+  job: string;
+  run(store: Store, env: Env): Promise<unknown>;
+  why: string;
+}
+
+/** Every Cron Trigger and the job it starts, each with its reason. */
+export const SCHEDULES: Schedule[] = [
+  {
+    cron: '0 */6 * * *',
+    job: 'event ingestion',
+    run: (store, env) => runIngestion(store, env, 'schedule'),
+    why: 'the event sources change a few times a day; four reads a day keep listings fresh at little upstream load',
+  },
+];
+
+/**
+ * Runs the job of one cron expression on a connection of its own, closed afterwards: as for a
+ * request, a client kept at module scope breaks in workerd (worker/db/connection.ts).
+ */
+export async function runSchedule(cron: string, env: Env): Promise<void> {
+  const schedule = SCHEDULES.find((candidate) => candidate.cron === cron);
+  if (!schedule) throw new Error(`No job is scheduled for cron "${cron}" (worker/schedules.ts).`);
+  const connection = openRequestConnection(env);
+  try {
+    await schedule.run(connection.store, env);
+  } finally {
+    await connection.release();
+  }
+}
