@@ -12,8 +12,14 @@ import { startOrReuseDevDb } from './dev-devdb';
 
 const config = localStackConfig();
 
-/** Outside-service settings passed from this process's environment to the Worker, so a stand-in can be swapped in. */
-const PASSED_THROUGH = ['EVENT_SOURCE_ONE_URL', 'EVENT_SOURCE_TWO_URL'] as const;
+/** Settings passed from this process's environment to the Worker: outside services (a stand-in can be swapped in) and the real-time timings. */
+const PASSED_THROUGH = [
+  'EVENT_SOURCE_ONE_URL',
+  'EVENT_SOURCE_TWO_URL',
+  'REALTIME_SHARDS',
+  'REALTIME_PING_INTERVAL_MS',
+  'REALTIME_PING_TIMEOUT_MS',
+] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
 );

@@ -21,7 +21,7 @@ import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { reactionRoutes } from './reactions/routes';
-import { socketUpgrade } from './realtime/routes';
+import { realtimeRoutes } from './realtime/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
@@ -93,9 +93,7 @@ export function createApp() {
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
-  // socket.io-client asks for `/socket.io/?EIO=4&transport=websocket`; the path without the slash is served too.
-  app.get('/socket.io/', socketUpgrade);
-  app.get('/socket.io', socketUpgrade);
+  app.route('/', realtimeRoutes);
   app.route('/api/events', eventRoutes);
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);

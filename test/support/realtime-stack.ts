@@ -86,11 +86,16 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
 
   return {
     url,
+    /** The Worker's database and signing secret, for a bench that seeds riders directly. */
+    databaseUri: vars.MONGODB_URI,
+    jwtSecret: JWT_SECRET,
     api,
     rider,
     connect,
     async stop() {
       for (const socket of sockets) socket.disconnect();
+      // Let the closes reach the Worker before it stops, so none is cut mid-proxy.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       await stopProcess(worker);
       await devdb.close();
       rmSync(state, { recursive: true, force: true });

@@ -1,0 +1,247 @@
+/**
+ * The real-time layer on the local stack (wrangler dev + the dev database), each figure beside the
+ * same measured on a bare `ws` broadcast server in the same run, as a ratio:
+ *  1. one post fanned out to FEED_CLIENTS connected /feed clients: time until the last receives it,
+ *     p50 and p99 per client (from the moment the post is sent);
+ *  2. CONVERSATIONS concurrent two-rider conversations exchanging ROUNDS messages each way:
+ *     messages per second and p99 delivery latency.
+ * Run: npx tsx bench/realtime-fanout.ts   (FEED_CLIENTS, POSTS, CONVERSATIONS, ROUNDS override)
+ */
+import { createServer } from 'node:http';
+import { MongoClient, ObjectId } from 'mongodb';
+import { io, type Socket } from 'socket.io-client';
+import WebSocket, { WebSocketServer } from 'ws';
+import { startRealtimeStack } from '../test/support/realtime-stack.js';
+import { databaseName } from '../worker/db/database-name.js';
+import { claimsFor, signSessionToken } from '../worker/session/token.js';
+
+const FEED_CLIENTS = Number(process.env.FEED_CLIENTS ?? 1000);
+const POSTS = Number(process.env.POSTS ?? 5);
+const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 200);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const ratio = (ours: number, bare: number) => `${(ours / bare).toFixed(1)}×`;
+
+interface Exchange {
+  perSecond: number;
+  p99: number;
+}
+
+/** Runs `rounds` broadcasts; each resolves with every client's latency from `send` to receipt. */
+async function fanOut(
+  clients: number,
+  rounds: number,
+  subscribe: (onEvent: (at: number) => void) => void,
+  send: () => Promise<void>,
+) {
+  const latencies: number[] = [];
+  const lasts: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let received = 0;
+    let start = 0;
+    const done = new Promise<number>((resolve) => {
+      subscribe((at) => {
+        latencies.push(at - start);
+        if (++received === clients) resolve(at - start);
+      });
+    });
+    start = performance.now();
+    await send();
+    lasts.push(await done);
+  }
+  latencies.sort((a, b) => a - b);
+  lasts.sort((a, b) => a - b);
+  return { last: percentile(lasts, 50), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** The bare baseline: a `ws` server that broadcasts a trigger to every client, or forwards a message to one. */
+async function bareServer() {
+  const server = createServer();
+  const wss = new WebSocketServer({ server });
+  const byName = new Map<string, WebSocket>();
+  wss.on('connection', (ws, req) => {
+    const name = new URL(req.url!, 'http://x').searchParams.get('name')!;
+    byName.set(name, ws);
+    ws.on('message', (data) => {
+      const { to, body } = JSON.parse(data.toString());
+      if (to === '*') for (const client of wss.clients) client.send(body);
+      else byName.get(to)?.send(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const connect = async (name: string) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/?name=${name}`);
+    await new Promise((resolve) => ws.once('open', resolve));
+    return ws;
+  };
+  return { connect, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function main() {
+  console.log(`Starting the local stack (wrangler dev + devdb)…`);
+  const stack = await startRealtimeStack();
+  const client = new MongoClient(stack.databaseUri);
+  const db = client.db(databaseName(stack.databaseUri, undefined));
+  const riders = Array.from({ length: Math.max(FEED_CLIENTS, CONVERSATIONS * 2) + 1 }, (_, i) => ({
+    _id: new ObjectId(),
+    name: `Bench Rider ${i}`,
+    email: `bench-${i}@bench.test`,
+    role: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  }));
+  await db.collection('users').insertMany(riders);
+  const tokens = await Promise.all(riders.map((rider) => signSessionToken(claimsFor(rider), stack.jwtSecret)));
+  const join = async (namespace: string, token: string) => {
+    const socket = io(`${stack.url}${namespace}`, {
+      transports: ['websocket'],
+      auth: { token },
+      forceNew: true,
+      reconnection: false,
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  };
+
+  // 1. Fan-out of one post.
+  console.log(`Connecting ${FEED_CLIENTS} /feed clients…`);
+  const feed: Socket[] = [];
+  for (let i = 0; i < FEED_CLIENTS; i += 50) {
+    feed.push(
+      ...(await Promise.all(tokens.slice(i + 1, Math.min(i + 51, FEED_CLIENTS + 1)).map((t) => join('/feed', t)))),
+    );
+  }
+  const author = tokens[0]!;
+  let onPost: (at: number) => void = () => undefined;
+  for (const socket of feed) socket.on('post:created', () => onPost(performance.now()));
+  const ours = await fanOut(
+    FEED_CLIENTS,
+    POSTS,
+    (on) => (onPost = on),
+    async () => {
+      await stack.api('/feed', { token: author, body: { text: 'bench', media: [] } });
+    },
+  );
+  for (const socket of feed) socket.disconnect();
+
+  const bare = await bareServer();
+  const bareClients = await Promise.all(Array.from({ length: FEED_CLIENTS }, (_, i) => bare.connect(`c${i}`)));
+  const trigger = await bare.connect('trigger');
+  let onBare: (at: number) => void = () => undefined;
+  for (const ws of bareClients) ws.on('message', () => onBare(performance.now()));
+  const baseline = await fanOut(
+    FEED_CLIENTS,
+    POSTS,
+    (on) => (onBare = on),
+    async () => {
+      trigger.send(JSON.stringify({ to: '*', body: 'post' }));
+    },
+  );
+  for (const ws of [...bareClients, trigger]) ws.close();
+
+  // 2. Concurrent conversations.
+  console.log(`Opening ${CONVERSATIONS} conversations…`);
+  const pairs = await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, i) => {
+      const [a, b] = [tokens[1 + 2 * i]!, tokens[2 + 2 * i]!];
+      const { body } = await stack.api('/conversations', {
+        token: a,
+        body: { participantIds: [riders[2 + 2 * i]!._id.toHexString()] },
+      });
+      return { id: body._id as string, a, b, sa: await join('/messages', a), sb: await join('/messages', b) };
+    }),
+  );
+  const exchange = async (
+    send: (pair: (typeof pairs)[number], from: 'a' | 'b', text: string) => Promise<void>,
+    receiver: (pair: (typeof pairs)[number], from: 'a' | 'b') => { once: (cb: () => void) => void },
+  ): Promise<Exchange> => {
+    const latencies: number[] = [];
+    const start = performance.now();
+    await Promise.all(
+      pairs.map(async (pair) => {
+        for (let round = 0; round < ROUNDS * 2; round++) {
+          const from = round % 2 ? 'b' : 'a';
+          const arrived = new Promise<void>((resolve) => receiver(pair, from).once(resolve));
+          const sentAt = performance.now();
+          await send(pair, from, `round ${round}`);
+          await arrived;
+          latencies.push(performance.now() - sentAt);
+        }
+      }),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    latencies.sort((x, y) => x - y);
+    return { perSecond: latencies.length / seconds, p99: percentile(latencies, 99) };
+  };
+  const oursChat = await exchange(
+    (pair, from, text) =>
+      stack
+        .api(`/conversations/${pair.id}/messages`, {
+          token: from === 'a' ? pair.a : pair.b,
+          body: { text },
+          headers: { 'x-socket-id': (from === 'a' ? pair.sa : pair.sb).id! },
+        })
+        .then(() => undefined),
+    (pair, from) => ({ once: (cb) => (from === 'a' ? pair.sb : pair.sa).once('message:created', cb) }),
+  );
+  for (const pair of pairs) {
+    pair.sa.disconnect();
+    pair.sb.disconnect();
+  }
+  const barePairs = await Promise.all(
+    pairs.map(async (_, i) => ({ wa: await bare.connect(`a${i}`), wb: await bare.connect(`b${i}`), i })),
+  );
+  const bareChat = await (async () => {
+    const latencies: number[] = [];
+    const start = performance.now();
+    await Promise.all(
+      barePairs.map(async ({ wa, wb, i }) => {
+        for (let round = 0; round < ROUNDS * 2; round++) {
+          const [from, to, name] = round % 2 ? [wb, wa, `a${i}`] : [wa, wb, `b${i}`];
+          const arrived = new Promise((resolve) => to.once('message', resolve));
+          const sentAt = performance.now();
+          from.send(JSON.stringify({ to: name, body: `round ${round}` }));
+          await arrived;
+          latencies.push(performance.now() - sentAt);
+        }
+      }),
+    );
+    latencies.sort((x, y) => x - y);
+    return { perSecond: latencies.length / ((performance.now() - start) / 1000), p99: percentile(latencies, 99) };
+  })();
+  for (const { wa, wb } of barePairs) {
+    wa.close();
+    wb.close();
+  }
+
+  console.log(`\nOne post to ${FEED_CLIENTS} /feed clients (median of ${POSTS} posts; REST write included in ours)`);
+  console.log(
+    `  last receives: ours ${ms(ours.last)}, bare ws ${ms(baseline.last)}, ratio ${ratio(ours.last, baseline.last)}`,
+  );
+  console.log(
+    `  p50 per client: ours ${ms(ours.p50)}, bare ws ${ms(baseline.p50)}, ratio ${ratio(ours.p50, baseline.p50)}`,
+  );
+  console.log(
+    `  p99 per client: ours ${ms(ours.p99)}, bare ws ${ms(baseline.p99)}, ratio ${ratio(ours.p99, baseline.p99)}`,
+  );
+  console.log(`\n${CONVERSATIONS} conversations, ${ROUNDS * 2} messages each (REST send to socket receipt in ours)`);
+  console.log(
+    `  messages/s: ours ${oursChat.perSecond.toFixed(0)}, bare ws ${bareChat.perSecond.toFixed(0)}, ratio ${ratio(bareChat.perSecond, oursChat.perSecond)} slower`,
+  );
+  console.log(
+    `  p99 delivery: ours ${ms(oursChat.p99)}, bare ws ${ms(bareChat.p99)}, ratio ${ratio(oursChat.p99, bareChat.p99)}`,
+  );
+
+  await bare.close();
+  await client.close();
+  await stack.stop();
+}
+
+await main();
