@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import { applyIndexes } from '../worker/db/indexes';
 import { readBook, saveCredentials } from './dev-credentials';
 import { seedDemoData } from './seed';
+import { seedDemoEvents } from './seed-events';
 
 /** Returns the lines to print. `key` says whose passwords these are (scripts/dev-credentials.ts). */
 export async function prepareDatabase(db: Db, credentialsFile: string, key: string): Promise<string[]> {
@@ -13,6 +14,10 @@ export async function prepareDatabase(db: Db, credentialsFile: string, key: stri
   if (seeded) {
     saveCredentials(credentialsFile, key, seeded);
     lines.push('seeded demo data');
+  }
+  // Apart from the users check above, so a database made before events existed gets them too.
+  if (!(await db.collection('events').countDocuments({}, { limit: 1 }))) {
+    lines.push(`seeded ${await seedDemoEvents(db)} demo events`);
   }
   const credentials = readBook(credentialsFile)[key];
   for (const [role, account] of Object.entries(credentials ?? {})) {

@@ -6,6 +6,8 @@ import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { commentRoutes } from './comments/routes';
 import { conversationRoutes } from './conversations/routes';
+import { eventSaveRoutes, mySavedEventRoutes } from './event-saves/routes';
+import { eventRoutes } from './events/routes';
 import { feedRoutes } from './feed/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
@@ -92,6 +94,9 @@ export function createApp() {
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
   app.route('/', realtimeRoutes);
+  app.route('/api/events', eventRoutes);
+  app.route('/api/events', eventSaveRoutes);
+  app.route('/api/users', mySavedEventRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -130,4 +130,25 @@ export const LIMITS = {
     /** Event dates are calendar days at noon UTC; the day is over everywhere (UTC-12) a day later. */
     dayOverAfterMs: 24 * 60 * 60 * 1000,
   },
+  /** Events (worker/events/): the Live list's fixed page and default window (the interface spec, "Events (Live)"). */
+  events: {
+    pageSize: 20,
+    defaultWindowDays: 30,
+    /** `date=week`: today and the six days after it. */
+    weekDays: 7,
+    /** Deepest numeric offset accepted: 5,000 pages of 20; deeper walks use `paging=keyset`. */
+    offsetMax: 100_000,
+    /** A slug is a title slug (content.slugMax) plus a seven-character suffix; ids are 24 characters. */
+    slugOrIdMax: 120,
+    /** Events in one calendar feed: a year of a busy region, far below what calendar apps choke on. */
+    calendarMax: 500,
+    /** Pins in one map answer: more than a map view can show without clustering. */
+    mapPinsMax: 500,
+    /** Similar events: a handful, chosen among the candidates nearest in time within the window. */
+    similarMax: 6,
+    similarCandidates: 200,
+    similarWindowDays: 60,
+    /** An event that started this long before a window is not looked at for it: bounds the startAt index scan; festivals and contests run days, not months. */
+    longestRunDays: 60,
+  },
 } as const;

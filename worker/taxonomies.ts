@@ -15,7 +15,7 @@ export const COUNTRY_CODES = new Set(
 );
 
 /** The sports an event is filed under: the rider sports plus skiing, which winter events carry (the interface spec, "Normalization rules"). */
-export const EVENT_SPORTS = ['skateboarding', 'snowboarding', 'skiing', 'bmx'] as const;
+export const EVENT_SPORTS = [...SPORTS, 'skiing'] as const;
 export type EventSport = (typeof EVENT_SPORTS)[number];
 
 /** Participation intents an event offers (the interface spec, "Event (Planned target model)"). */
@@ -33,3 +33,6 @@ export const US_STATE_CODES = new Set(
     'OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP'
   ).split(' '),
 );
+
+/** `participation.registrationStatus` values the events list filters on (the interface spec's Planned participation). */
+export const REGISTRATION_STATUSES = ['open', 'closed', 'upcoming'] as const;

@@ -91,6 +91,10 @@ describe('local stack (npm run dev)', () => {
     expect((await json(`/spots/${spotId}/stays`)).items).toHaveLength(3);
     expect((await json('/stays/search?near=52.5,13.45&radiusKm=30')).items.length).toBeGreaterThan(0);
     expect((await json(`/spots/${spotId}/reviews`)).reviewCount).toBe(2);
+    const events = await json('/events');
+    expect(events.events.length).toBeGreaterThan(0);
+    expect(events.totalCount).toBeGreaterThanOrEqual(events.events.length);
+    expect((await json(`/events/${events.events[0].slug}`))._id).toBe(events.events[0]._id);
     for (const path of ['/trickipedia', '/blog', '/categories', '/subscriptions/plans']) {
       expect((await json(path)).items.length, path).toBeGreaterThan(0);
     }

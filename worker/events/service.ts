@@ -1,0 +1,119 @@
+import { type Filter, ObjectId } from 'mongodb';
+import type { EventDoc } from '../db/event-documents';
+import type { Store } from '../db/store';
+import { LIMITS } from '../limits';
+import type { DateWindow } from './date-window';
+import { type EventFilters, eventFilter, windowFilter } from './list-filter';
+import type { BoundingBox, EventKey } from './query-schema';
+
+// Every query on events. Writes belong to ingestion; these only read.
+
+export interface EventRows {
+  rows: EventDoc[];
+  total: number;
+}
+
+/**
+ * Matching events nearest in time to `now` first, past or future (the interface spec, list rule 6),
+ * `_id` breaking ties so offset pages never overlap; with the total, in one round trip.
+ */
+export async function eventsNearestInTime(
+  store: Store,
+  filter: Filter<EventDoc>,
+  page: { offset: number; limit: number },
+  now: Date,
+): Promise<EventRows> {
+  const [result] = await store.events
+    .aggregate<{ rows: EventDoc[]; total: { n: number }[] }>([
+      { $match: filter },
+      // The window filter admits only stored dates, so the subtraction always has one.
+      { $addFields: { _distanceMs: { $abs: { $subtract: ['$startAt', now] } } } },
+      { $sort: { _distanceMs: 1, _id: 1 } },
+      {
+        $facet: {
+          rows: [{ $skip: page.offset }, { $limit: page.limit }, { $project: { _distanceMs: 0 } }],
+          total: [{ $count: 'n' }],
+        },
+      },
+    ])
+    .toArray();
+  return { rows: result?.rows ?? [], total: result?.total[0]?.n ?? 0 };
+}
+
+export function listEvents(store: Store, filters: EventFilters, offset: number, now: Date): Promise<EventRows> {
+  return eventsNearestInTime(store, eventFilter(filters), { offset, limit: LIMITS.events.pageSize }, now);
+}
+
+/** The calendar feed: the list's events in the list's order, up to the feed's cap. */
+export function listEventsForCalendar(store: Store, filters: EventFilters, now: Date): Promise<EventRows> {
+  return eventsNearestInTime(store, eventFilter(filters), { offset: 0, limit: LIMITS.events.calendarMax }, now);
+}
+
+/** The keyset pages: startAt then `_id` ascending, `pageSize + 1` rows after the key for the pager. */
+export async function listEventsByStart(store: Store, filters: EventFilters, after: EventKey | undefined) {
+  const filter = eventFilter(filters);
+  const afterKey: Filter<EventDoc> = after
+    ? {
+        $or: [{ startAt: { $gt: after.startAt } }, { startAt: after.startAt, _id: { $gt: new ObjectId(after.id) } }],
+      }
+    : {};
+  const [rows, total] = await Promise.all([
+    store.events
+      .find({ $and: [filter, afterKey] })
+      .sort({ startAt: 1, _id: 1 })
+      .limit(LIMITS.events.pageSize + 1)
+      .toArray(),
+    store.events.countDocuments(filter),
+  ]);
+  return { rows, total };
+}
+
+/** An event by id (when the text is one) or by slug. */
+export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
+  return store.events.findOne(
+    ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
+      ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
+      : { slug: slugOrId },
+  );
+}
+
+export function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
+  return store.events.findOne({ _id: id });
+}
+
+export function findEventsByIds(store: Store, ids: ObjectId[]): Promise<EventDoc[]> {
+  return store.events.find({ _id: { $in: ids } }).toArray();
+}
+
+const coordinate = (min: number, max: number) => ({ $type: 'number' as const, $gte: min, $lte: max });
+
+/** Events with stored numeric coordinates inside the box, nearest in time first, capped. */
+export function eventsInBox(store: Store, filters: EventFilters, box: BoundingBox, now: Date): Promise<EventRows> {
+  const lng: Filter<EventDoc> =
+    box.minLng <= box.maxLng
+      ? { 'venue.lng': coordinate(box.minLng, box.maxLng) }
+      : { $or: [{ 'venue.lng': coordinate(box.minLng, 180) }, { 'venue.lng': coordinate(-180, box.maxLng) }] };
+  const filter = { $and: [eventFilter(filters), { 'venue.lat': coordinate(box.minLat, box.maxLat) }, lng] };
+  return eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.mapPinsMax }, now);
+}
+
+/**
+ * Candidates for "similar": other events sharing a sport or a kind, within the similar window
+ * around `at`, nearest in time first; worker/events/similar.ts ranks them by time and place.
+ */
+export async function similarCandidates(store: Store, event: EventDoc, at: Date): Promise<EventDoc[]> {
+  const sports = Array.isArray(event.sports) ? event.sports : [];
+  const kinds = Array.isArray(event.eventKinds) ? event.eventKinds : [];
+  if (!sports.length && !kinds.length) return [];
+  const reach = LIMITS.events.similarWindowDays * 24 * 60 * 60 * 1000;
+  const window: DateWindow = { from: new Date(at.getTime() - reach), to: new Date(at.getTime() + reach) };
+  const filter: Filter<EventDoc> = {
+    $and: [
+      windowFilter(window),
+      { _id: { $ne: event._id } },
+      { $or: [{ sports: { $in: sports } }, { eventKinds: { $in: kinds } }] },
+    ],
+  };
+  const { rows } = await eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.similarCandidates }, at);
+  return rows;
+}
