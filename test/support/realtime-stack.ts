@@ -89,6 +89,8 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     url,
     /** The Worker's database and signing secret, for a bench that seeds riders directly. */
     databaseUri: vars.MONGODB_URI,
+    /** What wrangler dev printed so far, for a failure report. */
+    output: () => output,
     jwtSecret: JWT_SECRET,
     api,
     rider,
