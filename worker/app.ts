@@ -35,6 +35,7 @@ import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
+import { voiceRoutes } from './voice/routes';
 
 /** The whole HTTP API, mounted under /api. */
 export function createApp() {
@@ -92,6 +93,7 @@ export function createApp() {
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
   app.route('/', realtimeRoutes);
+  app.route('/', voiceRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>
