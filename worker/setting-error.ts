@@ -17,7 +17,8 @@ export type SettingName =
   | 'EVENT_SOURCE_ONE_URL'
   | 'EVENT_SOURCE_TWO_URL'
   | 'VOICE_URL'
-  | 'VOICE_WS_AUTH';
+  | 'VOICE_WS_AUTH'
+  | 'VOICE_INSTANCES';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

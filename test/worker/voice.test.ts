@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { voiceInstanceName } from '../../worker/voice/service';
 import { register } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 
@@ -8,7 +9,7 @@ const UPGRADE = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-ve
 
 describe('GET /voice/ws', () => {
   it('answers 503 naming VOICE_URL when the deployment has no voice box', async () => {
-    const api = createApi('voice_unset', { VOICE_URL: undefined });
+    const api = createApi('voice_unset', { VOICE_URL: undefined, VOICE_INSTANCES: undefined });
     const res = await api.fetch('/voice/ws', { headers: UPGRADE });
     expect(res.status).toBe(503);
     expect((await res.json<{ error: string }>()).error).toMatch(/VOICE_URL/);
@@ -52,5 +53,15 @@ describe('GET /voice/ws', () => {
     const res = await api.fetch('/voice/ws', { headers: UPGRADE });
     expect(res.status).toBe(500);
     expect((await res.json<{ error: string }>()).error).toMatch(/VOICE_WS_AUTH/);
+  });
+});
+
+describe('container routing', () => {
+  it('names the same instance for a session id every time, and spreads ids over every instance', () => {
+    const id = crypto.randomUUID();
+    expect(voiceInstanceName(id, 4)).toBe(voiceInstanceName(id, 4));
+    expect(voiceInstanceName('00000007-0000-4000-8000-000000000000', 4)).toBe('voice-3');
+    const names = new Set(Array.from({ length: 200 }, () => voiceInstanceName(crypto.randomUUID(), 4)));
+    expect(names).toEqual(new Set(['voice-0', 'voice-1', 'voice-2', 'voice-3']));
   });
 });

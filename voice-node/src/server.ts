@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -97,16 +98,19 @@ export async function startVoiceBox(options: ServerOptions, engine: SpeechEngine
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req));
   });
 
-  const accept = (ws: WebSocket) => {
+  const accept = (ws: WebSocket, req: IncomingMessage) => {
     // Over the cap the socket is accepted and closed at once, so the client reads a close code, not a failed handshake.
     if (sessions.size >= options.maxSessions) return ws.close(CLOSE.tryAgainLater.code, CLOSE.tryAgainLater.reason);
     const send = (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const session = new VoiceSession(send, engine, options);
+    // The Worker names the session when it routes by session id to a container instance (worker/voice/service.ts).
+    const named = String(req.headers['x-voice-session-id'] ?? '').toLowerCase();
+    const id = UUID.test(named) && !sessions.has(named) ? named : randomUUID();
+    const session = new VoiceSession(id, send, engine, options);
     sessions.set(session.id, session);
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));

@@ -21,7 +21,6 @@ class Interrupted extends Error {}
  * process group at a time, audio paced against a playback clock so a barge-in really cuts it off.
  */
 export class VoiceSession {
-  readonly id = randomUUID();
   private readonly queue: string[] = [];
   private running = false;
   private closed = false;
@@ -34,6 +33,7 @@ export class VoiceSession {
   private playedUntil = 0;
 
   constructor(
+    readonly id: string,
     private readonly send: (message: ServerMessage) => void,
     private readonly engine: SpeechEngine,
     private readonly pacing: PacingOptions,

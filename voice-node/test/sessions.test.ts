@@ -157,3 +157,17 @@ describe('POST /speak/:sessionId', () => {
     client.close();
   });
 });
+
+describe('session ids', () => {
+  it('keeps the id the Worker names in x-voice-session-id, and mints its own for a taken or malformed one', async () => {
+    box = await startTestBox();
+    const named = randomUUID();
+    const first = new VoiceClient(wsUrl(box), { headers: { 'x-voice-session-id': named } });
+    expect(await first.ready()).toBe(named);
+    const taken = new VoiceClient(wsUrl(box), { headers: { 'x-voice-session-id': named } });
+    expect(await taken.ready()).not.toBe(named);
+    const malformed = new VoiceClient(wsUrl(box), { headers: { 'x-voice-session-id': 'mine' } });
+    expect(await malformed.ready()).toMatch(/^[0-9a-f-]{36}$/);
+    for (const client of [first, taken, malformed]) client.close();
+  });
+});

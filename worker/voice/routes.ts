@@ -38,7 +38,7 @@ const upgrade = defineRoute({
     401: textResponse([ACCESS_TEXT.noToken]),
     502: errorResponse('The voice box did not answer'),
     503: errorResponse(
-      'Voice is not configured on this deployment: VOICE_URL is not set',
+      'Voice is not configured on this deployment: neither VOICE_URL nor VOICE_INSTANCES is set',
       z.object({ 'Retry-After': z.string().optional() }),
     ),
   },
@@ -62,7 +62,10 @@ export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => 
   }
   const answer = await upgradeToVoiceBox(c.env, c.req.raw);
   if (answer === 'not-configured') {
-    throw new ApiError(503, 'Voice is not configured: VOICE_URL is not set (the voice box address, docs/voice.md).');
+    throw new ApiError(
+      503,
+      'Voice is not configured: VOICE_URL is not set (the voice box address), nor VOICE_INSTANCES (its containers); docs/voice.md.',
+    );
   }
   if (answer === 'unreachable') throw new ApiError(502, 'The voice box did not answer. Try again shortly.');
   return answer;
