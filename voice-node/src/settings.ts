@@ -42,8 +42,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): VoiceSetting
     // Loopback unless told otherwise: locally only the Worker and the chat routes talk to it (the Dockerfile sets 0.0.0.0).
     host: env.VOICE_HOST?.trim() || '127.0.0.1',
     port: int(env, 'VOICE_PORT', 8788, 0),
-    // Measured on a 2-core machine with bench/voice.ts (docs/voice.md): well under the real-time capacity.
-    maxSessions: int(env, 'VOICE_MAX_SESSIONS', 50),
+    // bench/voice.ts on a shared 2-core machine: 16 sessions speaking at once stayed at real time, 24 fell behind.
+    maxSessions: int(env, 'VOICE_MAX_SESSIONS', 16),
     maxSpeakBytes: int(env, 'VOICE_MAX_SPEAK_BYTES', 8192),
     // Proxies drop idle WebSockets after about 100 s (Cloudflare); 30 s pings keep a live one open.
     pingIntervalMs: int(env, 'VOICE_PING_INTERVAL_MS', 30_000),
