@@ -56,6 +56,7 @@ export default defineConfig({
             'test/node/**/*.test.ts',
             'test/e2e/**/*.test.ts',
             'test/realtime/**/*.test.ts',
+            'voice-node/test/**/*.test.ts',
           ],
           testTimeout: 30_000,
         },

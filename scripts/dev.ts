@@ -1,5 +1,5 @@
 // The local stack: dev database (unless MONGODB_URI is set; reused if one already serves the
-// folder), indexes, demo data on first run, then `wrangler dev`. Ctrl-C stops everything it
+// folder), indexes, demo data on first run, the voice box, then `wrangler dev`. Ctrl-C stops everything it
 // started. Cron Triggers fire by hand at /__scheduled?cron=... (`--test-scheduled`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ const PASSED_THROUGH = [
   'REALTIME_SHARDS',
   'REALTIME_PING_INTERVAL_MS',
   'REALTIME_PING_TIMEOUT_MS',
+  'VOICE_WS_AUTH',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
@@ -75,6 +76,20 @@ async function prepare(uri: string, dbName: string): Promise<void> {
   }
 }
 
+/** The voice box on VOICE_PORT; if it stops, the Worker keeps running and /voice/ws answers 502. */
+function startVoiceBox(): void {
+  const voice = spawn(process.execPath, ['--import', 'tsx', 'voice-node/src/main.ts'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+    env: { ...process.env, VOICE_PORT: String(config.voicePort) },
+  });
+  children.push(voice);
+  voice.on('exit', (code) => {
+    if (!stopping) console.log(`[voice] stopped (code ${code}); the Worker keeps running and /voice/ws answers 502`);
+  });
+  console.log(`[dev] voice box on port ${config.voicePort}; the Worker reaches it at VOICE_URL=${config.voiceUrl}`);
+}
+
 function startWorker(uri: string, dbName: string): void {
   const wrangler = spawn(
     'node_modules/.bin/wrangler',
@@ -90,6 +105,8 @@ function startWorker(uri: string, dbName: string): void {
       `MONGODB_URI:${uri}`,
       '--var',
       `MONGODB_DB:${dbName}`,
+      '--var',
+      `VOICE_URL:${config.voiceUrl}`,
       ...passedVars,
       '--test-scheduled',
     ],
@@ -118,6 +135,7 @@ async function main(): Promise<void> {
   const uri = config.externalUri ?? (await localDevDb());
   const dbName = databaseName(uri, config.configuredDbName);
   await prepare(uri, dbName);
+  startVoiceBox();
   startWorker(uri, dbName);
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Prepares a fresh checkout: writes .dev.vars with random local secrets when it is missing.
+// Prepares a fresh checkout: writes .dev.vars with random local secrets when it is missing, and installs
+// the voice box's speech tools when they are missing.
 // Idempotent: an existing .dev.vars is kept; a secret added since it was written is appended.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -25,4 +27,26 @@ if (!existsSync(path)) {
   const text = readFileSync(path, 'utf8');
   appendFileSync(path, `${text.endsWith('\n') ? '' : '\n'}${webhookSecret().join('\n')}\n`);
   console.log('setup: added a fresh PAYMENT_WEBHOOK_SECRET to .dev.vars');
+}
+
+// The voice box speaks through espeak-ng and lame (voice-node/, docs/voice.md). On Debian as root they are
+// installed here, so the README's two commands work on a fresh machine; anywhere else one line says what to install.
+const SPEECH_TOOLS = ['espeak-ng', 'lame'];
+const onPath = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+const missing = SPEECH_TOOLS.filter((name) => !onPath(name));
+if (missing.length) {
+  const debianRoot = process.getuid?.() === 0 && existsSync('/etc/debian_version') && onPath('apt-get');
+  if (debianRoot) {
+    console.log(`setup: installing ${missing.join(' and ')} for the voice box (apt-get)`);
+    const run = (args) =>
+      spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const installed =
+      run(['update']).status === 0 && run(['install', '-y', '--no-install-recommends', ...missing]).status === 0;
+    if (!installed)
+      console.log(`setup: apt-get could not install ${missing.join(' and ')}; the voice box cannot speak`);
+  } else {
+    console.log(
+      `setup: the voice box needs ${missing.join(' and ')}: install them (Debian/Ubuntu: apt-get install espeak-ng lame; macOS: brew install espeak-ng lame)`,
+    );
+  }
 }

@@ -37,6 +37,7 @@ import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
+import { voiceRoutes } from './voice/routes';
 
 /** The whole HTTP API, mounted under /api. */
 export function createApp() {
@@ -97,6 +98,7 @@ export function createApp() {
   app.route('/api/events', eventRoutes);
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);
+  app.route('/', voiceRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

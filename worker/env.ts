@@ -1,6 +1,7 @@
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { RiderPresence } from '../durable-objects/rider-presence';
 import type { SocketShardBase } from '../durable-objects/socket-shard';
+import type { VoiceBox } from '../durable-objects/voice-box';
 
 /**
  * Bindings the Worker receives: `[vars]` in wrangler.toml, secrets, and Durable Objects.
@@ -35,8 +36,15 @@ export interface Env {
   EVENT_SOURCE_ONE_URL?: string;
   /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/ingestion/source-two.ts). */
   EVENT_SOURCE_TWO_URL?: string;
+  /** The voice box's base URL, e.g. http://127.0.0.1:8788 (voice-node/, docs/voice.md); `npm run dev` sets it. */
+  VOICE_URL?: string;
+  /** `required`: `/voice/ws` needs a session token (Planned hardening); unset or `off` for the existing clients. */
+  VOICE_WS_AUTH?: string;
+  /** Container instances of the voice box when VOICE_URL is unset (production; docs/voice.md, Deployment). */
+  VOICE_INSTANCES?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;
   RIDER_PRESENCE: DurableObjectNamespace<RiderPresence>;
+  VOICE_BOX: DurableObjectNamespace<VoiceBox>;
 }

@@ -4,6 +4,7 @@ import { runSchedule } from './schedules';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { RiderPresence } from '../durable-objects/rider-presence';
+export { VoiceBox } from '../durable-objects/voice-box';
 export { SocketShard } from './realtime/socket-shard';
 
 const app = createApp();

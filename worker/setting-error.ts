@@ -15,7 +15,10 @@ export type SettingName =
   | 'REALTIME_PING_INTERVAL_MS'
   | 'REALTIME_PING_TIMEOUT_MS'
   | 'EVENT_SOURCE_ONE_URL'
-  | 'EVENT_SOURCE_TWO_URL';
+  | 'EVENT_SOURCE_TWO_URL'
+  | 'VOICE_URL'
+  | 'VOICE_WS_AUTH'
+  | 'VOICE_INSTANCES';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

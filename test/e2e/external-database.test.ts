@@ -33,6 +33,7 @@ describe('npm run dev against an external database', () => {
         ...env,
         MONGODB_URI: `${server.uri}/mydb`,
         PORT: String(workerPort),
+        VOICE_PORT: String(await freePort()),
         DEVDB_DATA: join(scratch, 'devdb'),
         WRANGLER_STATE: join(scratch, 'wrangler-state'),
       },

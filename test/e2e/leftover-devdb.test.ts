@@ -19,7 +19,14 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function runDev(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
-    env: { ...process.env, MONGODB_URI: '', WRANGLER_STATE: join(scratch, 'wrangler-state'), ...env },
+    env: {
+      ...process.env,
+      MONGODB_URI: '',
+      WRANGLER_STATE: join(scratch, 'wrangler-state'),
+      // Port 0: the voice box takes any free port, so parallel runs never collide on its default.
+      VOICE_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

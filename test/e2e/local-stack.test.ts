@@ -11,18 +11,20 @@ import { freePort } from './processes';
 const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
 // The Worker's local state (the sign-in limiter) is this run's own, never a developer's .wrangler/state.
 const wranglerState = mkdtempSync(join(tmpdir(), 'rider-e2e-wrangler-'));
-const ports = { worker: 0, db: 0 };
+const ports = { worker: 0, db: 0, voice: 0 };
 let stack: ChildProcess | undefined;
 let log = '';
 
 async function startStack(): Promise<{ devdbPid: number }> {
   ports.worker ||= await freePort();
   ports.db ||= await freePort();
+  ports.voice ||= await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
     env: {
       ...process.env,
       PORT: String(ports.worker),
       DB_PORT: String(ports.db),
+      VOICE_PORT: String(ports.voice),
       DEVDB_DATA: dataDir,
       WRANGLER_STATE: wranglerState,
       MONGODB_URI: '',

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitFrames } from '../src/mp3-frames.js';
+import type { VoiceBox } from '../src/server.js';
+import { startTestBox } from './box.js';
+import { speak, VoiceClient } from './voice-client.js';
+
+let box: VoiceBox;
+beforeAll(async () => {
+  box = await startTestBox();
+});
+afterAll(() => box.close());
+
+const wsUrl = () => `${box.url.replace('http', 'ws')}/ws`;
+
+describe('speaking a reply', () => {
+  it('sends _ready with a UUID first, then per sentence turn_start, tts_start, chunks, tts_end, turn_end', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    expect(client.received[0]).toMatchObject({ type: '_ready' });
+    expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    expect((await speak(box.url, sessionId, 'Sooo coool!!! Watch this.')).status).toBe(202);
+    await client.next('turn_end', 2);
+    const types = client.received.map((m) => m.type);
+    const squeezed = types.filter((type, i) => type !== 'tts_audio_chunk' || types[i - 1] !== 'tts_audio_chunk');
+    expect(squeezed).toEqual([
+      '_ready',
+      'emotion_state',
+      ...['turn_start', 'tts_start', 'tts_audio_chunk', 'tts_end', 'turn_end'],
+      ...['turn_start', 'tts_start', 'tts_audio_chunk', 'tts_end', 'turn_end'],
+    ]);
+    expect(client.of('turn_start').map((m) => [m.role, m.index, m.text])).toEqual([
+      ['assistant', 0, 'So cool!'],
+      ['assistant', 1, 'Watch this.'],
+    ]);
+    expect(client.of('emotion_state')[0]).toMatchObject({ emotion: 'excited' });
+    client.close();
+  });
+
+  it('streams MP3 whose every frame is MPEG-1 Layer III, 44.1 kHz, 128 kbps, tagged with its turn id', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    await speak(box.url, sessionId, 'Nice, that kickflip was clean.', 'application/json');
+    const end = await client.next('tts_end');
+    const turn = (await client.next('turn_start')).turnId;
+    const chunks = client.of('tts_audio_chunk');
+    expect(chunks.map((c) => c.turnId)).toEqual(chunks.map(() => turn));
+    expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
+    expect(end).toMatchObject({ turnId: turn, chunks: chunks.length });
+
+    const audio = Buffer.concat(chunks.map((c) => Buffer.from(c.audio, 'base64')));
+    const { frames, rest } = splitFrames(audio);
+    expect(rest).toHaveLength(0);
+    expect(frames.length).toBeGreaterThan(20);
+    // Every frame starts exactly where the previous one ended: nothing but frames was sent.
+    expect(frames.reduce((sum, f) => sum + f.bytes.length, 0)).toBe(audio.length);
+    for (const { header } of frames) {
+      expect(header).toMatchObject({ version: 1, layer: 3, sampleRate: 44_100, bitrate: 128_000, channelMode: 'mono' });
+    }
+    const playMs = frames.reduce((sum, f) => sum + f.header.durationMs, 0);
+    expect(Math.abs(end.durationMs - playMs)).toBeLessThan(1);
+    client.close();
+  });
+
+  it('paces chunks at about real time: the last arrives no sooner than its play time minus the lead', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    await speak(box.url, sessionId, 'Keep your shoulders over the board the whole way down the ramp, and breathe.');
+    const end = await client.next('tts_end');
+    const chunks = client.of('tts_audio_chunk');
+    const spread = chunks.at(-1)!.at - chunks[0]!.at;
+    const beforeLast = end.durationMs - chunks.at(-1)!.durationMs;
+    expect(beforeLast).toBeGreaterThan(1500);
+    // The first chunk goes at once; each later one no earlier than lead (300 ms) before its audio plays.
+    expect(spread).toBeGreaterThanOrEqual(beforeLast - 300 - 20);
+    expect(spread).toBeLessThan(beforeLast + 300);
+    client.close();
+  });
+
+  it('queues a second reply behind the one being spoken, in the order received', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    expect((await speak(box.url, sessionId, 'First reply here. Two sentences.')).status).toBe(202);
+    await client.next('tts_audio_chunk');
+    expect((await speak(box.url, sessionId, 'Second reply.')).status).toBe(202);
+    await client.next('turn_end', 3);
+    const replies = client.of('emotion_state').map((m) => m.replyId);
+    expect(replies).toHaveLength(2);
+    expect(client.of('turn_start').map((m) => [m.text, replies.indexOf(m.replyId)])).toEqual([
+      ['First reply here.', 0],
+      ['Two sentences.', 0],
+      ['Second reply.', 1],
+    ]);
+    const secondStart = client.received.findIndex((m) => m.type === 'emotion_state' && m.replyId === replies[1]);
+    const lastOfFirst = client.received.findLastIndex((m) => m.type === 'turn_end' && m.replyId === replies[0]);
+    expect(secondStart).toBeGreaterThan(lastOfFirst);
+    client.close();
+  });
+
+  it('answers an invalid client message with an error event and keeps the session', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    client.ws.send('not json');
+    client.send({ type: 'dance' });
+    expect((await client.next('error', 2)).error).toMatch(/barge-in/);
+    expect((await speak(box.url, sessionId, 'Still here.')).status).toBe(202);
+    await client.next('turn_end');
+    client.close();
+  });
+});
