@@ -5,6 +5,7 @@ import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { commentRoutes } from './comments/routes';
+import { companionRoutes } from './companion/routes';
 import { conversationRoutes } from './conversations/routes';
 import { feedRoutes } from './feed/routes';
 import { healthRoutes } from './health/routes';
@@ -91,6 +92,7 @@ export function createApp() {
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
+  app.route('/api', companionRoutes);
   app.route('/', realtimeRoutes);
   app.route(
     '/api',

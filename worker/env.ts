@@ -35,6 +35,17 @@ export interface Env {
   EVENT_SOURCE_ONE_URL?: string;
   /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/ingestion/source-two.ts). */
   EVENT_SOURCE_TWO_URL?: string;
+  /** The companion's model (worker/companion/providers/): no key means the offline companion. */
+  OPENAI_API_KEY?: string;
+  /** Any OpenAI-compatible chat-completions server; unset means OpenAI's own. */
+  OPENAI_BASE_URL?: string;
+  OPENAI_MODEL?: string;
+  /** Per model request; default in worker/limits.ts. */
+  OPENAI_TIMEOUT_MS?: string;
+  /** The voice box as the Worker reaches it; unset means replies are not spoken. */
+  VOICE_URL?: string;
+  /** Companion chat messages per rider per minute; default in worker/limits.ts. */
+  COMPANION_MESSAGES_PER_MINUTE?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

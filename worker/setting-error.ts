@@ -15,7 +15,13 @@ export type SettingName =
   | 'REALTIME_PING_INTERVAL_MS'
   | 'REALTIME_PING_TIMEOUT_MS'
   | 'EVENT_SOURCE_ONE_URL'
-  | 'EVENT_SOURCE_TWO_URL';
+  | 'EVENT_SOURCE_TWO_URL'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_MODEL'
+  | 'OPENAI_TIMEOUT_MS'
+  | 'VOICE_URL'
+  | 'COMPANION_MESSAGES_PER_MINUTE';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts
