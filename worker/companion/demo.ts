@@ -22,7 +22,7 @@ const DEMO_ASK = new RegExp(`${ASK.source}${TRICK_WORDS}${TRICK_END}`, 'i');
 export function demoRequest(message: string): string | null {
   const match = DEMO_ASK.exec(message);
   const trick = match?.[1]?.trim().toLowerCase();
-  if (!trick || /^(you|it|this|that|something|anything|me)\b/.test(trick)) return null;
+  if (!trick || /^(you|it|this|that|something|anything|me|my)\b/.test(trick)) return null;
   return trick;
 }
 

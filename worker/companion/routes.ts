@@ -58,7 +58,7 @@ async function chat(c: Context<AppEnv>, surface: Surface, message: string, voice
     throw err instanceof ProviderError ? providerRefusal(err) : err;
   });
   const reply = await storeChatMessage(c.var.db, surface, userId, 'assistant', answer.reply);
-  if (voiceSession) speakAfterResponse(c.executionCtx, c.env.VOICE_URL, voiceSession, answer.reply);
+  if (voiceSession) speakAfterResponse(c.executionCtx, c.env, voiceSession, answer.reply);
   return replyView(reply, answer.stage);
 }
 

@@ -1,3 +1,4 @@
+import type { Env } from '../env';
 import { LIMITS } from '../limits';
 
 // The voice box's speak request (the interface spec, Voice service): fire-and-forget after the chat response.
@@ -17,17 +18,16 @@ export function voiceSessionOf(header: string | undefined): string | null {
  */
 export function speakAfterResponse(
   ctx: Pick<ExecutionContext, 'waitUntil'>,
-  voiceUrl: string | undefined,
+  env: Env,
   sessionId: string,
   text: string,
 ): void {
-  const base = voiceUrl?.trim().replace(/\/+$/, '');
+  const base = env.VOICE_URL?.trim().replace(/\/+$/, '');
   if (!base) return;
-  const url = `${base}/speak/${sessionId}`;
   ctx.waitUntil(
     (async () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const res = await fetch(url, {
+      const res = await fetch(`${base}/speak/${sessionId}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ text }),
