@@ -57,6 +57,25 @@ export class RateLimiter extends DurableObject {
     await this.save(windowMs);
   }
 
+  /**
+   * A plain request-rate limit (the companion's chat): every allowed call counts, kept in
+   * `failures`, the list this object prunes by window; a refused call does not count.
+   */
+  async consume(
+    maxCalls: number,
+    windowMs: number,
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
+    const now = Date.now();
+    this.prune(now, windowMs);
+    const { failures } = this.state;
+    if (failures.length >= maxCalls) {
+      return { allowed: false, retryAfterMs: failures[failures.length - maxCalls]! + windowMs - now };
+    }
+    failures.push(now);
+    await this.save(windowMs);
+    return { allowed: true };
+  }
+
   override async alarm(): Promise<void> {
     this.prune(Date.now(), this.state.windowMs);
     if (!this.state.failures.length && !Object.keys(this.state.pending).length) {

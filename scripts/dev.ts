@@ -12,7 +12,7 @@ import { startOrReuseDevDb } from './dev-devdb';
 
 const config = localStackConfig();
 
-/** Settings passed from this process's environment to the Worker: outside services (a stand-in can be swapped in) and the real-time timings. */
+/** Settings passed from this process's environment to the Worker: outside services (a stand-in can be swapped in), the companion's model and the real-time timings. */
 const PASSED_THROUGH = [
   'EVENT_SOURCE_ONE_URL',
   'EVENT_SOURCE_TWO_URL',
@@ -20,6 +20,11 @@ const PASSED_THROUGH = [
   'REALTIME_PING_INTERVAL_MS',
   'REALTIME_PING_TIMEOUT_MS',
   'VOICE_WS_AUTH',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'OPENAI_MODEL',
+  'OPENAI_TIMEOUT_MS',
+  'COMPANION_MESSAGES_PER_MINUTE',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

@@ -5,6 +5,7 @@ import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { commentRoutes } from './comments/routes';
+import { companionRoutes } from './companion/routes';
 import { conversationRoutes } from './conversations/routes';
 import { eventSaveRoutes, mySavedEventRoutes } from './event-saves/routes';
 import { eventRoutes } from './events/routes';
@@ -94,6 +95,7 @@ export function createApp() {
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
+  app.route('/api', companionRoutes);
   app.route('/', realtimeRoutes);
   app.route('/api/events', eventRoutes);
   app.route('/api/events', eventSaveRoutes);

@@ -42,6 +42,15 @@ export interface Env {
   VOICE_WS_AUTH?: string;
   /** Container instances of the voice box when VOICE_URL is unset (production; docs/voice.md, Deployment). */
   VOICE_INSTANCES?: string;
+  /** The companion's model (worker/companion/providers/): no key means the offline companion. */
+  OPENAI_API_KEY?: string;
+  /** Any OpenAI-compatible chat-completions server; unset means OpenAI's own. */
+  OPENAI_BASE_URL?: string;
+  OPENAI_MODEL?: string;
+  /** Per model request; default in worker/limits.ts. */
+  OPENAI_TIMEOUT_MS?: string;
+  /** Companion chat messages per rider per minute; default in worker/limits.ts. */
+  COMPANION_MESSAGES_PER_MINUTE?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

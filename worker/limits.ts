@@ -151,4 +151,34 @@ export const LIMITS = {
     /** An event that started this long before a window is not looked at for it: bounds the startAt index scan; festivals and contests run days, not months. */
     longestRunDays: 60,
   },
+  /** The AI companion (worker/companion/; the interface spec, Limits). */
+  companion: {
+    /** One chat message (the product decisions: 1..2000 characters). */
+    messageMax: 2000,
+    /** Tool-calling iterations per reply, then one answer without tools (interface spec). */
+    toolIterationsMax: 3,
+    /** Memory: the newest rows read from each store, and how many of the merge the model sees (interface spec). */
+    memoryPerStore: 8,
+    memoryMax: 12,
+    /** Reply register: 1 to 3 short sentences (interface spec). */
+    replySentencesMax: 3,
+    /** Remembered facts per rider, newest kept; a fact is one short sentence. */
+    factsMax: 20,
+    factMax: 200,
+    /** Rows a tool hands the model: enough to choose from, few enough to stay cheap. */
+    toolRowsMax: 5,
+    /** A tool result longer than this is cut: the model pays per token. */
+    toolResultCharsMax: 4000,
+    /** A model request; the SDK retries once on 429/5xx, so a reply waits at most about twice this. */
+    modelTimeoutMs: 20_000,
+    /** Retry-After on the 503 when the model is unreachable or rate-limited: past a typical rate-limit reset. */
+    providerRetryAfterSeconds: 10,
+    /** Model calls cost money (issue 10): per rider per minute, COMPANION_MESSAGES_PER_MINUTE overrides it. */
+    messagesPerMinute: 30,
+    rateWindowMs: 60_000,
+    /** A speak request that has not been answered by then is dropped: the voice box is fire-and-forget. */
+    speakTimeoutMs: 3000,
+    /** A turn this long after the previous one starts a new AI session (ai_session_started). */
+    sessionGapMs: 30 * 60 * 1000,
+  },
 } as const;

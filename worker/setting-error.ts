@@ -18,7 +18,12 @@ export type SettingName =
   | 'EVENT_SOURCE_TWO_URL'
   | 'VOICE_URL'
   | 'VOICE_WS_AUTH'
-  | 'VOICE_INSTANCES';
+  | 'VOICE_INSTANCES'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_BASE_URL'
+  | 'OPENAI_MODEL'
+  | 'OPENAI_TIMEOUT_MS'
+  | 'COMPANION_MESSAGES_PER_MINUTE';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

@@ -334,6 +334,18 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'source_status_startedAt' },
     why: "each run reads its source's last successful run (the zero-events rule)",
   },
+  {
+    collection: 'dm_messages',
+    key: { userId: 1, companion: 1, createdAt: -1, _id: -1 },
+    options: { name: 'userId_companion_createdAt' },
+    why: "the companion's memory: a rider's newest web DM turns; account deletion removes them",
+  },
+  {
+    collection: 'bot_chats',
+    key: { userId: 1, createdAt: -1, _id: -1 },
+    options: { name: 'userId_createdAt' },
+    why: "the companion's memory: a rider's newest chat turns; account deletion",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

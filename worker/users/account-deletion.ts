@@ -95,6 +95,8 @@ export const PERSONAL_DATA: Cleanup[] = [
     collection: 'blog',
     detach: (userId) => ({ filter: { authorId: userId }, update: { $unset: { authorId: '' } } }),
   },
+  // The companion's DM turns (worker/companion/transcript.ts) are the rider's alone: they go, before the detach below.
+  { collection: 'dm_messages', remove: (userId) => ({ userId, companion: true }) },
   // Direct messages stay for the other participants, without their sender (shown as sender: null).
   {
     collection: 'dm_messages',

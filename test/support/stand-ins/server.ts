@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createEventSourcesHandler } from './event-sources';
 import { createJwksHandler } from './jwks';
+import { createOpenAiHandler } from './openai';
+import { createVoiceHandler } from './voice';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 
@@ -10,7 +12,12 @@ type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Prom
  * speaking that service's real protocol under its own path prefix.
  */
 export async function startStandIns(): Promise<{ url: string; close(): Promise<void> }> {
-  const handlers: Handler[] = [createJwksHandler(), createEventSourcesHandler()];
+  const handlers: Handler[] = [
+    createJwksHandler(),
+    createEventSourcesHandler(),
+    createOpenAiHandler(),
+    createVoiceHandler(),
+  ];
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
     try {
@@ -24,6 +31,11 @@ export async function startStandIns(): Promise<{ url: string; close(): Promise<v
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Stand-ins that hang on purpose (a model, a voice box) hold their connections open.
+        server.closeAllConnections();
+      }),
   };
 }

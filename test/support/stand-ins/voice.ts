@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** How a test's voice box answers speak requests: accepts, fails, or never answers. */
+export type VoiceMode = 'ok' | 'fail' | 'hang';
+
+/**
+ * The voice box's speak endpoint (the interface spec, Voice service), one box per name:
+ * - `POST /voice/<name>/speak/<sessionId>`: 202 and recorded, 500, or no answer, per mode;
+ * - `PUT /voice/<name>` with `{mode}`: switches it;
+ * - `GET /voice/<name>/spoken`: the speak requests received, `{sessionId, body}` each.
+ */
+export function createVoiceHandler() {
+  const boxes = new Map<string, { mode: VoiceMode; spoken: { sessionId: string; body: unknown }[] }>();
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    const match = /^\/voice\/([\w.-]+)(?:\/speak\/([^/]+)|\/(spoken))?$/.exec(path);
+    if (!match) return false;
+    const [, name, sessionId, spoken] = match as unknown as [string, string, string | undefined, string | undefined];
+    const box = boxes.get(name) ?? { mode: 'ok' as VoiceMode, spoken: [] };
+    boxes.set(name, box);
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    if (req.method === 'PUT' && !sessionId && !spoken) {
+      box.mode = (JSON.parse(body) as { mode: VoiceMode }).mode;
+      res.writeHead(204).end();
+      return true;
+    }
+    if (req.method === 'GET' && spoken) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(box.spoken));
+      return true;
+    }
+    if (req.method !== 'POST' || !sessionId) return false;
+    box.spoken.push({ sessionId, body: body ? JSON.parse(body) : null });
+    if (box.mode === 'hang') return true;
+    if (box.mode === 'fail') res.writeHead(500, { 'content-type': 'text/plain' }).end('voice box broke');
+    else res.writeHead(202, { 'content-type': 'application/json' }).end('{"queued":true}');
+    return true;
+  };
+}

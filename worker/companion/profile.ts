@@ -1,0 +1,94 @@
+import type { Document, ObjectId } from 'mongodb';
+import type { CompanionProfileDoc } from '../db/documents';
+import { isDuplicateKey } from '../db/errors';
+import type { Store } from '../db/store';
+import { LIMITS } from '../limits';
+import { stageExpression } from './stages';
+
+// Every query on companion_profiles.
+
+export type Mood = NonNullable<CompanionProfileDoc['lastMood']>;
+
+/** What one turn teaches the companion about the rider (the remember tool and the message's mood). */
+export interface TurnLearnings {
+  facts: string[];
+  name?: string;
+  sports: string[];
+  mood: Mood;
+}
+
+export const findProfile = (store: Store, userId: ObjectId) => store.companion_profiles.findOne({ userId });
+
+/** Facts as stored: trimmed, one space between words, cut to the cap, no repeats ignoring case (the last kept). */
+export function normaliseFacts(facts: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const raw of facts) {
+    const fact = raw.replace(/\s+/g, ' ').trim().slice(0, LIMITS.companion.factMax);
+    if (!fact) continue;
+    seen.delete(fact.toLowerCase());
+    seen.set(fact.toLowerCase(), fact);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * One aggregation-pipeline update applies the whole turn, so two turns at once never lose a
+ * count: the count goes up by one, the stage follows the new count, new facts replace equal
+ * old ones (ignoring case) and the newest `factsMax` stay, sports are merged, and a turn after
+ * a quiet `sessionGapMs` starts a new session.
+ */
+function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, now: Date): Document[] {
+  const facts = normaliseFacts(learnings.facts);
+  const count = { $add: [{ $ifNull: ['$interactionCount', 0] }, 1] };
+  const keptFacts = {
+    $filter: {
+      input: { $ifNull: ['$facts', []] },
+      as: 'fact',
+      cond: { $not: [{ $in: [{ $toLower: '$$fact' }, { $literal: facts.map((fact) => fact.toLowerCase()) }] }] },
+    },
+  };
+  const quietSince = new Date(now.getTime() - LIMITS.companion.sessionGapMs);
+  return [
+    {
+      $set: {
+        interactionCount: count,
+        stage: stageExpression(count),
+        facts: { $slice: [{ $concatArrays: [keptFacts, { $literal: facts }] }, -LIMITS.companion.factsMax] },
+        sports: { $setUnion: [{ $ifNull: ['$sports', []] }, { $literal: learnings.sports }] },
+        name: learnings.name ? { $literal: learnings.name } : { $ifNull: ['$name', { $literal: accountName ?? null }] },
+        lastMood: { $literal: learnings.mood },
+        sessionStartedAt: {
+          $cond: [{ $lt: [{ $ifNull: ['$lastTurnAt', new Date(0)] }, quietSince] }, now, '$sessionStartedAt'],
+        },
+        lastTurnAt: now,
+        createdAt: { $ifNull: ['$createdAt', now] },
+        updatedAt: now,
+      },
+    },
+  ];
+}
+
+/** Applies a finished turn to the rider's profile (created on the first); says whether it began a session. */
+export async function recordTurn(
+  store: Store,
+  userId: ObjectId,
+  learnings: TurnLearnings,
+  accountName?: string,
+): Promise<{ profile: CompanionProfileDoc; sessionStarted: boolean }> {
+  const now = new Date();
+  const apply = () =>
+    store.companion_profiles.findOneAndUpdate({ userId }, turnUpdate(learnings, accountName, now), {
+      upsert: true,
+      returnDocument: 'after',
+    });
+  let profile: CompanionProfileDoc | null;
+  try {
+    profile = await apply();
+  } catch (err) {
+    // Two first turns at once both try to insert; the unique index lets one win, and the other updates it.
+    if (!isDuplicateKey(err)) throw err;
+    profile = await apply();
+  }
+  if (!profile) throw new Error('companion profile upsert returned no document');
+  return { profile, sessionStarted: profile.sessionStartedAt.getTime() === now.getTime() };
+}

@@ -1,0 +1,18 @@
+import { ApiError } from '../http/errors';
+import { LIMITS } from '../limits';
+import type { ProviderError } from './providers/types';
+
+/** A model failure as the chat routes answer it; the rider's message is already stored. */
+export function providerRefusal(err: ProviderError): ApiError {
+  if (err.kind === 'unavailable') {
+    return new ApiError(503, 'The companion is unavailable right now; your message is kept, try again shortly.', {
+      headers: { 'Retry-After': String(LIMITS.companion.providerRetryAfterSeconds) },
+    });
+  }
+  return new ApiError(502, 'The companion could not answer; your message is kept, try again.');
+}
+
+export const tooManyMessages = (retryAfterSeconds: number) =>
+  new ApiError(429, 'Too many companion messages; try again after Retry-After seconds.', {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });

@@ -1,0 +1,24 @@
+import { z } from '@hono/zod-openapi';
+import { LIMITS } from '../limits';
+import { STAGES } from './stages';
+
+export const ChatBody = z
+  .object({ message: z.string().trim().min(1).max(LIMITS.companion.messageMax).describe('what the rider says') })
+  .strict();
+
+export const VoiceSessionHeader = z.object({
+  'x-voice-session': z
+    .string()
+    .optional()
+    .describe(
+      "the voice box's session id (a UUID from its `_ready` message): the reply is also spoken there and the request counts as on-stage; anything not a UUID is ignored",
+    ),
+});
+
+export const CompanionReply = z
+  .object({
+    reply: z.string().describe('1 to 3 short sentences; an on-stage trick demo has the fixed 7-sentence structure'),
+    messageId: z.string().describe("the stored reply's id"),
+    stage: z.enum(STAGES).optional().describe('the relationship stage after this turn'),
+  })
+  .openapi('CompanionReply');
