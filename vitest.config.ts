@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
@@ -7,6 +8,11 @@ import { defineConfig, defineProject } from 'vitest/config';
 // serves, except `process`, which is aliased to the shim below.
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)].filter(
   (name) => name !== 'process' && name !== 'node:process',
+);
+
+// A fresh version-policy signing key per run: tests verify with the JWKS the Worker serves, never a fixed key.
+const policySigningKey = JSON.stringify(
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
 );
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
@@ -23,6 +29,7 @@ export default defineConfig({
                 MONGODB_URI: inject('mongoUri'),
                 JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
                 PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
+                POLICY_SIGNING_KEY: policySigningKey,
                 GOOGLE_CLIENT_IDS:
                   'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
                 APPLE_CLIENT_IDS: 'com.example.rider',

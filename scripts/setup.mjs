@@ -3,13 +3,18 @@
 // the voice box's speech tools when they are missing.
 // Idempotent: an existing .dev.vars is kept; a secret added since it was written is appended.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const path = new URL('../.dev.vars', import.meta.url);
 const webhookSecret = () => [
   '# Key the payment provider signs POST /api/webhooks/payments with (x-signature: hex HMAC-SHA256 of the body).',
   `PAYMENT_WEBHOOK_SECRET=${randomBytes(32).toString('hex')}`,
+];
+// A private P-256 JWK on one line, single-quoted so dotenv keeps the JSON as it is (worker/version-policy/signing.ts).
+const policySigningKey = () => [
+  '# Private P-256 JWK signing GET /api/mobile/version-policy/signed (docs/version-policy.md).',
+  `POLICY_SIGNING_KEY='${JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }))}'`,
 ];
 if (!existsSync(path)) {
   const lines = [
@@ -19,14 +24,21 @@ if (!existsSync(path)) {
     'GOOGLE_CLIENT_IDS=dev-web.apps.googleusercontent.com,dev-ios.apps.googleusercontent.com,dev-android.apps.googleusercontent.com',
     'APPLE_CLIENT_IDS=com.example.rider.dev',
     ...webhookSecret(),
+    ...policySigningKey(),
     '',
   ];
   writeFileSync(path, lines.join('\n'), { mode: 0o600 });
-  console.log('setup: wrote .dev.vars with a fresh JWT_SECRET and PAYMENT_WEBHOOK_SECRET');
-} else if (!/^\s*PAYMENT_WEBHOOK_SECRET\s*=/m.test(readFileSync(path, 'utf8'))) {
-  const text = readFileSync(path, 'utf8');
-  appendFileSync(path, `${text.endsWith('\n') ? '' : '\n'}${webhookSecret().join('\n')}\n`);
-  console.log('setup: added a fresh PAYMENT_WEBHOOK_SECRET to .dev.vars');
+  console.log('setup: wrote .dev.vars with a fresh JWT_SECRET, PAYMENT_WEBHOOK_SECRET and POLICY_SIGNING_KEY');
+} else {
+  for (const [name, lines] of [
+    ['PAYMENT_WEBHOOK_SECRET', webhookSecret],
+    ['POLICY_SIGNING_KEY', policySigningKey],
+  ]) {
+    const text = readFileSync(path, 'utf8');
+    if (new RegExp(`^\\s*${name}\\s*=`, 'm').test(text)) continue;
+    appendFileSync(path, `${text.endsWith('\n') ? '' : '\n'}${lines().join('\n')}\n`);
+    console.log(`setup: added a fresh ${name} to .dev.vars`);
+  }
 }
 
 // The voice box speaks through espeak-ng and lame (voice-node/, docs/voice.md). On Debian as root they are

@@ -4,6 +4,7 @@ import type { AppEnv } from './app-env';
 import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
+import { clientHeartbeatRoutes } from './client-heartbeat/routes';
 import { commentRoutes } from './comments/routes';
 import { companionRoutes } from './companion/routes';
 import { conversationRoutes } from './conversations/routes';
@@ -38,6 +39,8 @@ import { trickRoutes } from './tricks/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 import { SERVICE_VERSION } from './version';
+import { adminVersionPolicyRoutes } from './version-policy/admin-routes';
+import { versionPolicyRoutes } from './version-policy/routes';
 import { voiceRoutes } from './voice/routes';
 
 /** The whole HTTP API, mounted under /api. */
@@ -101,6 +104,9 @@ export function createApp() {
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);
   app.route('/', voiceRoutes);
+  app.route('/api', clientHeartbeatRoutes);
+  app.route('/api/mobile/version-policy', versionPolicyRoutes);
+  app.route('/api/admin', adminVersionPolicyRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -51,6 +51,8 @@ export interface Env {
   OPENAI_TIMEOUT_MS?: string;
   /** Companion chat messages per rider per minute; default in worker/limits.ts. */
   COMPANION_MESSAGES_PER_MINUTE?: string;
+  /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/version-policy/signing.ts). */
+  POLICY_SIGNING_KEY?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

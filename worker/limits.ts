@@ -181,4 +181,18 @@ export const LIMITS = {
     /** A turn this long after the previous one starts a new AI session (ai_session_started). */
     sessionGapMs: 30 * 60 * 1000,
   },
+  /** Client heartbeat (worker/client-heartbeat/): installation ids are client-made UUIDs or similar opaque ids. */
+  heartbeat: { installationIdMin: 8, installationIdMax: 100, fieldMax: 100, versionMax: 64, buildMax: 2_147_483_647 },
+  /** Mobile version policy (worker/version-policy/; the interface spec, Client installation and version policy). */
+  versionPolicy: {
+    titleMax: 100,
+    messageMax: 1000,
+    reasonMax: 500,
+    /** A required-update grace of more than 90 days is a typo, not a policy. */
+    gracePeriodHoursMax: 90 * 24,
+    /** A signed policy stays trusted this long offline: a long weekend without signal, short enough that a lifted block does not linger. */
+    signedTtlSeconds: 72 * 60 * 60,
+    /** Shared caches may serve the policy this long: a new revision reaches every client within five minutes. */
+    cacheSeconds: 300,
+  },
 } as const;

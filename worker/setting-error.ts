@@ -23,7 +23,8 @@ export type SettingName =
   | 'OPENAI_BASE_URL'
   | 'OPENAI_MODEL'
   | 'OPENAI_TIMEOUT_MS'
-  | 'COMPANION_MESSAGES_PER_MINUTE';
+  | 'COMPANION_MESSAGES_PER_MINUTE'
+  | 'POLICY_SIGNING_KEY';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

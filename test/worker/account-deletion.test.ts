@@ -24,6 +24,7 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   blog: 'authorId',
   conversations: 'participantIds',
   reports: 'reporterId',
+  mobile_version_policy_history: 'actorId',
 };
 
 /** The field a `remove` cleanup matches on the user (user_blocks has one entry per direction). */
@@ -36,13 +37,14 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection] ?? removedBy(cleanup, userId) ?? 'userId';
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
       idempotencyKey: crypto.randomUUID(),
       providerEventId: crypto.randomUUID(),
       slug: crypto.randomUUID(),
+      installationId: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

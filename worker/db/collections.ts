@@ -32,9 +32,9 @@ const COLLECTIONS = {
   notificationDeliveryLog: holds<D.StoredDoc>(),
   events: holds<D.EventDoc>(),
   event_saves: holds<D.EventSaveDoc>(),
-  client_installations: holds<D.StoredDoc>(),
-  client_version_history: holds<D.StoredDoc>(),
-  mobile_version_policies: holds<D.StoredDoc>(),
+  client_installations: holds<D.ClientInstallationDoc>(),
+  client_version_history: holds<D.ClientVersionChangeDoc>(),
+  mobile_version_policies: holds<D.MobileVersionPolicyDoc>(),
   analytics_events: holds<D.AnalyticsEventDoc>(),
   analytics_quarantine: holds<D.StoredDoc>(),
   experiment_exposures: holds<D.StoredDoc>(),
@@ -51,6 +51,7 @@ const COLLECTIONS = {
   user_blocks: holds<D.UserBlockDoc>(),
   reports: holds<D.ReportDoc>(),
   ingestion_runs: holds<D.IngestionRunDoc>(),
+  mobile_version_policy_history: holds<D.MobileVersionPolicyChangeDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import type { StoredDoc } from './stored-doc';
 
+export * from './client-version-documents';
 export * from './event-documents';
 export * from './ingestion-documents';
 export * from './riding-documents';

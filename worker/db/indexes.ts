@@ -346,6 +346,38 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'userId_createdAt' },
     why: "the companion's memory: a rider's newest chat turns; account deletion",
   },
+  {
+    collection: 'client_installations',
+    key: { installationId: 1 },
+    options: { name: 'installationId_unique', unique: true },
+    why: 'one current record per installation; racing first heartbeats upsert one',
+  },
+  { collection: 'client_installations', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'client_version_history',
+    key: { installationId: 1, heartbeat: 1 },
+    options: { name: 'installationId_heartbeat_unique', unique: true },
+    why: "an installation's version changes in order; at most one row per heartbeat",
+  },
+  { collection: 'client_version_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'mobile_version_policies',
+    key: { platform: 1 },
+    options: { name: 'platform_unique', unique: true },
+    why: 'one policy per mobile platform',
+  },
+  {
+    collection: 'mobile_version_policy_history',
+    key: { platform: 1, policyRevision: -1 },
+    options: { name: 'platform_policyRevision' },
+    why: "a platform's policy history, newest revision first",
+  },
+  {
+    collection: 'mobile_version_policy_history',
+    key: { actorId: 1 },
+    options: { name: 'actorId' },
+    why: 'account deletion detaches the admin',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

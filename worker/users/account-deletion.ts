@@ -123,6 +123,14 @@ export const PERSONAL_DATA: Cleanup[] = [
     detach: (userId) => ({ filter: { reporterId: userId }, update: { $unset: { reporterId: '' } } }),
   },
   { collection: 'reports', remove: (userId) => ({ targetType: 'user', targetId: userId }) },
+  // Client installations and their version changes (worker/client-heartbeat/) are the rider's device records.
+  { collection: 'client_installations', remove: (userId) => ({ userId }) },
+  { collection: 'client_version_history', remove: (userId) => ({ userId }) },
+  // The version-policy audit trail stays (worker/version-policy/), without the admin who made the change.
+  {
+    collection: 'mobile_version_policy_history',
+    detach: (userId) => ({ filter: { actorId: userId }, update: { $unset: { actorId: '' } } }),
+  },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {
