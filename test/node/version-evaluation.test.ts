@@ -4,7 +4,7 @@ import { evaluateVersion, isSemanticVersion, requiredFrom } from '../../worker/v
 const policy = {
   latestVersion: '2.4.0',
   minimumSupportedVersion: '1.10.0',
-  promptMode: 'required' as const,
+  promptMode: 'required' as 'optional' | 'required',
   effectiveAt: new Date('2026-03-01T00:00:00Z'),
   gracePeriodHours: 48,
 };

@@ -46,10 +46,7 @@ const getJwks = defineRoute({
   responses: { 200: jsonResponse(PublicJwks, 'The key set', CACHE_HEADER) },
 });
 
-async function answerFor(
-  store: Store,
-  query: { platform: MobilePlatform; version?: string; build?: number },
-) {
+async function answerFor(store: Store, query: { platform: MobilePlatform; version?: string; build?: number }) {
   const policy = await findPolicy(store, query.platform);
   if (!policy) throw new ApiError(404, `No version policy has been published for ${query.platform} yet.`);
   const evaluation =
