@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { analyticsIngestRoutes } from './analytics/ingest-routes';
 import type { AppEnv } from './app-env';
 import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
@@ -101,6 +102,7 @@ export function createApp() {
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);
   app.route('/', voiceRoutes);
+  app.route('/api/analytics', analyticsIngestRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -40,11 +40,11 @@ interface EventDefinition {
 
 const props = (shape: z.ZodRawShape) => z.object(shape).strict();
 const none = props({});
-const event = (countedFrom: CountedFrom, properties: z.ZodObject, domain: ValueDomain | null = null) => ({
-  domain,
-  countedFrom,
-  properties,
-});
+const event = <C extends CountedFrom, P extends z.ZodObject, D extends ValueDomain | null = null>(
+  countedFrom: C,
+  properties: P,
+  domain: D = null as D,
+) => ({ domain, countedFrom, properties });
 
 const trickProps = props({ trickId: objectId, trickListId: objectId, trickipediaId: objectId.optional() });
 const aiCommon = {

@@ -69,6 +69,10 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'pushTokens', remove: (userId) => ({ userId }) },
   { collection: 'scheduledNotifications', remove: (userId) => ({ userId }) },
   { collection: 'analytics_events', remove: (userId) => ({ userId }) },
+  { collection: 'analytics_quarantine', remove: (userId) => ({ userId }) },
+  // Installations and their version history (worker/client-heartbeat/) name the signed-in rider in userId.
+  { collection: 'client_installations', remove: (userId) => ({ userId }) },
+  { collection: 'client_version_history', remove: (userId) => ({ userId }) },
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
   // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
