@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { EXCLUDED_ACCOUNT_FILTER } from '../../worker/analytics/exclusion';
 import { LIMITS } from '../../worker/limits';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call } from '../support/content';
@@ -181,7 +182,7 @@ describe('POST /api/analytics/events', () => {
     expect((await send([])).status).toBe(400);
   });
 
-  it("stores the events of excluded accounts (admin, bot, analyticsExcluded): exclusion is the metrics' job", async () => {
+  it('stores the events of excluded accounts (admin, bot, analyticsExcluded), which EXCLUDED_ACCOUNT_FILTER matches', async () => {
     const admin = await registerAdmin(api);
     const [bot, optedOut] = [await register(api), await register(api)];
     await api.db(async (db) => {
@@ -195,5 +196,14 @@ describe('POST /api/analytics/events', () => {
       expect((await sendOk([event], account)).results[0]!.status).toBe('accepted');
       expect(await stored(event.eventId)).toHaveLength(1);
     }
+    const regular = await register(api);
+    const ids = [admin, bot, optedOut, regular].map((account) => new ObjectId(account._id));
+    const excluded = await api.db((db) =>
+      db
+        .collection('users')
+        .find({ _id: { $in: ids }, ...EXCLUDED_ACCOUNT_FILTER })
+        .toArray(),
+    );
+    expect(excluded.map((user) => user._id.toHexString()).sort()).toEqual([admin._id, bot._id, optedOut._id].sort());
   });
 });
