@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isExcludedAccount } from '../../worker/analytics/exclusion';
 import {
@@ -67,5 +68,12 @@ describe('excluded accounts', () => {
     expect(isExcludedAccount({ role: null, analyticsExcluded: true })).toBe(true);
     expect(isExcludedAccount({ role: null, isBot: false, analyticsExcluded: false })).toBe(false);
     expect(isExcludedAccount({ role: null })).toBe(false);
+  });
+});
+
+describe('docs/analytics.md', () => {
+  it('lists every event name of the taxonomy', () => {
+    const doc = readFileSync(new URL('../../docs/analytics.md', import.meta.url), 'utf8');
+    expect(ANALYTICS_EVENT_NAMES.filter((name) => !doc.includes(name))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED_ACCOUNT_FILTER } from '../../worker/analytics/exclusion';
+import type { UserDoc } from '../../worker/db/documents';
 import { LIMITS } from '../../worker/limits';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call } from '../support/content';
@@ -200,7 +201,7 @@ describe('POST /api/analytics/events', () => {
     const ids = [admin, bot, optedOut, regular].map((account) => new ObjectId(account._id));
     const excluded = await api.db((db) =>
       db
-        .collection('users')
+        .collection<UserDoc>('users')
         .find({ _id: { $in: ids }, ...EXCLUDED_ACCOUNT_FILTER })
         .toArray(),
     );
