@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { analyticsIngestRoutes } from './analytics/ingest-routes';
 import type { AppEnv } from './app-env';
 import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
@@ -107,6 +108,7 @@ export function createApp() {
   app.route('/api', clientHeartbeatRoutes);
   app.route('/api/mobile/version-policy', versionPolicyRoutes);
   app.route('/api/admin', adminVersionPolicyRoutes);
+  app.route('/api/analytics', analyticsIngestRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

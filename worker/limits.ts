@@ -195,4 +195,21 @@ export const LIMITS = {
     /** Shared caches may serve the policy this long: a new revision reaches every client within five minutes. */
     cacheSeconds: 300,
   },
+  /** Product analytics (worker/analytics/): the ingestion batch and the bounds of property values. */
+  analytics: {
+    /** Envelopes per POST /api/analytics/events (issue 11: up to 100; more is a 413). */
+    batchMax: 100,
+    /** The only envelope schema version (interface spec, Versioning). */
+    schemaVersion: 1,
+    /** Counts and token numbers: far above any real turn or session. */
+    countMax: 10_000_000,
+    /** A day: no session, prompt or latency lasts longer. */
+    durationMsMax: 24 * 60 * 60 * 1000,
+    versionMax: 64,
+    identifierMax: 64,
+    /** anonymousId, appVersion and the attribution fields of the envelope. */
+    envelopeFieldMax: 200,
+    /** Keys of a quarantined event's properties kept for diagnosis (values are never kept). */
+    quarantineKeysMax: 50,
+  },
 } as const;

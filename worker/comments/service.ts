@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { recordServerEvent } from '../analytics/server-events';
 import type { FeedCommentDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { adjustCounts, findPost } from '../feed/service';
@@ -16,7 +17,13 @@ export async function insertComment(
   const now = new Date();
   const comment: FeedCommentDoc = { _id: new ObjectId(), postId, userId, text, createdAt: now, updatedAt: now };
   await store.feed_comments.insertOne(comment);
-  if (await adjustCounts(store, postId, { comments: 1 })) return comment;
+  if (await adjustCounts(store, postId, { comments: 1 })) {
+    await recordServerEvent(store, userId, 'comment_created', {
+      postId: postId.toHexString(),
+      commentId: comment._id.toHexString(),
+    });
+    return comment;
+  }
   await store.feed_comments.deleteMany({ postId });
   return 'not-found';
 }

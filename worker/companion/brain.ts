@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { recordServerEvent } from '../analytics/service';
+import { recordServerEvent } from '../analytics/server-events';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';

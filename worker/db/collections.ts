@@ -36,7 +36,7 @@ const COLLECTIONS = {
   client_version_history: holds<D.ClientVersionChangeDoc>(),
   mobile_version_policies: holds<D.MobileVersionPolicyDoc>(),
   analytics_events: holds<D.AnalyticsEventDoc>(),
-  analytics_quarantine: holds<D.StoredDoc>(),
+  analytics_quarantine: holds<D.AnalyticsQuarantineDoc>(),
   experiment_exposures: holds<D.StoredDoc>(),
   usage_events: holds<D.StoredDoc>(),
   payment_events: holds<D.PaymentEventDoc>(),

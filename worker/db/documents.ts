@@ -173,8 +173,41 @@ export interface AnalyticsEventDoc {
   userId: ObjectId | null;
   anonymousId?: string | null;
   platform?: 'ios' | 'android' | 'web' | 'server';
+  /** The client's session (interface spec envelope); absent on server events. */
+  sessionId?: string;
+  appVersion?: string;
+  buildNumber?: number;
+  /** Attribution (interface spec envelope `source`); absent on server events. */
+  source?: {
+    firstTouch: 'google' | 'instagram' | 'direct' | 'referral' | 'other';
+    utmSource: string | null;
+    landingPath: string;
+  };
   schemaVersion: number;
   properties: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * An analytics event refused into quarantine (worker/analytics/classify.ts) with why. Property
+ * values are never kept, only their keys: a refused value may be the free text the rules keep out.
+ */
+export interface AnalyticsQuarantineDoc {
+  _id: ObjectId;
+  /** Only a well-formed UUID; a quarantined retry finds its first copy by it. */
+  eventId?: string;
+  /** Only a name shaped like one (lower snake case), known or not. */
+  name?: string;
+  reason: string;
+  /** What failed: a path and a code per problem, never the offending value. */
+  issues: { path: string; code: string }[];
+  receivedAt: Date;
+  /** The signed-in caller who sent it (never a userId the event claimed); null when anonymous. */
+  userId: ObjectId | null;
+  anonymousId?: string;
+  schemaVersion?: number;
+  platform?: string;
+  appVersion?: string;
+  propertyKeys: string[];
 }
 
 export interface PaymentEventDoc {

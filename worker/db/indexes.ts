@@ -48,6 +48,24 @@ export const INDEXES: IndexDeclaration[] = [
     why: 'per-rider activity and account deletion',
   },
   {
+    collection: 'analytics_quarantine',
+    key: { eventId: 1 },
+    options: { name: 'eventId_unique', unique: true, sparse: true },
+    why: 'a quarantined retry is stored once',
+  },
+  {
+    collection: 'analytics_quarantine',
+    key: { receivedAt: 1 },
+    options: { name: 'receivedAt' },
+    why: 'reviewing recent quarantined events',
+  },
+  {
+    collection: 'analytics_quarantine',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: 'account deletion',
+  },
+  {
     collection: 'events',
     key: { dedupeKey: 1 },
     options: { name: 'dedupeKey_unique', unique: true },

@@ -1,4 +1,5 @@
-import type { ObjectId } from 'mongodb';
+import { ObjectId } from 'mongodb';
+import { recordServerEvent } from '../analytics/server-events';
 import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { findEventById } from '../events/service';
@@ -11,7 +12,12 @@ export async function saveEvent(store: Store, eventId: ObjectId, userId: string)
   if (!(await findEventById(store, eventId))) return 'not-found';
   const key = { userId, eventId: eventId.toHexString() };
   try {
-    await store.event_saves.updateOne(key, { $setOnInsert: { ...key, createdAt: new Date() } }, { upsert: true });
+    const { upsertedCount } = await store.event_saves.updateOne(
+      key,
+      { $setOnInsert: { ...key, createdAt: new Date() } },
+      { upsert: true },
+    );
+    if (upsertedCount) await recordServerEvent(store, new ObjectId(userId), 'event_saved', { eventId: key.eventId });
   } catch (err) {
     // Two saves at once: the unique index lets one insert, and the other finds it saved.
     if (!isDuplicateKey(err)) throw err;

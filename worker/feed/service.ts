@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { recordServerEvent } from '../analytics/server-events';
 import type { FeedPostDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import type { Caller } from '../session/service';
@@ -21,6 +22,10 @@ export async function insertPost(store: Store, userId: ObjectId, fields: NewPost
     updatedAt: now,
   };
   await store.feed_posts.insertOne(post);
+  await recordServerEvent(store, userId, 'post_created', {
+    postId: post._id.toHexString(),
+    hasMedia: post.media.length > 0,
+  });
   return post;
 }
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { recordSignUp } from '../analytics/service';
+import { recordServerEvent } from '../analytics/server-events';
 import type { AppEnv } from '../app-env';
 import { requireSetting } from '../config';
 import type { UserDoc } from '../db/documents';
@@ -122,7 +122,7 @@ export const signInRoutes = createRouter<AppEnv>()
     const { name, email, password } = c.req.valid('json');
     const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
     if (typeof user === 'string') throw refusal(user);
-    await recordSignUp(c.var.db, user._id, 'password');
+    await recordServerEvent(c.var.db, user._id, 'signup_completed', { method: 'password' });
     return c.json(await withSession(c, user), 201);
   })
   .openapi(passwordSignIn, async (c) => {

@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import { recordSignUp } from '../analytics/service';
+import { recordServerEvent } from '../analytics/server-events';
 import type { UserDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import {
@@ -36,7 +36,7 @@ async function createOrFind(
 ): Promise<IdentitySignIn | 'account-gone'> {
   const created = await insertUser(store, fields);
   if (typeof created !== 'string') {
-    await recordSignUp(store, created._id, method);
+    await recordServerEvent(store, created._id, 'signup_completed', { method });
     return { user: created, isNewUser: true };
   }
   const existing =

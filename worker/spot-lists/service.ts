@@ -1,4 +1,5 @@
 import { type Filter, ObjectId } from 'mongodb';
+import { recordServerEvent } from '../analytics/server-events';
 import type { SpotListDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
@@ -78,6 +79,11 @@ export async function addSpotToList(
     { $addToSet: { spotIds: spotId }, $set: { updatedAt: new Date() } },
     { returnDocument: 'after' },
   );
+  if (added)
+    await recordServerEvent(store, userId, 'spot_saved', {
+      spotId: spotId.toHexString(),
+      spotListId: listId.toHexString(),
+    });
   if (added) return added;
   const list = await findSpotList(store, listId, userId);
   if (!list) return 'not-found';

@@ -1,4 +1,5 @@
 import { type Filter, ObjectId } from 'mongodb';
+import { recordServerEvent } from '../analytics/server-events';
 import type { TrickDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import { entryExists } from '../trickipedia/service';
@@ -21,6 +22,13 @@ export interface NewTrick {
 export type TrickChanges = Partial<Omit<NewTrick, 'trickipediaId'>> & { trickipediaId?: ObjectId | null };
 
 const ownedTrick = (owner: TrickOwner, trickId: ObjectId): Filter<TrickDoc> => ({ _id: trickId, ...owner });
+
+/** The ids a trick's analytics events carry (worker/analytics/taxonomy.ts). */
+const trickEvent = (trick: TrickDoc) => ({
+  trickId: trick._id.toHexString(),
+  trickListId: trick.listId.toHexString(),
+  ...(trick.trickipediaId ? { trickipediaId: trick.trickipediaId.toHexString() } : {}),
+});
 
 export async function addTrick(
   store: Store,
@@ -48,6 +56,7 @@ export async function addTrick(
     await store.tricks.deleteOne({ _id: trick._id });
     return 'list-not-found';
   }
+  await recordServerEvent(store, owner.userId, 'trick_added', trickEvent(trick));
   return trick;
 }
 
@@ -91,8 +100,8 @@ export async function deleteTrick(store: Store, owner: TrickOwner, trickId: Obje
 }
 
 /** One more attempt, and a `todo` trick becomes `learning`, in one atomic write (an update pipeline). */
-export function logAttempt(store: Store, owner: TrickOwner, trickId: ObjectId): Promise<TrickDoc | null> {
-  return store.tricks.findOneAndUpdate(
+export async function logAttempt(store: Store, owner: TrickOwner, trickId: ObjectId): Promise<TrickDoc | null> {
+  const trick = await store.tricks.findOneAndUpdate(
     ownedTrick(owner, trickId),
     [
       {
@@ -105,6 +114,12 @@ export function logAttempt(store: Store, owner: TrickOwner, trickId: ObjectId): 
     ],
     { returnDocument: 'after' },
   );
+  if (trick)
+    await recordServerEvent(store, owner.userId, 'trick_attempt_logged', {
+      ...trickEvent(trick),
+      attempts: trick.attempts,
+    });
+  return trick;
 }
 
 /**
@@ -118,6 +133,7 @@ export async function landTrick(store: Store, owner: TrickOwner, trickId: Object
     { $set: { status: 'landed', completed: true, landedAt: now, updatedAt: now } },
     { returnDocument: 'after' },
   );
+  if (landed) await recordServerEvent(store, owner.userId, 'trick_landed', trickEvent(landed));
   return landed ?? store.tricks.findOne(ownedTrick(owner, trickId));
 }
 

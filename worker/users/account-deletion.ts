@@ -69,6 +69,7 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'pushTokens', remove: (userId) => ({ userId }) },
   { collection: 'scheduledNotifications', remove: (userId) => ({ userId }) },
   { collection: 'analytics_events', remove: (userId) => ({ userId }) },
+  { collection: 'analytics_quarantine', remove: (userId) => ({ userId }) },
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
   // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
