@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { analyticsDashboardPageRoutes, analyticsDashboardRoutes } from './analytics-dashboard/routes';
 import type { AppEnv } from './app-env';
 import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
@@ -101,6 +102,8 @@ export function createApp() {
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);
   app.route('/', voiceRoutes);
+  app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
+  app.route('/', analyticsDashboardPageRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -172,6 +172,10 @@ export interface AnalyticsEventDoc {
   userId: ObjectId | null;
   anonymousId?: string | null;
   platform?: 'ios' | 'android' | 'web' | 'server';
+  /** Envelope fields (interface spec, Analytics event envelope); the dashboard's data-quality share reads them. */
+  sessionId?: string;
+  appVersion?: string;
+  buildNumber?: number;
   schemaVersion: number;
   properties: Record<string, string | number | boolean | null>;
 }
