@@ -37,7 +37,7 @@ const TOOLS = [
   {
     command: 'chromium',
     pkg: 'chromium',
-    why: 'the dashboard page test drives it headless (test/realtime/analytics-dashboard-page.test.ts)',
+    why: 'the dashboard page test drives it headless (test/e2e/analytics-dashboard-page.test.ts)',
   },
 ];
 const onPath = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;

@@ -37,7 +37,7 @@ export const DASHBOARD_PAGE = `<!doctype html>
   </form>
   <div id="dashboard" class="grid" hidden>
     <section><h2>Weekly progressing riders</h2>
-      <p class="note">Distinct riders with a meaningful action per rolling seven days. Excluded accounts: <span id="excluded"></span></p>
+      <p class="note">Distinct riders with a meaningful action per rolling seven days. Excluded accounts in the newest window: <span id="excluded"></span></p>
       <canvas id="wpr-chart"></canvas></section>
     <section><h2>Depth</h2><p class="note">Meaningful actions per progressing rider</p><canvas id="depth-chart"></canvas></section>
     <section><h2>Value domains</h2><p class="note">Riders with an action of each domain</p><canvas id="domains-chart"></canvas></section>
@@ -88,7 +88,7 @@ export const DASHBOARD_PAGE = `<!doctype html>
     show(true);
     $('as-of').textContent = 'as of ' + wpr.asOf.slice(0, 16).replace('T', ' ') + ' UTC';
     const labels = wpr.windows.map(label);
-    $('excluded').textContent = wpr.windows.map((w) => w.excluded).join(' · ');
+    $('excluded').textContent = String(wpr.windows[wpr.windows.length - 1].excluded);
     draw('wpr-chart', { type: 'bar', data: { labels, datasets: [{ label: 'Riders', data: wpr.windows.map((w) => w.riders), backgroundColor: '#2f6fde' }] },
       options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } } });
     draw('depth-chart', { type: 'line', data: { labels, datasets: [{ label: 'Actions per rider', data: wpr.windows.map((w) => w.depth), borderColor: '#1d2430' }] },
