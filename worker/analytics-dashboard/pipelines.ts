@@ -33,7 +33,7 @@ function joinExclusion(userIdPath: string): Document[] {
  */
 export function wprPipeline(from: Date, to: Date): Document[] {
   const perDomain = Object.fromEntries(
-    VALUE_DOMAINS.map((domain) => [domain, { $sum: { $cond: [{ $in: ['$name', actionsOf(domain)] }, 1, 0] } }]),
+    VALUE_DOMAINS.map((domain) => [domain, sumIf({ $in: ['$_id.name', actionsOf(domain)] }, '$actions')]),
   );
   const domainTotals = Object.fromEntries(
     VALUE_DOMAINS.flatMap((domain) => [
@@ -43,10 +43,21 @@ export function wprPipeline(from: Date, to: Date): Document[] {
   );
   return [
     { $match: { name: { $in: MEANINGFUL_NAMES }, occurredAt: { $gte: from, $lt: to }, userId: { $ne: null } } },
+    // Counted per name first, so the per-domain sums run once per rider, window and name rather than per event.
     {
       $group: {
-        _id: { index: { $floor: { $divide: [msBetween('$occurredAt', from), WEEK_MS] } }, userId: '$userId' },
+        _id: {
+          index: { $floor: { $divide: [msBetween('$occurredAt', from), WEEK_MS] } },
+          userId: '$userId',
+          name: '$name',
+        },
         actions: { $sum: 1 },
+      },
+    },
+    {
+      $group: {
+        _id: { index: '$_id.index', userId: '$_id.userId' },
+        actions: { $sum: '$actions' },
         ...perDomain,
       },
     },
@@ -83,7 +94,6 @@ export function cohortPipeline(from: Date, to: Date): Document[] {
  * 24 hours from the signup time): riders with a meaningful action in it. Served by the index name_occurredAt.
  */
 export function retentionPipeline(from: Date, to: Date): Document[] {
-  const createdAt = '$account.createdAt';
   return [
     {
       $match: {
@@ -101,19 +111,26 @@ export function retentionPipeline(from: Date, to: Date): Document[] {
         last: { $max: '$occurredAt' },
       },
     },
-    ...joinExclusion('_id.userId'),
+    { $group: { _id: '$_id.userId', at: { $push: ['$first', '$last'] } } },
+    ...joinExclusion('_id'),
     { $match: { excluded: false, 'account.createdAt': { $gte: from, $lt: to } } },
-    { $project: { userId: '$_id.userId', createdAt, at: ['$first', '$last'] } },
+    {
+      $project: {
+        at: 1,
+        createdAt: '$account.createdAt',
+        index: { $floor: { $divide: [msBetween('$account.createdAt', from), WEEK_MS] } },
+      },
+    },
+    { $unwind: '$at' },
     { $unwind: '$at' },
     {
       $project: {
-        userId: 1,
-        index: { $floor: { $divide: [msBetween('$createdAt', from), WEEK_MS] } },
+        index: 1,
         window: { $ceil: { $divide: [{ $floor: { $divide: [msBetween('$at', '$createdAt'), DAY_MS] } }, 7] } },
       },
     },
     { $match: { window: { $gte: 1, $lte: 4 } } },
-    { $group: { _id: { index: '$index', window: '$window', userId: '$userId' } } },
+    { $group: { _id: { index: '$index', window: '$window', userId: '$_id' } } },
     { $group: { _id: { index: '$_id.index', window: '$_id.window' }, riders: { $sum: 1 } } },
   ];
 }
