@@ -82,8 +82,8 @@ it('signs an admin in on the page and draws every chart from the API figures, lo
   // Drawn, not just configured: every chart's canvas has painted pixels.
   const painted = await page.evaluate(() =>
     ['wpr-chart', 'depth-chart', 'domains-chart', 'retention-chart'].map((id) => {
-      const canvas = document.getElementById(id) as HTMLCanvasElement;
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      const canvas = (globalThis as any).document.getElementById(id);
+      const pixels: Uint8ClampedArray = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       let count = 0;
       for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) count += 1;
       return count;
@@ -92,7 +92,7 @@ it('signs an admin in on the page and draws every chart from the API figures, lo
   for (const count of painted) expect(count).toBeGreaterThan(100);
 
   // The token stays in session storage, never in a URL; nothing came from a CDN.
-  expect(await page.evaluate(() => sessionStorage.getItem('rider-analytics-token'))).toMatch(/^ey/);
+  expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-analytics-token'))).toMatch(/^ey/);
   expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
   expect(requested).toContain(`${stack.url}/admin/analytics/chart.umd.min.js`);
 }, 60_000);
