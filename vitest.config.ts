@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
@@ -17,11 +18,25 @@ const policySigningKey = JSON.stringify(
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
 
+// wrangler.toml's Text rule loads the dashboard's chart library as text (worker/analytics-dashboard/chart-library.ts);
+// the pool's Vite does not read [[rules]], so this plugin does the same for the tests.
+const chartLibraryAsText = {
+  name: 'chart-library-as-text',
+  enforce: 'pre' as const,
+  load(id: string) {
+    const file = id.split('?')[0];
+    return file.endsWith('/chart.umd.min.js')
+      ? `export default ${JSON.stringify(readFileSync(file, 'utf8'))};`
+      : undefined;
+  },
+};
+
 export default defineConfig({
   test: {
     projects: [
       defineProject({
         plugins: [
+          chartLibraryAsText,
           cloudflareTest(({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {

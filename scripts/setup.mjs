@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prepares a fresh checkout: writes .dev.vars with random local secrets when it is missing, and installs
-// the voice box's speech tools when they are missing.
+// the Debian tools below when they are missing.
 // Idempotent: an existing .dev.vars is kept; a secret added since it was written is appended.
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -41,24 +41,33 @@ if (!existsSync(path)) {
   }
 }
 
-// The voice box speaks through espeak-ng and lame (voice-node/, docs/voice.md). On Debian as root they are
-// installed here, so the README's two commands work on a fresh machine; anywhere else one line says what to install.
-const SPEECH_TOOLS = ['espeak-ng', 'lame'];
+// Debian packages the service's tools need, each with its reason. On Debian as root they are installed here,
+// so the README's two commands work on a fresh machine; anywhere else one line says what to install.
+const TOOLS = [
+  { command: 'espeak-ng', pkg: 'espeak-ng', why: 'the voice box speaks through it (voice-node/, docs/voice.md)' },
+  { command: 'lame', pkg: 'lame', why: 'the voice box encodes its speech with it (voice-node/, docs/voice.md)' },
+  {
+    command: 'chromium',
+    pkg: 'chromium',
+    why: 'the dashboard page test drives it headless (test/e2e/analytics-dashboard-page.test.ts)',
+  },
+];
 const onPath = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
-const missing = SPEECH_TOOLS.filter((name) => !onPath(name));
+const missing = TOOLS.filter((tool) => !onPath(tool.command));
 if (missing.length) {
+  const names = missing.map((tool) => tool.pkg).join(' ');
   const debianRoot = process.getuid?.() === 0 && existsSync('/etc/debian_version') && onPath('apt-get');
   if (debianRoot) {
-    console.log(`setup: installing ${missing.join(' and ')} for the voice box (apt-get)`);
+    console.log(`setup: installing ${names} (apt-get): ${missing.map((tool) => tool.why).join('; ')}`);
     const run = (args) =>
       spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     const installed =
-      run(['update']).status === 0 && run(['install', '-y', '--no-install-recommends', ...missing]).status === 0;
-    if (!installed)
-      console.log(`setup: apt-get could not install ${missing.join(' and ')}; the voice box cannot speak`);
+      run(['update']).status === 0 &&
+      run(['install', '-y', '--no-install-recommends', ...missing.map((tool) => tool.pkg)]).status === 0;
+    if (!installed) console.log(`setup: apt-get could not install ${names}`);
   } else {
-    console.log(
-      `setup: the voice box needs ${missing.join(' and ')}: install them (Debian/Ubuntu: apt-get install espeak-ng lame; macOS: brew install espeak-ng lame)`,
-    );
+    for (const tool of missing) {
+      console.log(`setup: install ${tool.pkg} (Debian/Ubuntu: apt-get install ${tool.pkg}): ${tool.why}`);
+    }
   }
 }

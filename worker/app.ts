@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { analyticsIngestRoutes } from './analytics/ingest-routes';
+import { analyticsDashboardPageRoutes, analyticsDashboardRoutes } from './analytics-dashboard/routes';
 import type { AppEnv } from './app-env';
 import { blockRoutes } from './blocks/routes';
 import { blogRoutes } from './blog/routes';
@@ -109,6 +110,8 @@ export function createApp() {
   app.route('/api/mobile/version-policy', versionPolicyRoutes);
   app.route('/api/admin', adminVersionPolicyRoutes);
   app.route('/api/analytics', analyticsIngestRoutes);
+  app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
+  app.route('/', analyticsDashboardPageRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

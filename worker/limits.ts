@@ -212,4 +212,15 @@ export const LIMITS = {
     /** Keys of a quarantined event's properties kept for diagnosis (values are never kept). */
     quarantineKeysMax: 50,
   },
+  /** The analytics dashboard (worker/analytics-dashboard/): how far back one request may reach. */
+  analyticsDashboard: {
+    /** Rolling seven-day windows (WPR) and weekly signup cohorts (retention): default and a year at most. */
+    weeksDefault: 8,
+    weeksMax: 52,
+    /** Days of events the data-quality share covers. */
+    qualityDaysDefault: 7,
+    qualityDaysMax: 90,
+    /** The data-quality target: share of authenticated mobile events carrying every envelope field (issue 11). */
+    qualityTarget: 0.98,
+  },
 } as const;

@@ -66,6 +66,13 @@ export const INDEXES: IndexDeclaration[] = [
     why: 'account deletion',
   },
   {
+    collection: 'analytics_events',
+    key: { platform: 1, receivedAt: 1 },
+    options: { name: 'platform_receivedAt' },
+    why: 'dashboard data quality: mobile events by received time',
+  },
+  { collection: 'users', key: { createdAt: 1 }, options: { name: 'createdAt' }, why: 'dashboard signup cohorts' },
+  {
     collection: 'events',
     key: { dedupeKey: 1 },
     options: { name: 'dedupeKey_unique', unique: true },

@@ -1,0 +1,3 @@
+import source from './chart-library-source.js';
+
+export const CHART_LIBRARY: string = source;
