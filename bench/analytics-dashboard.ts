@@ -11,6 +11,7 @@
 import { MongoClient, ObjectId } from 'mongodb';
 import { DAY, eventDoc, seedRider } from '../test/support/analytics-seed.js';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
+import { type AnalyticsEventName, COUNTED_FROM } from '../worker/analytics/taxonomy.js';
 import { MEANINGFUL_ACTIONS } from '../worker/analytics-dashboard/meaningful.js';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/analytics-dashboard/service.js';
 import { applyIndexes } from '../worker/db/indexes.js';
@@ -40,11 +41,14 @@ try {
       const at = new Date(now - Math.random() * 63 * DAY);
       // One event in fifty lacks its installation id (anonymous events are every tenth, so offset by one).
       const complete = (done + i) % 50 !== 1;
+      const name = NAMES[(done + i) % NAMES.length]!;
       return eventDoc({
-        name: NAMES[(done + i) % NAMES.length]!,
+        name,
         at,
         userId: (done + i) % 10 === 0 ? null : riders[Math.floor(Math.random() * riders.length)],
-        platform: PLATFORMS[(done + i) % PLATFORMS.length],
+        // As stored: the API's own copy of the actions it records, the clients' copy of the others.
+        platform:
+          COUNTED_FROM[name as AnalyticsEventName] === 'server' ? 'server' : PLATFORMS[(done + i) % PLATFORMS.length],
         envelope: {
           appVersion: '1.4.2',
           buildNumber: 140,

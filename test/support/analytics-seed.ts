@@ -1,4 +1,5 @@
 import { type Db, ObjectId } from 'mongodb';
+import { COUNTED_FROM, isAnalyticsEventName, SERVER_PLATFORM } from '../../worker/analytics/taxonomy';
 
 /** Seeds riders and analytics events straight into a database, for the dashboard tests and bench. */
 
@@ -27,11 +28,15 @@ export interface SeedEvent {
   name: string;
   at: Date;
   userId?: ObjectId | null;
+  /** Default: `server` for the names the API records itself (as it stores them), `ios` for the others. */
   platform?: 'ios' | 'android' | 'web' | 'server';
   /** Received at, when it differs from `at`. */
   receivedAt?: Date;
   envelope?: { appVersion?: string; buildNumber?: number; sessionId?: string; anonymousId?: string };
 }
+
+const defaultPlatform = (name: string) =>
+  isAnalyticsEventName(name) && COUNTED_FROM[name] === 'server' ? SERVER_PLATFORM : 'ios';
 
 /** The stored form of an event, as ingestion stores it (worker/db/documents.ts AnalyticsEventDoc). */
 export function eventDoc(event: SeedEvent) {
@@ -42,7 +47,7 @@ export function eventDoc(event: SeedEvent) {
     occurredAt: event.at,
     receivedAt: event.receivedAt ?? event.at,
     userId: event.userId ?? null,
-    platform: event.platform ?? 'ios',
+    platform: event.platform ?? defaultPlatform(event.name),
     schemaVersion: 1,
     properties: {},
     ...event.envelope,

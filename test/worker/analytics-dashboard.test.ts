@@ -71,6 +71,29 @@ describe('GET /api/analytics/dashboard/wpr', () => {
     });
   });
 
+  it('counts one copy of each action: the server copy of the names it records, the client copy of the others', async () => {
+    const T2 = '2025-08-06T00:00:00.000Z';
+    await api.db(async (db) => {
+      const rider = await seedRider(db, at('2025-01-01T00:00:00.000Z'));
+      await seedEvents(db, [
+        // The API recorded the trick; the app sent its own copy of the same action.
+        { name: 'trick_added', at: at(T2, -3 * DAY), userId: rider, platform: 'server' },
+        { name: 'trick_added', at: at(T2, -3 * DAY), userId: rider, platform: 'ios' },
+        // A client copy of a server-recorded action whose server copy is missing still does not count.
+        { name: 'post_created', at: at(T2, -2 * DAY), userId: rider, platform: 'android' },
+        // Only the client sees directions being opened: its copy counts; a forged server copy does not.
+        { name: 'spot_directions_opened', at: at(T2, -1 * DAY), userId: rider, platform: 'ios' },
+        { name: 'spot_directions_opened', at: at(T2, -1 * DAY), userId: rider, platform: 'server' },
+      ]);
+    });
+    const body = await figures(`/api/analytics/dashboard/wpr?weeks=1&asOf=${T2}`);
+    expect(body.windows[0]).toMatchObject({
+      riders: 1,
+      actions: 2,
+      domains: { progression: one, discovery: one, coaching: none, community: none },
+    });
+  });
+
   it('answers eight zero windows by default for a quiet stretch, depth 0', async () => {
     const body = await figures('/api/analytics/dashboard/wpr?asOf=2001-01-01');
     expect(body.windows).toHaveLength(8);

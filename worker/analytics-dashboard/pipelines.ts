@@ -1,12 +1,12 @@
 import type { Document } from 'mongodb';
-import { actionsOf, EXCLUDED_USER_EXPR, MEANINGFUL_ACTIONS, VALUE_DOMAINS } from './meaningful';
+import { excludedAccountExpr } from '../analytics/exclusion';
+import { COUNTED_MEANINGFUL_ACTIONS_FILTER } from '../analytics/taxonomy';
+import { actionsOf, VALUE_DOMAINS } from './meaningful';
 
 /** Aggregation pipelines of the dashboard: every figure is computed in the database, never in the Worker. */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const WEEK_MS = 7 * DAY_MS;
-
-const MEANINGFUL_NAMES = Object.keys(MEANINGFUL_ACTIONS);
 
 /** `$sum` of `value` over the rows where `condition` holds. */
 const sumIf = (condition: unknown, value: unknown = 1) => ({ $sum: { $cond: [condition, value, 0] } });
@@ -21,7 +21,7 @@ function joinExclusion(userIdPath: string): Document[] {
     {
       $addFields: {
         account: { $arrayElemAt: ['$account', 0] },
-        excluded: { $let: { vars: { user: { $arrayElemAt: ['$account', 0] } }, in: EXCLUDED_USER_EXPR } },
+        excluded: { $let: { vars: { user: { $arrayElemAt: ['$account', 0] } }, in: excludedAccountExpr('$$user') } },
       },
     },
   ];
@@ -42,7 +42,8 @@ export function wprPipeline(from: Date, to: Date): Document[] {
     ]),
   );
   return [
-    { $match: { name: { $in: MEANINGFUL_NAMES }, occurredAt: { $gte: from, $lt: to }, userId: { $ne: null } } },
+    // Only the counted copy of each action (worker/analytics/taxonomy.ts), so a client's copy of a server-recorded action never adds.
+    { $match: { ...COUNTED_MEANINGFUL_ACTIONS_FILTER, occurredAt: { $gte: from, $lt: to }, userId: { $ne: null } } },
     // Counted per name first, so the per-domain sums run once per rider, window and name rather than per event.
     {
       $group: {
@@ -78,7 +79,7 @@ export function wprPipeline(from: Date, to: Date): Document[] {
 export function cohortPipeline(from: Date, to: Date): Document[] {
   return [
     { $match: { createdAt: { $gte: from, $lt: to } } },
-    { $addFields: { excluded: { $let: { vars: { user: '$$ROOT' }, in: EXCLUDED_USER_EXPR } } } },
+    { $addFields: { excluded: excludedAccountExpr('$$ROOT') } },
     {
       $group: {
         _id: { $floor: { $divide: [msBetween('$createdAt', from), WEEK_MS] } },
@@ -97,7 +98,7 @@ export function retentionPipeline(from: Date, to: Date): Document[] {
   return [
     {
       $match: {
-        name: { $in: MEANINGFUL_NAMES },
+        ...COUNTED_MEANINGFUL_ACTIONS_FILTER,
         occurredAt: { $gte: new Date(from.getTime() + DAY_MS), $lt: to },
         userId: { $ne: null },
       },
