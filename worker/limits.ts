@@ -209,6 +209,10 @@ export const LIMITS = {
     identifierMax: 64,
     /** anonymousId, appVersion and the attribution fields of the envelope. */
     envelopeFieldMax: 200,
+    /** How far past the server's clock an occurredAt may lie: device clocks drift, a day does not. */
+    futureSkewMaxMs: 24 * 60 * 60 * 1000,
+    /** How old an occurredAt may be: longer than any offline queue is kept, and past every dashboard window but a year. */
+    occurredAgeMaxMs: 90 * 24 * 60 * 60 * 1000,
     /** Keys of a quarantined event's properties kept for diagnosis (values are never kept). */
     quarantineKeysMax: 50,
   },

@@ -12,11 +12,14 @@ const api = createApi('analytics-ingest');
 type Result = { index: number; eventId: string | null; status: string; reason?: string };
 type Answer = { results: Result[]; accepted: number; duplicates: number; quarantined: number };
 
+/** An hour ago, to the millisecond: a plausible device time whenever the suite runs. */
+const HOUR_AGO = new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60 * 1000).toISOString();
+
 /** A valid anonymous envelope; `over` replaces or adds fields. */
 const envelope = (over: Record<string, unknown> = {}) => ({
   eventId: crypto.randomUUID(),
   name: 'spot_viewed',
-  occurredAt: '2026-11-20T10:00:00.000Z',
+  occurredAt: HOUR_AGO,
   anonymousId: 'install-1',
   sessionId: crypto.randomUUID(),
   platform: 'ios',
@@ -61,7 +64,7 @@ describe('POST /api/analytics/events', () => {
     });
     const [doc] = await stored(events[0]!.eventId);
     expect(doc).toMatchObject({ name: 'spot_viewed', userId: null, anonymousId: 'install-1', platform: 'ios' });
-    expect(doc!.occurredAt).toEqual(new Date('2026-11-20T10:00:00.000Z'));
+    expect(doc!.occurredAt).toEqual(new Date(HOUR_AGO));
     expect(doc!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
   });
 
@@ -123,6 +126,23 @@ describe('POST /api/analytics/events', () => {
 
   it.each([0, 2, '1', null])('quarantines schemaVersion %s', async (schemaVersion) => {
     await expectQuarantined(envelope({ schemaVersion }), 'unknown-schema-version');
+  });
+
+  it.each([
+    ['more than a day ahead of the server clock', 24 * 60 * 60 * 1000 + 60_000],
+    ['more than 90 days old', -(90 * 24 * 60 * 60 * 1000 + 60_000)],
+  ])('quarantines an occurredAt %s as implausible-time', async (_, offsetMs) => {
+    const occurredAt = new Date(Date.now() + offsetMs).toISOString();
+    const row = await expectQuarantined(envelope({ occurredAt }), 'implausible-time');
+    expect(row.issues).toEqual([{ path: 'occurredAt', code: offsetMs > 0 ? 'future' : 'too-old' }]);
+  });
+
+  it('accepts a device clock a few hours ahead and an event queued offline for weeks', async () => {
+    const events = [
+      envelope({ occurredAt: new Date(Date.now() + 3 * 60 * 60 * 1000).toISOString() }),
+      envelope({ occurredAt: new Date(Date.now() - 30 * 24 * 60 * 60 * 1000).toISOString() }),
+    ];
+    expect((await sendOk(events)).accepted).toBe(2);
   });
 
   it('quarantines platform server from a client: only the API records server events', async () => {

@@ -84,6 +84,12 @@ export function classifyEvent(input: unknown, caller: ObjectId | null, receivedA
   if (!envelope.success) return refuse('invalid-envelope', issuesOf(envelope.error));
   const { name } = envelope.data;
   if (!isAnalyticsEventName(name)) return refuse('unknown-name', [{ path: 'name', code: 'unknown' }]);
+  const occurredAt = Date.parse(envelope.data.occurredAt);
+  const age = receivedAt.getTime() - occurredAt;
+  // A clock far ahead or an event from long ago would land in windows it never happened in.
+  if (age < -LIMITS.analytics.futureSkewMaxMs || age > LIMITS.analytics.occurredAgeMaxMs) {
+    return refuse('implausible-time', [{ path: 'occurredAt', code: age < 0 ? 'future' : 'too-old' }]);
+  }
   const identity = identityRefusal(envelope.data, caller);
   if (identity) return refuse(identity, [{ path: 'userId', code: identity }]);
 
@@ -92,7 +98,7 @@ export function classifyEvent(input: unknown, caller: ObjectId | null, receivedA
     const unknownKey = properties.error.issues.some((issue) => issue.code === 'unrecognized_keys');
     return refuse(unknownKey ? 'unknown-property' : 'invalid-property', issuesOf(properties.error));
   }
-  const { eventId, occurredAt, anonymousId, userId, properties: _, ...rest } = envelope.data;
+  const { eventId, occurredAt: _at, anonymousId, userId, properties: _, ...rest } = envelope.data;
   return {
     kind: 'event',
     doc: {

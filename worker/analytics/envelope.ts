@@ -15,6 +15,7 @@ export const QUARANTINE_REASONS = [
   'user-mismatch',
   'unauthenticated-user',
   'missing-identity',
+  'implausible-time',
 ] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 

@@ -2,7 +2,10 @@ import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { requireSetting } from '../config';
 import type { Env } from '../env';
 import { databaseName } from './database-name';
+import { repairSocketTimeouts } from './socket-timeouts';
 import { createStore, type Store } from './store';
+
+repairSocketTimeouts();
 
 /**
  * Tight timeouts so an unreachable database answers 503 within two seconds instead of
@@ -11,8 +14,9 @@ import { createStore, type Store } from './store';
 const CLIENT_OPTIONS: MongoClientOptions = {
   serverSelectionTimeoutMS: 1500,
   connectTimeoutMS: 1500,
-  // Bounds every operation, so a server that accepts but never answers cannot hold a request.
-  timeoutMS: 10_000,
+  // Bounds the wait for each reply, so a server that accepts but never answers cannot hold a request
+  // (timeoutMS would read better but has no effect in driver 7). Needs worker/db/socket-timeouts.ts.
+  socketTimeoutMS: 10_000,
   maxPoolSize: 4,
   minPoolSize: 0,
   // A fresh client per request: background monitoring would only outlive it.

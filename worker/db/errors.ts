@@ -5,7 +5,7 @@ const UNREACHABLE = new Set([
   'MongoNetworkTimeoutError',
   'MongoTopologyClosedError',
   'MongoNotConnectedError',
-  // The client-side operation timeout (timeoutMS in worker/db/connection.ts): a server that stopped answering.
+  // A client-side operation timeout: a server that stopped answering.
   'MongoOperationTimeoutError',
 ]);
 
