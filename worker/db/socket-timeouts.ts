@@ -16,7 +16,8 @@ export const RUNTIME_UNREF_TIMER = Symbol.for('rider-service.runtime-unref-timer
  */
 export function repairSocketTimeouts(): void {
   // Node's own implementation is right; only workerd's needs the repair.
-  if (globalThis.navigator?.userAgent !== 'Cloudflare-Workers') return;
+  const runtime = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent;
+  if (runtime !== 'Cloudflare-Workers') return;
   const proto = Socket.prototype as Socket & {
     _unrefTimer?: () => void;
     [repaired]?: true;
