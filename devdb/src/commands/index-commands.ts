@@ -1,3 +1,4 @@
+import { parseCollation } from '../collation.js';
 import { DevDbError, fail } from '../errors.js';
 import { type IndexKey, normalizeIndexSpec, sameKey } from '../indexes.js';
 import { optionalNumber } from '../query.js';
@@ -11,6 +12,11 @@ function createIndexes(cmd: Doc, ctx: CommandContext): Doc {
   const db = ctx.store.ensureDb(ctx.db);
   const existing = db.collection(name);
   const coll = existing ?? db.ensureCollection(name);
+  for (const spec of specs) {
+    parseCollation(spec.collation);
+    // An index without a collation takes the collection's default, as in mongod.
+    if (spec.collation === undefined && isPlainObject(coll.options.collation)) spec.collation = coll.options.collation;
+  }
   const numIndexesBefore = coll.indexes.size + 1;
   const created: string[] = [];
   try {
