@@ -82,11 +82,14 @@ function checkError(expected: Doc, err: unknown, ctx: MatchContext): void {
 const ITERABLE_OPERATIONS = new Set(['find', 'aggregate', 'listCollections', 'listIndexes', 'listDatabases']);
 
 function matchResult(name: string, expected: unknown, actual: unknown, ctx: MatchContext): void {
-  if (!ITERABLE_OPERATIONS.has(name) || !Array.isArray(expected)) return assertMatches(expected, actual, ctx);
+  if (!ITERABLE_OPERATIONS.has(name) || !Array.isArray(expected)) {
+    assertMatches(expected, actual, ctx);
+    return;
+  }
   if (!Array.isArray(actual) || actual.length !== expected.length) {
     throw new MatchError(`expected ${expected.length} documents, got ${JSON.stringify(actual)}`);
   }
-  expected.forEach((e, i) => assertMatches(e, actual[i], ctx, true, `[${i}]`));
+  for (const [i, e] of expected.entries()) assertMatches(e, actual[i], ctx, true, `[${i}]`);
 }
 
 async function seed(client: MongoClient, initialData: Doc[] | undefined): Promise<void> {

@@ -65,7 +65,10 @@ export interface MatchContext {
 /** Throws MatchError describing the first difference; `root` allows extra keys in `actual`. */
 export function assertMatches(expected: unknown, actual: unknown, ctx: MatchContext, root = true, path = ''): void {
   const op = special(expected);
-  if (op) return runOperator(op[0], op[1], actual, ctx, root, path);
+  if (op) {
+    runOperator(op[0], op[1], actual, ctx, root, path);
+    return;
+  }
   if (isDoc(expected)) {
     if (!isDoc(actual)) throw new MatchError(`${path || 'value'}: expected a document, got ${show(actual)}`);
     for (const [key, value] of Object.entries(expected)) {
@@ -94,7 +97,7 @@ export function assertMatches(expected: unknown, actual: unknown, ctx: MatchCont
     if (actual.length !== expected.length) {
       throw new MatchError(`${path || 'value'}: expected ${show(expected)}, got ${show(actual)}`);
     }
-    expected.forEach((e, i) => assertMatches(e, actual[i], ctx, false, `${path}[${i}]`));
+    for (const [i, e] of expected.entries()) assertMatches(e, actual[i], ctx, false, `${path}[${i}]`);
     return;
   }
   assertScalar(expected, actual, path);
@@ -112,7 +115,14 @@ function assertScalar(expected: unknown, actual: unknown, path: string): void {
   }
 }
 
-function runOperator(name: string, arg: unknown, actual: unknown, ctx: MatchContext, root: boolean, path: string) {
+function runOperator(
+  name: string,
+  arg: unknown,
+  actual: unknown,
+  ctx: MatchContext,
+  root: boolean,
+  path: string,
+): void {
   switch (name) {
     case '$$type': {
       const types = Array.isArray(arg) ? (arg as string[]) : [arg as string];
@@ -123,16 +133,20 @@ function runOperator(name: string, arg: unknown, actual: unknown, ctx: MatchCont
     }
     case '$$unsetOrMatches':
       if (actual === undefined) return;
-      return assertMatches(arg, actual, ctx, root, path);
+      assertMatches(arg, actual, ctx, root, path);
+      return;
     case '$$exists':
       if (arg !== (actual !== undefined)) throw new MatchError(`${path}: expected exists=${String(arg)}`);
       return;
     case '$$matchesEntity':
-      return assertMatches(ctx.entities.get(String(arg)), actual, ctx, root, path);
+      assertMatches(ctx.entities.get(String(arg)), actual, ctx, root, path);
+      return;
     case '$$matchAsRoot':
-      return assertMatches(arg, actual, ctx, true, path);
+      assertMatches(arg, actual, ctx, true, path);
+      return;
     case '$$matchAsDocument':
-      return assertMatches(arg, BSON.EJSON.parse(String(actual)), ctx, false, path);
+      assertMatches(arg, BSON.EJSON.parse(String(actual)), ctx, false, path);
+      return;
     case '$$lte': {
       const a = asNumber(actual);
       if (a === undefined || a > (asNumber(arg) ?? Number.NaN))

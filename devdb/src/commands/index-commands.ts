@@ -10,7 +10,7 @@ function createIndexes(cmd: Doc, ctx: CommandContext): Doc {
   const specs = docArray(cmd, 'indexes').map(normalizeIndexSpec);
   if (specs.length === 0) fail('BadValue', 'Must specify at least one index to create');
   const db = ctx.store.ensureDb(ctx.db);
-  const existing = db.collection(name);
+  const existing = db.writableCollection(name);
   const coll = existing ?? db.ensureCollection(name);
   for (const spec of specs) {
     parseCollation(spec.collation);
