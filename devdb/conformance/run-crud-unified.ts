@@ -1,15 +1,19 @@
 // Runs MongoDB's unified-format CRUD tests (mongodb/specifications source/crud/tests/unified, kept outside the
 // repository: their licence forbids committing them) through the official driver against devdb or --uri.
-// Usage: npm run devdb:conformance -- <dir of .json tests> [--uri mongodb://...] [--filter text] [--verbose]
+// Usage: npm run devdb:conformance -- <dir of .json tests> [--uri mongodb://...] [--filter text] [--no-events] [--verbose]
 import fs from 'node:fs';
 import path from 'node:path';
 import { BSON } from 'bson';
 import { MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
 import { startDevDb } from '../src/server.js';
+import { checkEvents, monitoringOptions, observe } from './unified-events.js';
 import { assertMatches, type MatchContext, MatchError } from './unified-match.js';
 import { BULK_FIELDS, runOperation, UNSUPPORTED_OPERATIONS, UnsupportedOperation } from './unified-operations.js';
 
 type Doc = Record<string, unknown>;
+
+/** expectEvents mostly checks what the driver sends; `--no-events` measures the server alone. */
+let checkEventsFlag = true;
 
 /** What devdb claims to be: a MongoDB 7.0 standalone without auth or client-side encryption. */
 const SERVER = { version: [7, 0, 0], topology: 'single' };
@@ -109,7 +113,9 @@ async function createEntities(uri: string, specs: Doc[], entities: Map<string, u
     const [kind, raw] = Object.entries(spec)[0] as [string, Doc];
     const id = String(raw.id);
     if (kind === 'client') {
-      const client = new MongoClient(uri, { serverSelectionTimeoutMS: 3000, ...(raw.uriOptions as Doc) });
+      const options = { serverSelectionTimeoutMS: 3000, ...(raw.uriOptions as Doc), ...monitoringOptions(raw) };
+      const client = new MongoClient(uri, options);
+      observe(id, client, raw);
       clients.push(client);
       entities.set(id, client);
     } else if (kind === 'database') {
@@ -161,6 +167,7 @@ async function runTest(uri: string, file: Doc, test: Doc, admin: MongoClient): P
       }
       if (typeof op.saveResultAsEntity === 'string') entities.set(op.saveResultAsEntity, result);
     }
+    if (checkEventsFlag) checkEvents(test.expectEvents as Doc[] | undefined, ctx);
     for (const expected of (test.outcome as Doc[] | undefined) ?? []) {
       const coll = admin.db(String(expected.databaseName)).collection(String(expected.collectionName));
       const actual = await coll.find({}, { sort: { _id: 1 } }).toArray();
@@ -186,6 +193,7 @@ async function main(): Promise<void> {
     return i >= 0 ? args.splice(i, 2)[1] : undefined;
   };
   const verbose = args.includes('--verbose');
+  checkEventsFlag = !args.includes('--no-events');
   const uriArg = flag('--uri');
   const filter = flag('--filter');
   const dir = args.find((a) => !a.startsWith('--'));

@@ -5,10 +5,15 @@ type Doc = Record<string, unknown>;
 
 export class MatchError extends Error {}
 
+/** Documents include the driver's own classes in commands (ReadConcern, sort Maps), not BSON values. */
 function isDoc(v: unknown): v is Doc {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
+  if (v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return false;
+  return bsonType(v) === undefined;
+}
+
+function asDoc(v: unknown): unknown {
+  return v instanceof Map ? Object.fromEntries(v) : v;
 }
 
 function bsonType(v: unknown): string | undefined {
@@ -63,7 +68,8 @@ export interface MatchContext {
 }
 
 /** Throws MatchError describing the first difference; `root` allows extra keys in `actual`. */
-export function assertMatches(expected: unknown, actual: unknown, ctx: MatchContext, root = true, path = ''): void {
+export function assertMatches(expected: unknown, raw: unknown, ctx: MatchContext, root = true, path = ''): void {
+  const actual = asDoc(raw);
   const op = special(expected);
   if (op) {
     runOperator(op[0], op[1], actual, ctx, root, path);
