@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { type AnyDoc, startTestServer, type TestServer, tempDir } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -141,5 +142,33 @@ describe('read-only views', () => {
     ).toBe(166);
     expect(await db.collection<AnyDoc>('src').countDocuments()).toBe(3);
     expect(await v.drop()).toBe(true);
+  });
+
+  it('survive a restart, with a case-insensitive unique index', async () => {
+    const dataDir = tempDir();
+    try {
+      const first = await startTestServer({ dataDir });
+      const db = first.client.db('app');
+      await db.collection<AnyDoc>('src').insertMany([{ x: 1 }, { x: 2 }]);
+      await db.createCollection('v', { viewOn: 'src', pipeline: [{ $match: { x: 2 } }] });
+      await db
+        .collection<AnyDoc>('u')
+        .createIndex({ e: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+      await db.collection<AnyDoc>('u').insertOne({ e: 'Bob@x.com' });
+      await first.close();
+      const second = await startTestServer({ dataDir });
+      const again = second.client.db('app');
+      expect(
+        await again
+          .collection<AnyDoc>('v')
+          .find({}, { projection: { _id: 0 } })
+          .toArray(),
+      ).toEqual([{ x: 2 }]);
+      expect(await again.collection<AnyDoc>('v').insertOne({ x: 3 }).catch(codeOf)).toBe(166);
+      expect(await again.collection<AnyDoc>('u').insertOne({ e: 'bob@X.com' }).catch(codeOf)).toBe(11000);
+      await second.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
