@@ -13,6 +13,8 @@ export type JournalSink = ((record: Doc) => void) | undefined;
 export class Collection {
   readonly docs = new Map<string, Doc>();
   readonly indexes = new Map<string, Index>();
+  /** A view's computed contents: keys are positions, not `_id`s, so no index lookups. */
+  virtual = false;
 
   constructor(
     readonly dbName: string,
@@ -23,6 +25,11 @@ export class Collection {
 
   get ns(): string {
     return `${this.dbName}.${this.name}`;
+  }
+
+  /** Read-only views are stored as collections whose options hold `viewOn` and `pipeline`. */
+  get isView(): boolean {
+    return typeof this.options.viewOn === 'string';
   }
 
   indexSpecs(): IndexSpec[] {
@@ -126,6 +133,7 @@ export class Collection {
    * undefined means "scan everything".
    */
   candidates(filter: Doc): Doc[] | undefined {
+    if (this.virtual) return undefined;
     for (const [field, cond] of Object.entries(filter)) {
       if (field === '$and' && Array.isArray(cond)) {
         for (const clause of cond) {
@@ -177,6 +185,24 @@ function distinguishable(a: IndexSpec, b: IndexSpec): boolean {
 function validateId(id: unknown): void {
   if (Array.isArray(id)) fail('BadValue', "The '_id' value cannot be of type array");
   if (id instanceof RegExp) fail('BadValue', "can't use a regex for _id");
+  const dollar = dollarKey(id);
+  if (dollar)
+    fail(
+      'DollarPrefixedFieldName',
+      `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`,
+    );
+}
+
+/** The first `$`-prefixed field name inside an `_id` document, at any depth. */
+function dollarKey(v: unknown): string | undefined {
+  if (Array.isArray(v)) return v.map(dollarKey).find((k) => k !== undefined);
+  if (!isPlainObject(v)) return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    if (k.startsWith('$')) return k;
+    const inner = dollarKey(x);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /**

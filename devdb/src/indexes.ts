@@ -1,4 +1,5 @@
 import { Query } from 'mingo';
+import { foldValue, parseCollation } from './collation.js';
 import { DevDbError, fail } from './errors.js';
 import { geoKeyProblem } from './geo.js';
 import { geoValuesAtPath } from './geo-shapes.js';
@@ -74,17 +75,25 @@ export class Index {
   readonly unique: boolean;
   private readonly entries = new Map<string, Set<string>>();
   private readonly partial: Query | undefined;
+  /** Case-insensitive collation: keys hold folded strings, so `Bob` and `bob` collide. */
+  private readonly foldStrength: 1 | 2 | undefined;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
+    this.foldStrength = parseCollation(spec.collation)?.foldStrength;
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
   }
 
   /** Usable for `{field: value}` lookups: single ascending/descending field, covering every document. */
   get servesEquality(): boolean {
-    return this.fields.length === 1 && !this.partial && typeof this.spec.key[this.fields[0]!] === 'number';
+    return (
+      this.fields.length === 1 &&
+      !this.partial &&
+      !this.foldStrength &&
+      typeof this.spec.key[this.fields[0]!] === 'number'
+    );
   }
 
   /** mongod refuses a write whose 2dsphere field holds something other than a geometry (code 16755). */
@@ -114,7 +123,8 @@ export class Index {
     const seen = new Set<string>();
     const out: KeyEntry[] = [];
     for (const values of combos) {
-      const key = values.length === 1 ? keyOf(values[0]) : JSON.stringify(values.map(keyOf));
+      const keyed = this.foldStrength ? values.map((v) => foldValue(v, this.foldStrength!)) : values;
+      const key = keyed.length === 1 ? keyOf(keyed[0]) : JSON.stringify(keyed.map(keyOf));
       if (!seen.has(key)) {
         seen.add(key);
         out.push({ key, values });

@@ -1,5 +1,6 @@
 import { Query } from 'mingo';
 import type { CollationSpec, Options, SortSpec } from 'mingo/types';
+import { foldFilter, foldValue, parseCollation } from './collation.js';
 import type { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { assertNearIndex, extractNear, nearest } from './geo-near.js';
@@ -15,10 +16,20 @@ export interface QueryContext {
 export function mingoOptions(ctx: QueryContext = {}): Partial<Options> {
   return {
     context: GEO_CONTEXT,
-    ...(ctx.collation ? { collation: ctx.collation as unknown as CollationSpec } : {}),
+    ...(sortCollation(ctx.collation) ? { collation: sortCollation(ctx.collation) } : {}),
     ...(ctx.variables ? { variables: ctx.variables } : {}),
     ...(ctx.collectionResolver ? { collectionResolver: ctx.collectionResolver } : {}),
   };
+}
+
+function sortCollation(raw: Doc | undefined): CollationSpec | undefined {
+  return parseCollation(raw)?.sort;
+}
+
+/** A command without a collation uses the collection's default one, as in mongod. */
+export function withDefaultCollation<T extends QueryContext>(coll: Collection | undefined, ctx: T): T {
+  if (ctx.collation || !coll || !isPlainObject(coll.options.collation)) return ctx;
+  return { ...ctx, collation: coll.options.collation };
 }
 
 export function optionalDoc(cmd: Doc, field: string): Doc | undefined {
@@ -54,13 +65,20 @@ export function sortSpec(sort: Doc | undefined): SortSpec | undefined {
 
 export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): (doc: Doc) => boolean {
   if (!filter || Object.keys(filter).length === 0) return () => true;
+  const strength = parseCollation(ctx.collation)?.foldStrength;
+  if (strength) {
+    // Case-insensitive collations: compare folded strings on both sides.
+    const folded = new Query(foldFilter(filter, strength) as Doc, mingoOptions(ctx));
+    return (doc) => folded.test(foldValue(doc, strength) as Doc);
+  }
   const query = new Query(filter, mingoOptions(ctx));
   return (doc) => query.test(doc);
 }
 
 /** Documents matching `filter`, narrowed through an index when the filter allows it. */
-export function matching(coll: Collection | undefined, filter: Doc | undefined, ctx: QueryContext = {}): Doc[] {
+export function matching(coll: Collection | undefined, filter: Doc | undefined, context: QueryContext = {}): Doc[] {
   if (!coll) return [];
+  const ctx = withDefaultCollation(coll, context);
   // Index keys are exact values; a collation may match values they don't.
   const narrowed = filter && !ctx.collation ? coll.candidates(filter) : undefined;
   const source = narrowed ?? [...coll.docs.values()];
@@ -76,7 +94,8 @@ export interface FindSpec extends QueryContext {
   limit?: number;
 }
 
-export function findDocs(coll: Collection | undefined, spec: FindSpec): Doc[] {
+export function findDocs(coll: Collection | undefined, findSpec: FindSpec): Doc[] {
+  const spec = withDefaultCollation(coll, findSpec);
   const { near, rest } = extractNear(spec.filter);
   let docs = matching(coll, rest, spec);
   if (near) {

@@ -34,9 +34,16 @@ export class Database {
     return this.collections.get(name);
   }
 
-  /** Implicit creation on first write, as mongod does. */
+  /** Implicit creation on first write, as mongod does; views refuse writes. */
   ensureCollection(name: string): Collection {
-    return this.collections.get(name) ?? this.createCollection(name, {});
+    return this.writableCollection(name) ?? this.createCollection(name, {});
+  }
+
+  /** The collection a write targets, if it exists; a view fails with 166 as in mongod. */
+  writableCollection(name: string): Collection | undefined {
+    const coll = this.collections.get(name);
+    if (coll?.isView) fail('CommandNotSupportedOnView', `Namespace ${coll.ns} is a view, not a collection`);
+    return coll;
   }
 
   createCollection(name: string, options: Doc): Collection {

@@ -1,5 +1,5 @@
-import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo';
-import type { Modifier, PipelineStage } from 'mingo/updater';
+import { Aggregator, update as mingoUpdate, ProcessingMode } from 'mingo';
+import type { Modifier } from 'mingo/updater';
 import { MingoError } from 'mingo/util';
 import { fail } from './errors.js';
 import { setPath } from './paths.js';
@@ -26,12 +26,32 @@ const UPDATE_OPERATORS = new Set([
 
 type UpdateKind = 'operators' | 'replacement' | 'pipeline';
 
+/** Stages mongod accepts in an update pipeline. */
+const UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
+
 export function classifyUpdate(u: unknown): UpdateKind {
-  if (Array.isArray(u)) return 'pipeline';
+  if (Array.isArray(u)) {
+    for (const stage of u) {
+      const op = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+      if (!op || !UPDATE_STAGES.has(op))
+        fail('InvalidOptions', `${String(op)} is not allowed to be used within an update`);
+    }
+    return 'pipeline';
+  }
   if (!isPlainObject(u)) fail('FailedToParse', 'Update argument must be either an object or an array');
   const keys = Object.keys(u);
   const ops = keys.filter((k) => k.startsWith('$'));
-  if (ops.length === 0) return 'replacement';
+  // mongod decides by the first field: a replacement may not hold `$` fields at its top level (5.0+).
+  if (keys.length === 0 || !keys[0]!.startsWith('$')) {
+    const dollar = ops[0];
+    if (dollar) {
+      fail(
+        'DollarPrefixedFieldName',
+        `The dollar ($) prefixed field '${dollar}' in '${dollar}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
+    }
+    return 'replacement';
+  }
   if (ops.length !== keys.length) {
     fail(
       'FailedToParse',
@@ -50,8 +70,20 @@ export function classifyUpdate(u: unknown): UpdateKind {
         'FailedToParse',
         `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {$set: ${String(u[op])}}`,
       );
+    for (const path of Object.keys(u[op] as Doc)) assertStorablePath(op, path);
   }
   return 'operators';
+}
+
+/** Update operators cannot create `$`-prefixed fields (only `$setField` in a pipeline can). */
+function assertStorablePath(op: string, path: string): void {
+  const target = op === '$rename' ? undefined : path;
+  for (const part of (target ?? '').split('.')) {
+    if (part === '$' || part === '$[]' || /^\$\[[a-zA-Z0-9_]*\]$/.test(part)) continue;
+    if (part.startsWith('$')) {
+      fail('DollarPrefixedFieldName', `The dollar ($) prefixed field '${part}' in '${path}' is not valid for storage.`);
+    }
+  }
 }
 
 export interface UpdateOptions extends QueryContext {
@@ -79,11 +111,7 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
     const ordered = withIdFirst(next);
     return keyOf(ordered) === keyOf(doc) ? null : ordered;
   }
-  if (kind === 'pipeline') {
-    const docs = [cloneDoc(doc)];
-    const res = mingoUpdateOne(docs, {}, u as PipelineStage[], {}, mingoOptions(opts));
-    return res.modifiedCount || isInsert ? withIdFirst(docs[0]!) : null;
-  }
+  if (kind === 'pipeline') return applyPipeline(doc, u as Doc[], opts, isInsert);
   const modifier = effectiveModifier(u as Doc, isInsert);
   if (Object.keys(modifier).length === 0) return isInsert ? withIdFirst(doc) : null;
   const next = cloneDoc(doc);
@@ -116,6 +144,18 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
     fail('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return withIdFirst(next);
+}
+
+/** Runs an update pipeline over one document; a result without `_id` keeps the old one, as in mongod. */
+function applyPipeline(doc: Doc, stages: Doc[], opts: UpdateOptions, isInsert: boolean): Doc | null {
+  const aggregator = new Aggregator(stages, { ...mingoOptions(opts), processingMode: ProcessingMode.CLONE_INPUT });
+  const out = aggregator.run<Doc>([cloneDoc(doc)])[0] ?? {};
+  if (!('_id' in out) && '_id' in doc) out._id = doc._id;
+  if ('_id' in doc && keyOf(out._id) !== keyOf(doc._id)) {
+    fail('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  const next = withIdFirst(out);
+  return !isInsert && keyOf(next) === keyOf(doc) ? null : next;
 }
 
 /** `$setOnInsert` only applies when the update inserts; then it acts like `$set`. */

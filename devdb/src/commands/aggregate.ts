@@ -1,12 +1,17 @@
-import { Aggregator, ProcessingMode } from 'mingo';
 import { fail, typeMismatch } from '../errors.js';
-import { mingoOptions, optionalNumber } from '../query.js';
-import { cloneDoc, type Doc, isPlainObject } from '../values.js';
+import { readable, runPipeline } from '../pipeline.js';
+import { optionalNumber, withDefaultCollation } from '../query.js';
+import { type Doc, isPlainObject } from '../values.js';
+import { runMerge, runOut } from './aggregate-output.js';
 import { type CommandContext, type CommandHandler, queryContext } from './context.js';
 import { runGeoNear } from './geo-near-stage.js';
 
-/** Stages that write to collections would bypass journaling and unique indexes. */
-const UNSUPPORTED_STAGES = new Set(['$out', '$merge']);
+/** Stages that write their input to a collection; only allowed last, as in mongod. */
+const OUTPUT_STAGES = new Set(['$out', '$merge']);
+
+function stageName(stage: Doc | undefined): string | undefined {
+  return stage ? Object.keys(stage)[0] : undefined;
+}
 
 function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   const target = cmd.aggregate;
@@ -16,38 +21,43 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
   if (!isPlainObject(cmd.cursor)) {
     fail('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  for (const stage of pipeline) {
-    const op = Object.keys(stage)[0];
-    if (op && UNSUPPORTED_STAGES.has(op)) fail('CommandNotSupported', `devdb does not support the ${op} stage`);
+  for (const stage of pipeline.slice(0, -1)) {
+    const op = stageName(stage);
+    if (op && OUTPUT_STAGES.has(op)) fail('Location40601', `${op} can only be the final stage in the pipeline`);
   }
+  const last = pipeline[pipeline.length - 1];
+  const output = OUTPUT_STAGES.has(stageName(last) ?? '') ? last : undefined;
+  let stages: Doc[] = output ? pipeline.slice(0, -1) : pipeline;
   const db = ctx.store.db(ctx.db);
   let source: Doc[] = [];
-  let stages: Doc[] = pipeline;
   let ns = `${ctx.db}.$cmd.aggregate`;
+  let qctx = queryContext(cmd);
   if (typeof target === 'string') {
     ns = `${ctx.db}.${target}`;
-    const coll = db?.collection(target);
-    if (pipeline[0] && '$geoNear' in pipeline[0]) {
-      source = runGeoNear(pipeline[0].$geoNear, coll, queryContext(cmd));
-      stages = pipeline.slice(1);
+    const coll = readable(db, target);
+    qctx = withDefaultCollation(coll, qctx);
+    if (stages[0] && '$geoNear' in stages[0]) {
+      source = runGeoNear(stages[0].$geoNear, coll, qctx);
+      stages = stages.slice(1);
     } else if (coll) {
-      const first = pipeline[0];
+      const first = stages[0];
       const match = first && isPlainObject(first.$match) ? first.$match : undefined;
-      const narrowed = match && !isPlainObject(cmd.collation) ? coll.candidates(match) : undefined;
+      const narrowed = match && !qctx.collation ? coll.candidates(match) : undefined;
       source = narrowed ?? [...coll.docs.values()];
     }
   } else if (target !== 1) {
     typeMismatch('aggregate', 'string or 1', target);
+  } else if (stages[0] && '$listLocalSessions' in stages[0]) {
+    // Sessions hold no server state in devdb; the caller's own session is the only one it knows.
+    source = isPlainObject(cmd.lsid) ? [{ _id: cmd.lsid, lastUse: new Date() }] : [];
+    stages = stages.slice(1);
   }
-  const options = mingoOptions({
-    ...queryContext(cmd),
-    // $lookup etc. may hand foreign documents to later stages that modify them.
-    collectionResolver: (name) => cloneDoc([...(db?.collection(name)?.docs.values() ?? [])]),
-  });
-  // Stages such as $addFields shallow-copy and then write nested paths, which
-  // would otherwise reach into stored documents.
-  const aggregator = new Aggregator(stages, { ...options, processingMode: ProcessingMode.CLONE_INPUT });
-  const docs = aggregator.run<Doc>(source);
+  const docs = runPipeline(db, stages, source, qctx);
+  if (output) {
+    if (stageName(output) === '$out') runOut(output.$out, docs, ctx);
+    else runMerge(output.$merge, docs, ctx);
+    return ctx.cursors.open(ns, [], 0);
+  }
   return ctx.cursors.open(ns, docs, optionalNumber(cmd.cursor, 'batchSize'));
 }
 

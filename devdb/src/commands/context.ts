@@ -1,3 +1,4 @@
+import { Aggregator } from 'mingo';
 import type { CursorRegistry } from '../cursors.js';
 import { typeMismatch } from '../errors.js';
 import type { Store } from '../store.js';
@@ -26,10 +27,15 @@ export function docArray(cmd: Doc, field: string): Doc[] {
   return v;
 }
 
+/** `let` values are expressions (`{$literal: '$x'}`), evaluated once per command as in mongod. */
+function evaluateLet(vars: Doc): Doc {
+  return new Aggregator([{ $replaceWith: { $literal: {} } }, { $set: vars }]).run<Doc>([{}])[0] ?? {};
+}
+
 /** `let` and `collation`, shared by most read and write commands. */
 export function queryContext(cmd: Doc): { variables?: Doc; collation?: Doc } {
   const out: { variables?: Doc; collation?: Doc } = {};
-  if (isPlainObject(cmd.let)) out.variables = cmd.let;
+  if (isPlainObject(cmd.let)) out.variables = evaluateLet(cmd.let);
   if (isPlainObject(cmd.collation)) out.collation = cmd.collation;
   return out;
 }

@@ -27,7 +27,7 @@ function findAndModify(cmd: Doc, ctx: CommandContext): Doc {
   };
   const fields = optionalDoc(cmd, 'fields');
   const project = (doc: Doc): Doc => projectDoc(doc, fields, opts);
-  let coll = ctx.store.db(ctx.db)?.collection(name);
+  let coll = ctx.store.db(ctx.db)?.writableCollection(name);
   const target = findDocs(coll, { ...opts, filter: query, sort: optionalDoc(cmd, 'sort'), limit: 1 })[0];
 
   if (remove) {

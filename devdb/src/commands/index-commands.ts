@@ -1,3 +1,4 @@
+import { parseCollation } from '../collation.js';
 import { DevDbError, fail } from '../errors.js';
 import { type IndexKey, normalizeIndexSpec, sameKey } from '../indexes.js';
 import { optionalNumber } from '../query.js';
@@ -9,8 +10,13 @@ function createIndexes(cmd: Doc, ctx: CommandContext): Doc {
   const specs = docArray(cmd, 'indexes').map(normalizeIndexSpec);
   if (specs.length === 0) fail('BadValue', 'Must specify at least one index to create');
   const db = ctx.store.ensureDb(ctx.db);
-  const existing = db.collection(name);
+  const existing = db.writableCollection(name);
   const coll = existing ?? db.ensureCollection(name);
+  for (const spec of specs) {
+    parseCollation(spec.collation);
+    // An index without a collation takes the collection's default, as in mongod.
+    if (spec.collation === undefined && isPlainObject(coll.options.collation)) spec.collation = coll.options.collation;
+  }
   const numIndexesBefore = coll.indexes.size + 1;
   const created: string[] = [];
   try {

@@ -1,8 +1,10 @@
 import { Long } from 'bson';
 import { compare } from 'mingo/util';
+import { foldValue, parseCollation } from '../collation.js';
 import { typeMismatch } from '../errors.js';
 import { MISSING, valuesAtPath } from '../paths.js';
-import { findDocs, matching, optionalDoc, optionalNumber } from '../query.js';
+import { readable } from '../pipeline.js';
+import { findDocs, matching, optionalDoc, optionalNumber, withDefaultCollation } from '../query.js';
 import { type Doc, keyOf } from '../values.js';
 import { type CommandContext, type CommandHandler, queryContext, stringField } from './context.js';
 
@@ -15,7 +17,7 @@ function toLong(v: unknown, field: string): Long {
 
 function find(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, 'find');
-  const coll = ctx.store.db(ctx.db)?.collection(name);
+  const coll = readable(ctx.store.db(ctx.db), name);
   let limit = optionalNumber(cmd, 'limit') ?? 0;
   let singleBatch = cmd.singleBatch === true;
   if (limit < 0) {
@@ -50,7 +52,7 @@ function killCursors(cmd: Doc, ctx: CommandContext): Doc {
 
 function count(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, 'count');
-  const coll = ctx.store.db(ctx.db)?.collection(name);
+  const coll = readable(ctx.store.db(ctx.db), name);
   const query = optionalDoc(cmd, 'query');
   let n = query && Object.keys(query).length ? matching(coll, query, queryContext(cmd)).length : (coll?.docs.size ?? 0);
   const skip = optionalNumber(cmd, 'skip') ?? 0;
@@ -63,16 +65,22 @@ function count(cmd: Doc, ctx: CommandContext): Doc {
 function distinct(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, 'distinct');
   const key = stringField(cmd, 'key');
-  const coll = ctx.store.db(ctx.db)?.collection(name);
+  const coll = readable(ctx.store.db(ctx.db), name);
+  const qctx = withDefaultCollation(coll, queryContext(cmd));
+  const strength = parseCollation(qctx.collation)?.foldStrength;
   const seen = new Map<string, unknown>();
-  for (const doc of matching(coll, optionalDoc(cmd, 'query'), queryContext(cmd))) {
+  for (const doc of matching(coll, optionalDoc(cmd, 'query'), qctx)) {
     for (const v of valuesAtPath(doc, key)) {
       if (v === MISSING || v === undefined) continue;
-      const k = keyOf(v);
+      // Under a case-insensitive collation the first spelling met stands for all of them.
+      const k = keyOf(strength ? foldValue(v, strength) : v);
       if (!seen.has(k)) seen.set(k, v);
     }
   }
-  return { values: [...seen.values()].sort(compare) };
+  const order = strength
+    ? (a: unknown, b: unknown) => compare(foldValue(a, strength), foldValue(b, strength))
+    : compare;
+  return { values: [...seen.values()].sort(order) };
 }
 
 export const readCommands: Record<string, CommandHandler> = {

@@ -1,6 +1,6 @@
 import type { Collection } from '../collection.js';
 import { DevDbError, ErrorCodes, fail } from '../errors.js';
-import { findDocs, matching } from '../query.js';
+import { matching } from '../query.js';
 import { applyUpdate, classifyUpdate, type UpdateOptions, upsertDocument } from '../update.js';
 import { type Doc, isPlainObject } from '../values.js';
 import { type CommandContext, type CommandHandler, docArray, queryContext, stringField } from './context.js';
@@ -66,8 +66,12 @@ function statementFilter(stmt: Doc): Doc {
 function update(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, 'update');
   const statements = batch(cmd, 'updates');
+  // A 7.0 server's update statements have no `sort` (8.0 added it): strict parsing refuses the field.
+  if (statements.some((stmt) => 'sort' in stmt)) {
+    fail('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
+  }
   const cmdContext = queryContext(cmd);
-  let coll: Collection | undefined = ctx.store.db(ctx.db)?.collection(name);
+  let coll: Collection | undefined = ctx.store.db(ctx.db)?.writableCollection(name);
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
@@ -84,11 +88,7 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
       filter,
     };
     let targets = matching(coll, filter, opts);
-    if (!multi && targets.length > 1) {
-      targets = isPlainObject(stmt.sort)
-        ? findDocs(coll, { ...opts, filter, sort: stmt.sort, limit: 1 })
-        : targets.slice(0, 1);
-    }
+    if (!multi && targets.length > 1) targets = targets.slice(0, 1);
     if (targets.length === 0) {
       if (stmt.upsert !== true) return;
       coll ??= ctx.store.ensureDb(ctx.db).ensureCollection(name);
@@ -112,7 +112,7 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
 function remove(cmd: Doc, ctx: CommandContext): Doc {
   const name = stringField(cmd, 'delete');
   const statements = batch(cmd, 'deletes');
-  const coll = ctx.store.db(ctx.db)?.collection(name);
+  const coll = ctx.store.db(ctx.db)?.writableCollection(name);
   const cmdContext = queryContext(cmd);
   let n = 0;
   const writeErrors = runStatements(statements, cmd.ordered !== false, (stmt) => {
