@@ -26,8 +26,8 @@ describe('client version states (interface spec, States and transitions)', () =>
     expect(state('1.0.0', new Date('2026-02-01T00:00:00Z'))).toBe('optional'));
   it('is required at effectiveAt when the grace period is zero', () =>
     expect(state('1.0.0', policy.effectiveAt, { ...policy, gracePeriodHours: 0 })).toBe('required'));
-  it('never requires an update when the policy only nudges (promptMode optional)', () =>
-    expect(state('1.0.0', afterGrace, { ...policy, promptMode: 'optional' })).toBe('optional'));
+  it('requires the update below the minimum whatever the promptMode (the rows name no other condition)', () =>
+    expect(state('1.0.0', afterGrace, { ...policy, promptMode: 'optional' })).toBe('required'));
   it('names when the update becomes required', () =>
     expect(requiredFrom(policy).toISOString()).toBe('2026-03-03T00:00:00.000Z'));
 });
@@ -37,6 +37,10 @@ describe('semantic version comparison', () => {
     expect(state('1.9.9')).toBe('required');
     expect(state('1.10.0')).toBe('optional');
   });
+  it('ignores build metadata when comparing: 1.9.9+500 is still below 1.10.0', () => {
+    expect(state('1.9.9+500')).toBe('required');
+    expect(state('2.4.0+1')).toBe('current');
+  });
   it('puts a pre-release below its release', () => {
     expect(state('2.4.0-rc.1')).toBe('optional');
     expect(state('1.10.0-beta.2')).toBe('required');
@@ -44,7 +48,9 @@ describe('semantic version comparison', () => {
   it('accepts strict versions only', () => {
     expect(isSemanticVersion('1.2.3')).toBe(true);
     expect(isSemanticVersion('1.2.3-beta.1')).toBe(true);
-    for (const bad of ['1.2', 'v1.2.3', '1.2.3.4', '01.2.3', ' 1.2.3', 'latest', '>=1.0.0'])
+    expect(isSemanticVersion('1.4.0+140')).toBe(true);
+    expect(isSemanticVersion('1.4.0-rc.1+140.2')).toBe(true);
+    for (const bad of ['1.2', 'v1.2.3', '1.2.3+', '=1.2.3', '1.2.3.4', '01.2.3', ' 1.2.3', 'latest', '>=1.0.0'])
       expect(isSemanticVersion(bad), bad).toBe(false);
   });
 });

@@ -140,4 +140,39 @@ describe('account deletion', () => {
     expect(await installation(id)).toBeNull();
     expect(await history(id)).toEqual([]);
   });
+
+  it("takes the device's anonymous changes from before sign-in too, and the device starts afresh after", async () => {
+    const rider = await register(api);
+    const id = crypto.randomUUID();
+    await send(beat(id)); // the app's first heartbeat, before sign-in
+    await send(beat(id, { appVersion: '1.5.0' }), rider.token);
+    expect((await history(id)).map((row) => row.userId)).toEqual([new ObjectId(rider._id), new ObjectId(rider._id)]);
+    const deleted = await api.fetch(`/api/users/${rider._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${rider.token}` },
+    });
+    expect(deleted.status).toBe(200);
+    expect(await history(id)).toEqual([]);
+    // The same device keeps sending heartbeats: a new record, counted from 1, with its first version logged.
+    expect((await send(beat(id, { appVersion: '1.5.0' }))).status).toBe(200);
+    expect(await history(id)).toMatchObject([{ heartbeat: 1, fromVersion: null, toVersion: '1.5.0' }]);
+  });
+
+  it("keeps counting a re-owned device without colliding with an earlier owner's rows", async () => {
+    const [first, second] = [await register(api), await register(api)];
+    const id = crypto.randomUUID();
+    await send(beat(id), first.token);
+    await send(beat(id, { appVersion: '1.5.0' }), second.token);
+    const deleted = await api.fetch(`/api/users/${second._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${second.token}` },
+    });
+    expect(deleted.status).toBe(200);
+    // The first owner's row stays theirs; the device's next record starts at heartbeat 1 again.
+    expect((await send(beat(id, { appVersion: '1.6.0' }))).status).toBe(200);
+    expect((await history(id)).map((row) => [row.heartbeat, row.toVersion])).toEqual([
+      [1, '1.4.0'],
+      [1, '1.6.0'],
+    ]);
+  });
 });

@@ -25,6 +25,7 @@ export async function recordHeartbeat(store: Store, beat: Heartbeat, userId: Obj
   const now = new Date();
   const { firstSeenAt, installationId, ...current } = beat;
   const firstSeen = firstSeenAt && firstSeenAt < now ? firstSeenAt : now;
+  const newRecordId = new ObjectId();
   const upsert = () =>
     store.client_installations.findOneAndUpdate(
       { installationId },
@@ -33,7 +34,7 @@ export async function recordHeartbeat(store: Store, beat: Heartbeat, userId: Obj
         $min: { firstSeenAt: firstSeen },
         $max: { lastSeenAt: now },
         $inc: { heartbeats: 1 },
-        $setOnInsert: { _id: new ObjectId(), createdAt: now },
+        $setOnInsert: { _id: newRecordId, createdAt: now },
       },
       { upsert: true, returnDocument: 'before' },
     );
@@ -45,12 +46,21 @@ export async function recordHeartbeat(store: Store, beat: Heartbeat, userId: Obj
     if (!isDuplicateKey(err)) throw err;
     before = await upsert();
   }
+  if (userId && before && !before.userId?.equals(userId)) {
+    // Linking: the device's earlier, anonymous version changes become the rider's (and go with their account).
+    await store.client_version_history.updateMany(
+      { installationRecordId: before._id, userId: { $exists: false } },
+      { $set: { userId } },
+    );
+  }
   const versionChanged = !before || before.appVersion !== beat.appVersion || before.buildNumber !== beat.buildNumber;
   if (versionChanged) {
     const linkedTo = userId ?? before?.userId;
     await store.client_version_history.insertOne({
       _id: new ObjectId(),
       installationId,
+      // The loser of a racing first insert updated the winner's record, so `before` names it.
+      installationRecordId: before?._id ?? newRecordId,
       ...(linkedTo ? { userId: linkedTo } : {}),
       platform: beat.platform,
       fromVersion: before?.appVersion ?? null,

@@ -32,13 +32,15 @@ export interface ClientInstallationDoc extends StoredDoc {
 export interface ClientVersionChangeDoc {
   _id: ObjectId;
   installationId: string;
+  /** The `_id` of the installation record that saw the change: a record deleted with its account and begun again counts anew. */
+  installationRecordId: ObjectId;
   userId?: ObjectId;
   platform: ClientPlatform;
   fromVersion: string | null;
   fromBuild: number | null;
   toVersion: string;
   toBuild: number;
-  /** The installation's heartbeat number that saw the change (unique per installation). */
+  /** The installation record's heartbeat number that saw the change (unique per record). */
   heartbeat: number;
   changedAt: Date;
   createdAt: Date;

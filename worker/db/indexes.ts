@@ -380,9 +380,9 @@ export const INDEXES: IndexDeclaration[] = [
   { collection: 'client_installations', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
   {
     collection: 'client_version_history',
-    key: { installationId: 1, heartbeat: 1 },
-    options: { name: 'installationId_heartbeat_unique', unique: true },
-    why: "an installation's version changes in order; at most one row per heartbeat",
+    key: { installationRecordId: 1, heartbeat: 1 },
+    options: { name: 'installationRecordId_heartbeat_unique', unique: true },
+    why: "an installation record's version changes in order; at most one row per heartbeat",
   },
   { collection: 'client_version_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
   {
