@@ -57,7 +57,8 @@ export function createApp() {
     // browser extension read the token from x-auth-token.
     cors({
       origin: '*',
-      allowHeaders: ['content-type', 'x-auth-token', 'authorization', 'x-voice-session'],
+      // x-socket-id: a message send names the sender's own socket, which gets no echo (docs/realtime.md).
+      allowHeaders: ['content-type', 'x-auth-token', 'authorization', 'x-voice-session', 'x-socket-id'],
       exposeHeaders: ['x-auth-token', 'retry-after'],
       maxAge: 86400,
     }),

@@ -23,20 +23,28 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   spots: 'createdBy',
   blog: 'authorId',
   conversations: 'participantIds',
-  reports: 'reporterId',
   mobile_version_policy_history: 'actorId',
 };
 
-/** The field a `remove` cleanup matches on the user (user_blocks has one entry per direction). */
-const removedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId) =>
-  'remove' in cleanup ? Object.entries(cleanup.remove(userId)).find(([, value]) => value === userId)?.[0] : undefined;
+/**
+ * The fields a cleanup's filter matches, with the user as `owner`: one document per entry that its own
+ * filter selects (user_blocks and reports have one entry per field, reports one for reports about the user).
+ */
+const matchedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId, owner: unknown) => {
+  const filter: Record<string, unknown> =
+    'remove' in cleanup ? cleanup.remove(userId) : 'detach' in cleanup ? cleanup.detach(userId).filter : {};
+  const fields = Object.entries(filter).filter(([, value]) => value === userId || typeof value === 'string');
+  return fields.some(([, value]) => value === userId)
+    ? Object.fromEntries(fields.map(([key, value]) => [key, value === userId ? owner : value]))
+    : undefined;
+};
 
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
-    const field = OWNER_FIELD[cleanup.collection] ?? removedBy(cleanup, userId) ?? 'userId';
+    const field = OWNER_FIELD[cleanup.collection];
     // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId).
     const unique = {
       eventId: crypto.randomUUID(),
@@ -54,11 +62,13 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
     const member =
       cleanup.collection === 'conversations'
         ? {
-            [field]: [owner],
+            participantIds: [owner],
             participantKey: `${userId.toHexString()}-${crypto.randomUUID()}`,
             readMarkers: [{ userId: owner, messageId: null, readAt: now }],
           }
-        : { [field]: owner };
+        : field
+          ? { [field]: owner }
+          : (matchedBy(cleanup, userId, owner) ?? { userId: owner });
     await db
       .collection(cleanup.collection)
       .insertOne({ ...member, name: 'kept?', ...unique, ...stays, createdAt: now, updatedAt: now });

@@ -60,6 +60,20 @@ describe('health and API description', () => {
 });
 
 describe('error model', () => {
+  it('lets browsers send every header the docs name (CORS preflight), x-socket-id included', async () => {
+    const res = await createApp().request('/api/conversations/x/messages', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://rider.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-auth-token,x-socket-id,x-voice-session',
+      },
+    });
+    expect(res.status).toBe(204);
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim());
+    expect(allowed).toEqual(expect.arrayContaining(['content-type', 'x-auth-token', 'x-socket-id', 'x-voice-session']));
+  });
+
   it('answers unknown routes with 404 JSON', async () => {
     const res = await api.fetch('/api/nope');
     expect(res.status).toBe(404);

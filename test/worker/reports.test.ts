@@ -141,6 +141,29 @@ describe('the admin desk', () => {
     await filed(rider, { targetType: 'user', targetId: target._id, reason: 'spam' });
   });
 
+  it('closes the other open reports about content it removes, as removed by the same admin', async () => {
+    const [admin, author, first, second] = [
+      await registerAdmin(api),
+      await register(api),
+      await register(api),
+      await register(api),
+    ];
+    const post = await newPost(api, author);
+    const one = await filed(first, { targetType: 'post', targetId: post._id, reason: 'spam' });
+    await filed(second, { targetType: 'post', targetId: post._id, reason: 'violence' });
+    expect((await resolve(one._id, 'remove', admin)).status).toBe(200);
+    const rows = await api.db((db) =>
+      db
+        .collection('reports')
+        .find({ targetId: new ObjectId(post._id) })
+        .toArray(),
+    );
+    expect(rows.map((row) => [row.status, row.action, String(row.resolvedBy)])).toEqual([
+      ['resolved', 'remove', admin._id],
+      ['resolved', 'remove', admin._id],
+    ]);
+  });
+
   it("removes a reported comment and takes it off the post's count", async () => {
     const [admin, author, rider] = [await registerAdmin(api), await register(api), await register(api)];
     const post = await newPost(api, author);
@@ -157,8 +180,12 @@ describe('the admin desk', () => {
   it('never deletes a reported rider, and a dismissed report leaves the content', async () => {
     const [admin, target, rider] = [await registerAdmin(api), await register(api), await register(api)];
     const userReport = await filed(rider, { targetType: 'user', targetId: target._id, reason: 'hate' });
-    expect((await resolve(userReport._id, 'remove', admin)).status).toBe(200);
+    const refused = await resolve(userReport._id, 'remove', admin);
+    expect(refused.status).toBe(400);
+    expect((await refused.json<{ error: string }>()).error).toMatch(/^action: /);
     expect(await api.db((db) => db.collection('users').countDocuments({ _id: new ObjectId(target._id) }))).toBe(1);
+    // The refused report is still open, to be dismissed.
+    expect((await resolve(userReport._id, 'dismiss', admin)).status).toBe(200);
     const post = await newPost(api, target);
     const postReport = await filed(rider, { targetType: 'post', targetId: post._id, reason: 'spam' });
     const res = await resolve(postReport._id, 'dismiss', admin);

@@ -46,6 +46,7 @@ const resolve = defineRoute({
   request: { params: IdParam, ...jsonBody(Resolution) },
   responses: {
     200: jsonResponse(Report, 'The resolved report'),
+    400: errorResponse('`remove` on a report about a rider: dismiss it, or act on the account'),
     404: errorResponse('No such report'),
     409: errorResponse('The report is resolved already'),
   },
@@ -77,6 +78,9 @@ export const adminReportRoutes = createRouter<AppEnv>()
     );
     if (outcome === 'not-found') throw new ApiError(404, 'Report not found.');
     if (outcome === 'resolved-already') throw new ApiError(409, 'This report is resolved already.');
+    if (outcome === 'not-removable') {
+      throw new ApiError(400, 'action: a rider is never removed through a report; dismiss it, or act on the account.');
+    }
     if (outcome.action === 'remove' && outcome.targetType === 'post') {
       const postId = outcome.targetId.toHexString();
       publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({

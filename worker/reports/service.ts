@@ -72,28 +72,37 @@ export function listReports(store: Store, query: { status: ReportDoc['status']; 
 /**
  * Resolves an open report. The report is claimed first (open → resolved in one update), so two
  * admins resolving at once remove the content once; the content goes through its own services,
- * which keep the post counts exact. A reported user is never deleted: the report is only marked.
+ * which keep the post counts exact. A reported rider is never removed here: `remove` on a user report
+ * is refused before anything changes. Removing content also closes the other open reports about it.
  */
 export async function resolveReport(
   store: Store,
   reportId: ObjectId,
   action: NonNullable<ReportDoc['action']>,
   adminId: ObjectId,
-): Promise<ReportDoc | 'not-found' | 'resolved-already'> {
+): Promise<ReportDoc | 'not-found' | 'resolved-already' | 'not-removable'> {
   const now = new Date();
+  const resolution = { status: 'resolved' as const, action, resolvedBy: adminId, resolvedAt: now, updatedAt: now };
   const report = await store.reports.findOneAndUpdate(
-    { _id: reportId, status: 'open' },
-    { $set: { status: 'resolved', action, resolvedBy: adminId, resolvedAt: now, updatedAt: now } },
+    { _id: reportId, status: 'open', ...(action === 'remove' ? { targetType: { $ne: 'user' as const } } : {}) },
+    { $set: resolution },
     { returnDocument: 'after' },
   );
-  if (!report)
-    return (await store.reports.countDocuments({ _id: reportId }, { limit: 1 })) ? 'resolved-already' : 'not-found';
+  if (!report) {
+    const found = await store.reports.findOne({ _id: reportId }, { projection: { status: 1, targetType: 1 } });
+    if (!found) return 'not-found';
+    return found.status === 'open' ? 'not-removable' : 'resolved-already';
+  }
   if (action === 'remove') {
     const caller = { userId: adminId, isAdmin: true };
     // Content already gone (removed by its author or another report) leaves nothing to do.
     if (report.targetType === 'post') await removePost(store, report.targetId, caller);
     if (report.targetType === 'comment' && report.postId)
       await deleteComment(store, report.postId, report.targetId, caller);
+    await store.reports.updateMany(
+      { targetType: report.targetType, targetId: report.targetId, status: 'open' },
+      { $set: resolution },
+    );
   }
   return report;
 }

@@ -123,6 +123,11 @@ export const PERSONAL_DATA: Cleanup[] = [
     collection: 'reports',
     detach: (userId) => ({ filter: { reporterId: userId }, update: { $unset: { reporterId: '' } } }),
   },
+  // An admin's decisions stay on the reports they resolved, without naming the admin.
+  {
+    collection: 'reports',
+    detach: (userId) => ({ filter: { resolvedBy: userId }, update: { $unset: { resolvedBy: '' } } }),
+  },
   { collection: 'reports', remove: (userId) => ({ targetType: 'user', targetId: userId }) },
   // Client installations and their version changes (worker/client-heartbeat/) are the rider's device records.
   { collection: 'client_installations', remove: (userId) => ({ userId }) },
@@ -139,4 +144,4 @@ function countDown(postId: ObjectId, counter: string): FollowUp {
 }
 
 /** The collections an account deletion cleans, for the route's description. */
-export const PERSONAL_COLLECTIONS = PERSONAL_DATA.map((cleanup) => cleanup.collection);
+export const PERSONAL_COLLECTIONS = [...new Set(PERSONAL_DATA.map((cleanup) => cleanup.collection))];

@@ -48,7 +48,7 @@ const deleteUser = defineRoute({
   path: '/{id}',
   tags: TAGS,
   summary: 'Delete an account and everything personal to it (its owner or an admin)',
-  description: `Removes the user and their documents in ${PERSONAL_COLLECTIONS.join(', ')}; spots they created stay, without a creator.`,
+  description: `Removes the user and everything personal to them in ${PERSONAL_COLLECTIONS.join(', ')}: their own documents go; shared ones (spots they created, direct messages they sent, conversations, reports, blog posts, policy history) stay for the others without naming them (a message's sender reads null).`,
   middleware: [accountOrAdmin()] as const,
   request: { params: IdParam },
   responses: { 200: jsonResponse(DeletedAccount, 'Deleted'), 404: noAccount },
