@@ -125,6 +125,8 @@ export const LIMITS = {
     pagesMax: 100,
     /** A source that answered at least this many events on its last successful run and now answers none has changed shape. */
     zeroEventsAfter: 5,
+    /** More than half a listing's items unreadable is a format change, not a few bad items: the run fails, writing nothing. */
+    rejectedShareMax: 0.5,
     /** Upstream request timeout: a stuck source fails its run instead of holding the cron invocation. */
     fetchTimeoutMs: 15_000,
     /** Event dates are calendar days at noon UTC; the day is over everywhere (UTC-12) a day later. */

@@ -185,6 +185,21 @@ describe('scheduled event ingestion', () => {
     expect(await bed.events()).toEqual(before);
   });
 
+  it('most items unreadable (every date in a new format) fails the run loudly and writes nothing', async () => {
+    const bed = ingestionTestbed('ingest-reformatted');
+    await bed.sources({ two: 'dates-reformatted' });
+    const failed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await bed.runCron();
+    const two = (await bed.runs())[1]!;
+    expect(two).toMatchObject({ source: 'source-two', status: 'failed', inserted: 0 });
+    expect(two.error).toMatch(
+      /^source-two: unexpected upstream shape: \d+ of \d+ items could not be read \(e\.g\. \d+: /,
+    );
+    expect(failed).toHaveBeenCalledWith(expect.stringContaining('source-two run failed'));
+    expect(await bed.events()).toHaveLength(ONE_EVENTS);
+  });
+
   it('names the missing setting when a source is not configured, and still runs the other', async () => {
     const bed = ingestionTestbed('ingest-unset');
     bed.api.env.EVENT_SOURCE_ONE_URL = '';

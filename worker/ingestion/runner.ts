@@ -24,6 +24,14 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
         `no events, where the last successful run (${last.startedAt.toISOString()}) read ${last.fetched}`,
       );
   }
+  // Most items failing to parse is a format change upstream, not bad items: fail the run loudly (docs/event-sources.md).
+  if (fetched >= LIMITS.ingestion.zeroEventsAfter && rejected.length > fetched * LIMITS.ingestion.rejectedShareMax) {
+    const sample = rejected[0]!;
+    throw new ShapeError(
+      source.name,
+      `${rejected.length} of ${fetched} items could not be read (e.g. ${sample.sourceId}: ${sample.reason})`,
+    );
+  }
   for (const item of rejected) console.warn(`[ingestion] ${source.name} item ${item.sourceId} skipped: ${item.reason}`);
   const { records, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
   const counts = await writeEvents(store, records, sourcesOutranking(source.name), now);

@@ -83,6 +83,17 @@ export function sourceTwoShapeChangedPage(base: Date): string {
   return page({ dehydratedState: { queries: [{ queryKey: ['events'], state: { data: { events } } }] } });
 }
 
+/** After an upstream format change: every date written `DD/MM/YYYY`, which the connector cannot read. */
+export function sourceTwoReformattedDatesPage(base: Date): string {
+  const reformat = (day: string | null) => (day ? day.split('-').reverse().join('/') : day);
+  const events = SOURCE_TWO_ITEMS.map((entry) => item(entry, base)).map((event) => ({
+    ...event,
+    startDate: reformat(event.startDate),
+    endDate: reformat(event.endDate),
+  }));
+  return page({ events, total: events.length });
+}
+
 /** `count` plain events over the next year, for the ingestion bench. */
 export function generatedItems(count: number): Item[] {
   return Array.from({ length: count }, (_, i) => ({

@@ -1,10 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fixtureBase } from './event-fixture-dates';
 import { generatedCards, SOURCE_ONE_CARDS, sourceOnePage, sourceOneShapeChangedPage } from './event-source-one-fixture';
-import { generatedItems, SOURCE_TWO_ITEMS, sourceTwoPage, sourceTwoShapeChangedPage } from './event-source-two-fixture';
+import {
+  generatedItems,
+  SOURCE_TWO_ITEMS,
+  sourceTwoPage,
+  sourceTwoReformattedDatesPage,
+  sourceTwoShapeChangedPage,
+} from './event-source-two-fixture';
 
-/** What a source answers: the fixture listing, the listing after a shape change, no events, an outage, or `count` generated events. */
-export type Scenario = 'fixture' | 'shape-changed' | 'empty' | 'down' | { generate: number };
+/**
+ * What a source answers: the fixture listing, the listing after a shape change, (source two) the listing
+ * with every date in a new format, no events, an outage, or `count` generated events.
+ */
+export type Scenario = 'fixture' | 'shape-changed' | 'dates-reformatted' | 'empty' | 'down' | { generate: number };
 
 /**
  * The two upstream event sources (the event sources spec), one pair per name, so test files
@@ -48,14 +57,16 @@ export function createEventSourcesHandler() {
     const html =
       scenario === 'shape-changed'
         ? sourceTwoShapeChangedPage(base)
-        : sourceTwoPage(
-            base,
-            typeof scenario === 'object'
-              ? generatedItems(scenario.generate)
-              : scenario === 'empty'
-                ? []
-                : SOURCE_TWO_ITEMS,
-          );
+        : scenario === 'dates-reformatted'
+          ? sourceTwoReformattedDatesPage(base)
+          : sourceTwoPage(
+              base,
+              typeof scenario === 'object'
+                ? generatedItems(scenario.generate)
+                : scenario === 'empty'
+                  ? []
+                  : SOURCE_TWO_ITEMS,
+            );
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
     return true;
   };
