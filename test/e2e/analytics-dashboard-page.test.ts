@@ -29,7 +29,11 @@ beforeAll(async () => {
       { name: 'ai_response_completed', at: ago(10), userId: riders[2] },
       { name: 'event_saved', at: ago(18), userId: riders[2] },
       { name: 'trick_added', at: ago(27), userId: riders[1] },
-      // Of the four mobile events received this week only this one carries the whole envelope: 25.0%.
+      // The actions above are the API's own copies (platform server). Of the four mobile events received
+      // this week only the last carries the whole envelope: 25.0%.
+      { name: 'spot_viewed', at: ago(1), userId: riders[0], platform: 'ios' },
+      { name: 'trick_viewed', at: ago(2), userId: riders[1], platform: 'android' },
+      { name: 'app_opened', at: ago(3), userId: riders[2], platform: 'ios' },
       {
         name: 'app_opened',
         at: ago(1),

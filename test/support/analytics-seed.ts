@@ -30,6 +30,8 @@ export interface SeedEvent {
   userId?: ObjectId | null;
   /** Default: `server` for the names the API records itself (as it stores them), `ios` for the others. */
   platform?: 'ios' | 'android' | 'web' | 'server';
+  /** Sent with a valid token; default: when it names a user. */
+  authenticated?: boolean;
   /** Received at, when it differs from `at`. */
   receivedAt?: Date;
   envelope?: { appVersion?: string; buildNumber?: number; sessionId?: string; anonymousId?: string };
@@ -47,6 +49,7 @@ export function eventDoc(event: SeedEvent) {
     occurredAt: event.at,
     receivedAt: event.receivedAt ?? event.at,
     userId: event.userId ?? null,
+    authenticated: event.authenticated ?? Boolean(event.userId),
     platform: event.platform ?? defaultPlatform(event.name),
     schemaVersion: 1,
     properties: {},

@@ -224,6 +224,8 @@ describe('GET /api/analytics/dashboard/quality', () => {
         { name: 'app_opened', at: at(T, -7 * DAY - 1), userId: u2, envelope: {} }, // before the window
         { name: 'app_opened', at: day, userId: u1, platform: 'web', envelope: {} }, // not mobile
         { name: 'app_opened', at: day, userId: null, platform: 'ios', envelope: {} }, // not authenticated
+        // Sent with a token but without its userId: counted, lacking identity.
+        { name: 'app_opened', at: day, userId: null, authenticated: true, platform: 'android', envelope: full },
         { name: 'signup_completed', at: day, userId: u1, platform: 'server' },
         { name: 'app_opened', at: day, userId: admin, platform: 'ios', envelope: {} },
       ]);
@@ -232,12 +234,12 @@ describe('GET /api/analytics/dashboard/quality', () => {
     expect(body).toEqual({
       from: '2024-03-03T00:00:00.000Z',
       to: T,
-      events: 6,
+      events: 7,
       complete: 3,
-      share: 0.5,
+      share: 3 / 7,
       target: 0.98,
       meetsTarget: false,
-      missing: { appVersion: 1, buildNumber: 1, sessionId: 1, anonymousId: 1 },
+      missing: { appVersion: 1, buildNumber: 1, sessionId: 1, anonymousId: 1, userId: 1 },
       excluded: 1,
     });
   });

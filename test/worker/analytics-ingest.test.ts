@@ -63,7 +63,13 @@ describe('POST /api/analytics/events', () => {
       quarantined: 0,
     });
     const [doc] = await stored(events[0]!.eventId);
-    expect(doc).toMatchObject({ name: 'spot_viewed', userId: null, anonymousId: 'install-1', platform: 'ios' });
+    expect(doc).toMatchObject({
+      name: 'spot_viewed',
+      userId: null,
+      anonymousId: 'install-1',
+      platform: 'ios',
+      authenticated: false,
+    });
     expect(doc!.occurredAt).toEqual(new Date(HOUR_AGO));
     expect(doc!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
   });
@@ -154,6 +160,13 @@ describe('POST /api/analytics/events', () => {
     const event = envelope({ userId: rider._id });
     expect((await sendOk([event], rider)).results[0]!.status).toBe('accepted');
     expect((await stored(event.eventId))[0]!.userId).toEqual(new ObjectId(rider._id));
+  });
+
+  it('signed in: an event queued before sign-in stays anonymous but is marked as sent with a token', async () => {
+    const rider = await register(api);
+    const event = envelope();
+    expect((await sendOk([event], rider)).results[0]!.status).toBe('accepted');
+    expect((await stored(event.eventId))[0]).toMatchObject({ userId: null, authenticated: true });
   });
 
   it("signed in: another rider's userId is quarantined as user-mismatch, filed under the caller", async () => {

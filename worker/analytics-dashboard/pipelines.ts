@@ -139,16 +139,19 @@ export function retentionPipeline(from: Date, to: Date): Document[] {
 const present = (field: string) => ({
   $and: [{ $eq: [{ $type: `$${field}` }, 'string'] }, { $ne: [`$${field}`, ''] }],
 });
+// Platform is not among them: the envelope requires it, so an event without one is quarantined, never stored.
 const QUALITY_FIELDS = {
   appVersion: present('appVersion'),
   buildNumber: { $isNumber: '$buildNumber' },
   sessionId: present('sessionId'),
   anonymousId: present('anonymousId'),
+  userId: { $ne: [{ $ifNull: ['$userId', null] }, null] },
 };
 
 /**
- * Authenticated mobile events received in [from, to): how many, how many carry every envelope field the
- * data-quality target names, how many lack each one. Served by the index platform_receivedAt.
+ * Authenticated mobile events (sent with a valid token; before the flag existed, those naming a user)
+ * received in [from, to): how many, how many carry every envelope field the data-quality target names,
+ * identity included, how many lack each one. Served by the index platform_receivedAt.
  */
 export function qualityPipeline(from: Date, to: Date): Document[] {
   const fields = Object.keys(QUALITY_FIELDS);
@@ -157,7 +160,7 @@ export function qualityPipeline(from: Date, to: Date): Document[] {
       $match: {
         platform: { $in: ['ios', 'android'] },
         receivedAt: { $gte: from, $lt: to },
-        userId: { $ne: null },
+        $or: [{ authenticated: true }, { userId: { $ne: null } }],
       },
     },
     {

@@ -78,8 +78,11 @@ export const QualityReport = z
   .object({
     from: z.string().describe('received from, inclusive'),
     to: z.string().describe('received until, exclusive'),
-    events: z.number().int().describe('authenticated events with platform ios or android'),
-    complete: z.number().int().describe('of those, events carrying appVersion, buildNumber, sessionId and anonymousId'),
+    events: z.number().int().describe('events sent with a valid token, platform ios or android'),
+    complete: z
+      .number()
+      .int()
+      .describe('of those, events carrying appVersion, buildNumber, sessionId, anonymousId and userId'),
     share: z.number().nullable().describe('complete / events; null when there are no events'),
     target: z.number().describe('the target share'),
     meetsTarget: z.boolean().nullable().describe('null when there are no events'),
@@ -89,8 +92,9 @@ export const QualityReport = z
         buildNumber: z.number().int(),
         sessionId: z.number().int(),
         anonymousId: z.number().int(),
+        userId: z.number().int(),
       })
-      .describe('events lacking each field'),
+      .describe('events lacking each field (platform is required: an event without it is quarantined)'),
     excluded: z.number().int().describe('excluded accounts whose events were left out'),
   })
   .openapi('AnalyticsDataQuality');

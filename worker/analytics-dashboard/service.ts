@@ -83,7 +83,7 @@ export interface Quality {
   to: Date;
   events: number;
   complete: number;
-  missing: { appVersion: number; buildNumber: number; sessionId: number; anonymousId: number };
+  missing: { appVersion: number; buildNumber: number; sessionId: number; anonymousId: number; userId: number };
   excluded: number;
   target: number;
 }
@@ -102,6 +102,7 @@ export async function dataQuality(store: Store, days: number, asOf: Date): Promi
       buildNumber: row.buildNumber ?? 0,
       sessionId: row.sessionId ?? 0,
       anonymousId: row.anonymousId ?? 0,
+      userId: row.userId ?? 0,
     },
     excluded: row.excluded ?? 0,
     target: LIMITS.analyticsDashboard.qualityTarget,

@@ -110,6 +110,9 @@ export function classifyEvent(input: unknown, caller: ObjectId | null, receivedA
       receivedAt,
       userId: userId ? caller : null,
       anonymousId: anonymousId ?? null,
+      // Kept apart from userId: an event queued before sign-in stays anonymous, yet the data-quality
+      // figure must see a signed-in client that forgets the userId (worker/analytics-dashboard/pipelines.ts).
+      authenticated: caller !== null,
       properties: properties.data as AnalyticsEventDoc['properties'],
     },
   };

@@ -172,6 +172,8 @@ export interface AnalyticsEventDoc {
   receivedAt: Date;
   userId: ObjectId | null;
   anonymousId?: string | null;
+  /** Sent with a valid token (with or without userId); absent on events stored before the field existed. */
+  authenticated?: boolean;
   platform?: 'ios' | 'android' | 'web' | 'server';
   /** The client's session (interface spec envelope); absent on server events. */
   sessionId?: string;
