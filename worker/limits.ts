@@ -164,6 +164,8 @@ export const LIMITS = {
     memoryMax: 12,
     /** Reply register: 1 to 3 short sentences (interface spec). */
     replySentencesMax: 3,
+    /** Words a rider's message needs for the turn to count as coaching (a greeting or "thanks" does not). */
+    substantiveWordsMin: 4,
     /** Remembered facts per rider, newest kept; a fact is one short sentence. */
     factsMax: 20,
     factMax: 200,

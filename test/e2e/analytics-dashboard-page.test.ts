@@ -26,7 +26,7 @@ beforeAll(async () => {
       { name: 'trick_landed', at: ago(2), userId: riders[0] },
       { name: 'spot_saved', at: ago(3), userId: riders[1] },
       { name: 'post_created', at: ago(9), userId: riders[1] },
-      { name: 'ai_response_completed', at: ago(10), userId: riders[2] },
+      { name: 'ai_response_completed', at: ago(10), userId: riders[2], properties: { substantive: true } },
       { name: 'event_saved', at: ago(18), userId: riders[2] },
       { name: 'trick_added', at: ago(27), userId: riders[1] },
       // The actions above are the API's own copies (platform server). Of the four mobile events received

@@ -43,11 +43,27 @@ describe('analytics taxonomy', () => {
   });
 
   it('the counted-copy filter takes the server copy of server-counted names and the client copy of the others', () => {
-    const [server, client] = COUNTED_MEANINGFUL_ACTIONS_FILTER.$or;
+    const branches = COUNTED_MEANINGFUL_ACTIONS_FILTER.$or as { name: unknown; platform: unknown }[];
+    const namesOf = (platform: (p: unknown) => boolean) =>
+      branches
+        .filter((branch) => platform(branch.platform))
+        .flatMap((branch) =>
+          typeof branch.name === 'string' ? [branch.name] : (branch.name as { $in: string[] }).$in,
+        );
     const names = Object.keys(MEANINGFUL_ACTIONS) as (keyof typeof MEANINGFUL_ACTIONS)[];
-    expect(server!.name.$in).toEqual(names.filter((name) => COUNTED_FROM[name] === 'server'));
-    expect(client!.name.$in).toEqual(names.filter((name) => COUNTED_FROM[name] === 'client'));
-    expect(server!.name.$in).toEqual(expect.arrayContaining(['trick_added', 'post_created', 'ai_response_completed']));
+    const server = namesOf((p) => p === 'server');
+    const client = namesOf((p) => JSON.stringify(p) === JSON.stringify({ $ne: 'server' }));
+    expect(server.sort()).toEqual(names.filter((name) => COUNTED_FROM[name] === 'server').sort());
+    expect(client.sort()).toEqual(names.filter((name) => COUNTED_FROM[name] === 'client').sort());
+    expect(server).toEqual(expect.arrayContaining(['trick_added', 'post_created', 'ai_response_completed']));
+  });
+
+  it('counts a coaching turn only when it was substantive', () => {
+    expect(COUNTED_MEANINGFUL_ACTIONS_FILTER.$or).toContainEqual({
+      name: 'ai_response_completed',
+      platform: 'server',
+      'properties.substantive': true,
+    });
   });
 
   it('every property schema refuses unknown keys and free text', () => {

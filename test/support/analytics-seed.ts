@@ -34,6 +34,7 @@ export interface SeedEvent {
   authenticated?: boolean;
   /** Received at, when it differs from `at`. */
   receivedAt?: Date;
+  properties?: Record<string, unknown>;
   envelope?: { appVersion?: string; buildNumber?: number; sessionId?: string; anonymousId?: string };
 }
 
@@ -52,7 +53,7 @@ export function eventDoc(event: SeedEvent) {
     authenticated: event.authenticated ?? Boolean(event.userId),
     platform: event.platform ?? defaultPlatform(event.name),
     schemaVersion: 1,
-    properties: {},
+    properties: event.properties ?? {},
     ...event.envelope,
   };
 }

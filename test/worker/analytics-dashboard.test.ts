@@ -37,7 +37,8 @@ describe('GET /api/analytics/dashboard/wpr', () => {
         { name: 'spot_saved', at: at(T, -1), userId: a },
         { name: 'trick_added', at: at(T), userId: a }, // asOf itself is outside
         { name: 'post_created', at: at(T, -10 * DAY), userId: b },
-        { name: 'ai_response_completed', at: at(T, -3 * DAY), userId: b },
+        { name: 'ai_response_completed', at: at(T, -3 * DAY), userId: b, properties: { substantive: true } },
+        { name: 'ai_response_completed', at: at(T, -4 * DAY), userId: b }, // a greeting: stored, not counted
         { name: 'app_opened', at: at(T, -2 * DAY), userId: b }, // not a meaningful action
         { name: 'trick_added', at: at(T, -1 * DAY), userId: null }, // anonymous
         { name: 'trick_added', at: at(T, -1 * DAY), userId: admin },

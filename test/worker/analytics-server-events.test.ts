@@ -112,4 +112,12 @@ describe('server-side analytics events', () => {
     expect(JSON.stringify(await serverEvents(rider))).not.toContain('ollie');
     await expectValidServerEvents(rider);
   });
+
+  it('marks a question a substantive coaching turn, and a greeting not', async () => {
+    const rider = await register(api);
+    await chat(api, rider, 'yo, thanks!');
+    await chat(api, rider, 'how do I ollie higher');
+    const turns = (await serverEvents(rider)).filter((event) => event.name === 'ai_response_completed');
+    expect(turns.map((event) => event.properties.substantive)).toEqual([false, true]);
+  });
 });

@@ -36,6 +36,8 @@ interface EventDefinition {
   countedFrom: CountedFrom;
   /** The properties the event may carry; any other key is an unknown property. */
   properties: z.ZodObject;
+  /** A condition on the stored event for it to count as a meaningful action, beyond its name. */
+  countedWhen?: Record<string, unknown>;
 }
 
 const props = (shape: z.ZodRawShape) => z.object(shape).strict();
@@ -44,7 +46,8 @@ const event = <C extends CountedFrom, P extends z.ZodObject, D extends ValueDoma
   countedFrom: C,
   properties: P,
   domain: D = null as D,
-) => ({ domain, countedFrom, properties });
+  countedWhen?: Record<string, unknown>,
+) => ({ domain, countedFrom, properties, ...(countedWhen ? { countedWhen } : {}) });
 
 const trickProps = props({ trickId: objectId, trickListId: objectId, trickipediaId: objectId.optional() });
 const aiCommon = {
@@ -121,8 +124,11 @@ export const ANALYTICS_EVENTS = {
       toolCalls: count.optional(),
       stage: z.enum(COMPANION_STAGES).optional(),
       demo: z.boolean().optional(),
+      substantive: z.boolean().optional(),
     }),
     'coaching',
+    // Only a substantive turn is a meaningful action (interface spec); greetings are stored, not counted.
+    { 'properties.substantive': true },
   ),
   ai_session_completed: event(
     'client',
@@ -192,8 +198,17 @@ const meaningfulFrom = (from: CountedFrom) =>
  * the server's for names it records, the client's for the others (docs/analytics.md).
  */
 export const COUNTED_MEANINGFUL_ACTIONS_FILTER = {
-  $or: [
-    { name: { $in: meaningfulFrom('server') }, platform: SERVER_PLATFORM },
-    { name: { $in: meaningfulFrom('client') }, platform: { $ne: SERVER_PLATFORM } },
-  ],
+  $or: (['server', 'client'] as const).flatMap((from) => {
+    const platform = from === 'server' ? SERVER_PLATFORM : { $ne: SERVER_PLATFORM };
+    const conditionOf = (name: MeaningfulActionName) => (ANALYTICS_EVENTS[name] as EventDefinition).countedWhen;
+    const names = meaningfulFrom(from);
+    const plain = names.filter((name) => !conditionOf(name));
+    return [
+      ...(plain.length ? [{ name: { $in: plain }, platform }] : []),
+      ...names.flatMap((name) => {
+        const condition = conditionOf(name);
+        return condition ? [{ name, platform, ...condition }] : [];
+      }),
+    ];
+  }),
 };

@@ -5,7 +5,7 @@ import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { SPORTS } from '../taxonomies';
 import { demoRequest, enforceDemo } from './demo';
-import { moodOf } from './intents';
+import { isSubstantiveTurn, moodOf } from './intents';
 import { mergeCompanionMemory } from './memory';
 import { personaPrompt } from './persona';
 import { costMicros } from './pricing';
@@ -101,6 +101,7 @@ export async function companionReply(store: Store, env: Env, turn: CompanionTurn
     toolCalls: result.toolCalls,
     stage: updated.stage,
     demo: Boolean(demoTrick),
+    substantive: isSubstantiveTurn(turn.message, result.toolCalls),
   });
   return { reply, stage: updated.stage };
 }

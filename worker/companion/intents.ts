@@ -1,3 +1,4 @@
+import { LIMITS } from '../limits';
 import type { SPORTS } from '../taxonomies';
 import type { Mood } from './profile';
 import type { EventWindow } from './tools/events';
@@ -76,4 +77,14 @@ const MOODS: [Mood, RegExp][] = [
 /** The mood a message shows, by plain keywords; most messages are neutral. */
 export function moodOf(message: string): Mood {
   return MOODS.find(([, pattern]) => pattern.test(message))?.[0] ?? 'neutral';
+}
+
+/**
+ * Whether a turn is a substantive coaching interaction (the interface spec's meaningful actions): the rider
+ * asked or told something of substance, or the companion looked something up for them. Greetings,
+ * thanks and one-word replies are conversation, not coaching.
+ */
+export function isSubstantiveTurn(message: string, toolCalls: number): boolean {
+  const words = message.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  return toolCalls > 0 || words.length >= LIMITS.companion.substantiveWordsMin;
 }
