@@ -229,6 +229,8 @@ export const LIMITS = {
     sendChunk: 100,
     /** Ticket ids per getReceipts request (Expo's own cap). */
     receiptsBatch: 1000,
+    /** Delivery-log rows per database write: each write stays short on the dev database (devdb), whose cost grows per row. */
+    logWriteBatch: 250,
     /** Send requests in flight at once: a Worker holds at most six outgoing connections. */
     sendConcurrency: 6,
     /** Receipt batches one receipts run reads: 50,000 tickets a quarter hour, far above today's sends. */

@@ -40,7 +40,7 @@ const groupByUser = (tokens: PushTokenDoc[]) => {
  * Applies every sender rule of the interface spec's "Push notifications" part for MANY users in a few
  * round trips: preferences of all users in one query, live tokens of all users in one query, quiet hours
  * for reminders only, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL, 429/5xx retried with
- * backoff, one insertMany into notificationDeliveryLog. Outcomes in input order.
+ * backoff, insertMany into notificationDeliveryLog in writes of LIMITS.push.logWriteBatch rows. Outcomes in input order.
  */
 export async function deliver(
   store: Store,

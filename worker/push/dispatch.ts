@@ -82,7 +82,7 @@ async function sendAll(env: Env, messages: ExpoMessage[]): Promise<(ExpoTicket |
 
 /**
  * Sends each dispatch to its tokens in chunks, stores one delivery-log row per message (ticket id or
- * error) in one insertMany, and marks dead the tokens whose ticket already says DeviceNotRegistered.
+ * error) in a few insertMany writes, and marks dead the tokens whose ticket already says DeviceNotRegistered.
  * Returns, per dispatch and in order, the ticket of each token.
  */
 export async function dispatchAll(store: Store, env: Env, dispatches: Dispatch[], now: Date): Promise<TokenTicket[][]> {
@@ -122,9 +122,9 @@ export async function dispatchAll(store: Store, env: Env, dispatches: Dispatch[]
       updatedAt: now,
     });
   });
-  await Promise.all([
-    store.notificationDeliveryLog.insertMany(rows, { ordered: false }),
-    markTokensDead(store, gone, 'DeviceNotRegistered', now),
-  ]);
+  for (let i = 0; i < rows.length; i += LIMITS.push.logWriteBatch) {
+    await store.notificationDeliveryLog.insertMany(rows.slice(i, i + LIMITS.push.logWriteBatch), { ordered: false });
+  }
+  await markTokensDead(store, gone, 'DeviceNotRegistered', now);
   return tickets;
 }

@@ -1,3 +1,4 @@
+import type { ObjectId } from 'mongodb';
 import type { NotificationDeliveryLogDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
@@ -21,7 +22,10 @@ export async function runReceipts(store: Store, env: Env, now = new Date()): Pro
   const sentBefore = new Date(now.getTime() - LIMITS.push.receiptDelayMs);
   for (let batch = 0; batch < LIMITS.push.receiptBatchesPerRun; batch++) {
     const rows = await store.notificationDeliveryLog
-      .find({ receiptStatus: 'pending', sentAt: { $lte: sentBefore } }, { projection: { ticketId: 1, token: 1 } })
+      .find(
+        { receiptStatus: 'pending', sentAt: { $lte: sentBefore } },
+        { projection: { _id: 1, ticketId: 1, token: 1 } },
+      )
       .sort({ sentAt: 1 })
       .limit(LIMITS.push.receiptsBatch)
       .toArray();
@@ -31,51 +35,43 @@ export async function runReceipts(store: Store, env: Env, now = new Date()): Pro
       rows.map((row) => row.ticketId!),
     );
     const checkedAt = new Date();
-    const closed: Record<'ok' | 'missing', string[]> = { ok: [], missing: [] };
+    const closed: Record<'ok' | 'missing', ObjectId[]> = { ok: [], missing: [] };
     const failed: {
-      row: Pick<NotificationDeliveryLogDoc, 'ticketId' | 'token'>;
+      row: Pick<NotificationDeliveryLogDoc, '_id' | 'ticketId' | 'token'>;
       code: string | null;
       message: string;
     }[] = [];
     for (const row of rows) {
       const receipt = receipts[row.ticketId!];
-      if (!receipt) closed.missing.push(row.ticketId!);
-      else if (receipt.status === 'ok') closed.ok.push(row.ticketId!);
+      if (!receipt) closed.missing.push(row._id);
+      else if (receipt.status === 'ok') closed.ok.push(row._id);
       else failed.push({ row, code: receipt.details?.error ?? null, message: receipt.message });
     }
     for (const { row, code, message } of failed) {
       console.warn(`push receipt error for ticket ${row.ticketId}: ${code ?? 'unknown'}: ${message}`);
     }
     const gone = failed.filter((failure) => failure.code === 'DeviceNotRegistered').map((failure) => failure.row.token);
-    const [dead] = await Promise.all([
-      markTokensDead(store, gone, 'DeviceNotRegistered', checkedAt),
-      ...(['ok', 'missing'] as const).map((status) =>
-        closed[status].length
-          ? store.notificationDeliveryLog.updateMany(
-              { ticketId: { $in: closed[status] } },
-              { $set: { receiptStatus: status, receiptCheckedAt: checkedAt, updatedAt: checkedAt } },
-            )
-          : null,
+    const updates = [
+      ...(['ok', 'missing'] as const).flatMap((status) =>
+        closed[status].map((_id) => ({ _id, $set: { receiptStatus: status } })),
       ),
-      failed.length
-        ? store.notificationDeliveryLog.bulkWrite(
-            failed.map(({ row, code, message }) => ({
-              updateOne: {
-                filter: { ticketId: row.ticketId },
-                update: {
-                  $set: {
-                    receiptStatus: 'error',
-                    receiptCheckedAt: checkedAt,
-                    updatedAt: checkedAt,
-                    error: { code, message },
-                  },
-                },
-              },
-            })),
-            { ordered: false },
-          )
-        : null,
-    ]);
+      ...failed.map(({ row, code, message }) => ({
+        _id: row._id,
+        $set: { receiptStatus: 'error' as const, error: { code, message } },
+      })),
+    ];
+    for (let i = 0; i < updates.length; i += LIMITS.push.logWriteBatch) {
+      await store.notificationDeliveryLog.bulkWrite(
+        updates.slice(i, i + LIMITS.push.logWriteBatch).map(({ _id, $set }) => ({
+          updateOne: {
+            filter: { _id },
+            update: { $set: { ...$set, receiptCheckedAt: checkedAt, updatedAt: checkedAt } },
+          },
+        })),
+        { ordered: false },
+      );
+    }
+    const dead = await markTokensDead(store, gone, 'DeviceNotRegistered', checkedAt);
     run.checked += rows.length;
     run.errors += failed.length;
     run.tokensMarkedDead += dead;

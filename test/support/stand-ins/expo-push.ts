@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** What one Expo project answers; set by `PUT /expo-push/<name>`, which also forgets earlier requests. */
+/** What one Expo project answers; set by `PUT /expo-push/<name>`, which also forgets earlier requests (not its tickets). */
 export interface ExpoScript {
   /** Tokens whose send ticket is an error with this code (e.g. DeviceNotRegistered). */
   ticketErrors?: Record<string, string>;
@@ -62,7 +62,8 @@ export function createExpoPushHandler() {
     let text = '';
     for await (const chunk of req) text += chunk;
     if (req.method === 'PUT' && !action) {
-      projects.set(name, fresh(JSON.parse(text)));
+      // A project never forgets the tickets it issued: receipts for them stay readable under a new script.
+      projects.set(name, { ...fresh(JSON.parse(text)), tickets: state.tickets });
       res.writeHead(204).end();
       return true;
     }
