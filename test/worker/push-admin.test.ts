@@ -33,17 +33,15 @@ describe('POST /api/admin/notifications/test', () => {
       for (const token of tokens) await registerToken(store, userId, { token, platform: 'ios', transport: 'gateway' });
     });
     await api.db((db) =>
-      db
-        .collection('users')
-        .updateOne(
-          { _id: userId },
-          {
-            $set: {
-              'notificationPreferences.reminders.push': false,
-              'notificationPreferences.quietHours': { start: '00:00', end: '23:59', timezone: 'UTC' },
-            },
+      db.collection('users').updateOne(
+        { _id: userId },
+        {
+          $set: {
+            'notificationPreferences.reminders.push': false,
+            'notificationPreferences.quietHours': { start: '00:00', end: '23:59', timezone: 'UTC' },
           },
-        ),
+        },
+      ),
     );
     const res = await sendTest({ userId: rider._id, category: 'reminders', body: 'Is this   thing on?' });
     expect(res.status).toBe(200);
