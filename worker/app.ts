@@ -26,6 +26,7 @@ import { database } from './middleware/database';
 import { openApiRoutes } from './openapi/routes';
 import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { reminderRoutes } from './reminders/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
@@ -111,6 +112,7 @@ export function createApp() {
   app.route('/api/admin', adminVersionPolicyRoutes);
   app.route('/api/analytics', analyticsIngestRoutes);
   app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
+  app.route('/api/users', reminderRoutes);
   app.route('/', analyticsDashboardPageRoutes);
   app.route(
     '/api',
