@@ -10,13 +10,18 @@ import { createApi } from '../support/worker-api';
 const api = createApi('reminders');
 const rowsOf = (listId: string) =>
   api.db((db) =>
-    db.collection('scheduledNotifications').find({ listId: new ObjectId(listId) }).sort({ scheduledFor: 1 }).toArray(),
+    db
+      .collection('scheduledNotifications')
+      .find({ listId: new ObjectId(listId) })
+      .sort({ scheduledFor: 1 })
+      .toArray(),
   );
 const putCadence = (rider: TestAccount, listId: string, cadence: string) =>
   api.fetch(`/api/users/me/reminder-cadence/${listId}`, { method: 'PUT', headers: as(rider), json: { cadence } });
 const statuses = (rows: { status: string }[]) => rows.map((row) => row.status);
 
-async function riderWithList(cadence = 'weekly') {
+// Lists start with cadence off, so each test's own PUT makes the only plan.
+async function riderWithList(cadence = 'off') {
   const rider = await register(api);
   const list = await createList(api, rider, { name: 'Park', sport: 'skateboarding', reminderCadence: cadence });
   const trick = await addTrick(api, rider, list._id, { name: 'Heelflip' });
@@ -34,6 +39,17 @@ describe('reminder cadence', () => {
       { listId: a._id, cadence: 'weekly' },
       { listId: b._id, cadence: 'daily' },
     ]);
+  });
+
+  it('plans a new list at once with its cadence, weekly by default', async () => {
+    const rider = await register(api);
+    const { _id: listId } = await createList(api, rider, { name: 'New', sport: 'bmx' });
+    await addTrick(api, rider, listId);
+    const rows = await rowsOf(listId);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeLessThanOrEqual(5);
+    // Planned before its first trick was added: the slot names no trick; the trick is chosen at send time.
+    expect(rows.every((row) => row.trickId === null && row.status === 'pending')).toBe(true);
   });
 
   it('plans one pending row per slot of the next 30 days, keyed by user, list, trick and time', async () => {
@@ -94,6 +110,7 @@ describe('reminder cadence', () => {
     const other = await register(api);
     const res = await putCadence(other, listId, 'daily');
     expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'Trick list not found.' });
     expect(await rowsOf(listId)).toEqual([]);
     const { rider, listId: own } = await riderWithList();
     expect(await fieldsRefused(await putCadence(rider, own, 'hourly'))).toEqual(['cadence']);
@@ -178,7 +195,7 @@ describe('opening an auto-paused list', () => {
   });
 
   it('does not flag a list the rider turned off themselves', async () => {
-    const { rider, listId } = await riderWithList('off');
+    const { rider, listId } = await riderWithList();
     const res = await api.fetch(`/api/tricklists/${listId}`, { headers: as(rider) });
     expect(await res.json()).toMatchObject({ remindersAutoPaused: false });
   });

@@ -90,6 +90,8 @@ export const trickListRoutes = createRouter<AppEnv>()
   })
   .openapi(createList, async (c) => {
     const list = await insertTrickList(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    // A new list's cadence (weekly by default) is planned at once, as a later cadence change would be.
+    await replanList(c.var.db, list);
     return c.json(trickListView(list), 201);
   })
   .openapi(openList, async (c) => {
