@@ -8,7 +8,7 @@ import { addTrick, as, createList, fieldsRefused } from '../support/trick-lists'
 import { createApi } from '../support/worker-api';
 
 const api = createApi('reminders');
-const rowsOf = (listId: string) =>
+const rowsOf = (listId: string): Promise<any[]> =>
   api.db((db) =>
     db
       .collection('scheduledNotifications')
@@ -18,7 +18,7 @@ const rowsOf = (listId: string) =>
   );
 const putCadence = (rider: TestAccount, listId: string, cadence: string) =>
   api.fetch(`/api/users/me/reminder-cadence/${listId}`, { method: 'PUT', headers: as(rider), json: { cadence } });
-const statuses = (rows: { status: string }[]) => rows.map((row) => row.status);
+const statuses = (rows: { status?: string }[]) => rows.map((row) => row.status);
 
 // Lists start with cadence off, so each test's own PUT makes the only plan.
 async function riderWithList(cadence = 'off') {

@@ -71,13 +71,3 @@ export function addDays(date: LocalDate, days: number): LocalDate & { weekday: n
     weekday: next.getUTCDay(),
   };
 }
-
-/** Whether a zone name is one the runtime knows. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
