@@ -29,6 +29,7 @@ import { adminPushRoutes, pushRoutes } from './push/routes';
 import { pushTokenRoutes } from './push-tokens/routes';
 import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { reminderRoutes } from './reminders/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { signInRoutes } from './sign-in/routes';
@@ -115,6 +116,7 @@ export function createApp() {
   app.route('/api/admin', adminVersionPolicyRoutes);
   app.route('/api/analytics', analyticsIngestRoutes);
   app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
+  app.route('/api/users', reminderRoutes);
   app.route('/', analyticsDashboardPageRoutes);
   app.route('/api/push-tokens', pushTokenRoutes);
   app.route('/api/users', notificationPreferenceRoutes);

@@ -260,4 +260,26 @@ export const LIMITS = {
     /** The admin test push's body (cut to bodyMax when sent). */
     testBodyMax: 500,
   },
+  /** Trick reminders (worker/reminders/; interface spec, Limits). */
+  reminders: {
+    /** Planning horizon of PUT /api/users/me/reminder-cadence/:listId (interface spec: 30 days ahead). */
+    planningHorizonDays: 30,
+    /** GET /api/users/me/scheduled-notifications?within=: default and most days ahead (interface spec: 14). */
+    localSchedulingDaysDefault: 14,
+    localSchedulingDaysMax: 14,
+    /** Rows one local-scheduling read returns: iOS keeps only an app's 64 soonest pending local notifications. */
+    localSchedulingRowsMax: 64,
+    /** A list not opened for this many days has its cadence set to off (interface spec). */
+    autoPauseDays: 60,
+    /** Due rows one reminder run claims and sends at a time: ~50 push requests of 100 and a handful of queries. */
+    runBatchRows: 5_000,
+    /** Due rows one run handles at most, so a run ends well inside the Cron Trigger's 15-minute wall time. */
+    runMaxRows: 100_000,
+    /** A claimed row stays leased this long: longer than any run, so two overlapping runs never hold one row. */
+    leaseMinutes: 20,
+    /** A row skipped for quiet hours or missing tokens is tried again this much later (not every 5 minutes). */
+    retryDelayMinutes: 60,
+    /** A pending row this long overdue is cancelled as expired: a day-old reminder is noise. */
+    expiryHours: 24,
+  },
 } as const;

@@ -3,6 +3,7 @@ import type { Store } from './db/store';
 import type { Env } from './env';
 import { runIngestion } from './ingestion/runner';
 import { runReceipts } from './push/receipts';
+import { runReminders } from './reminders/run';
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -25,6 +26,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'push receipts',
     run: (store, env) => runReceipts(store, env),
     why: 'the interface spec polls receipts every 15 minutes over tickets older than 30, so dead tokens stop being sent to',
+  },
+  {
+    cron: '*/5 * * * *',
+    job: 'trick reminders',
+    run: (store, env) => runReminders(store, env),
+    why: 'the interface spec runs the reminder worker every 5 minutes: a reminder goes out at most 5 minutes late',
   },
 ];
 

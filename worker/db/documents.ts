@@ -156,9 +156,25 @@ export interface CompanionProfileDoc extends StoredDoc {
 
 export interface ScheduledNotificationDoc extends StoredDoc {
   userId: ObjectId;
-  idempotencyKey: string;
+  listId: ObjectId;
+  /** The list's longest-outstanding unfinished trick when planned; null when it had none (worker/reminders/plan.ts). */
+  trickId: ObjectId | null;
+  category: 'reminder';
   scheduledFor: Date;
   status: 'pending' | 'sent' | 'cancelled' | 'failed';
+  /** Hash of user, list, trick and scheduledFor (worker/reminders/idempotency-key.ts); unique. */
+  idempotencyKey: string;
+  attemptCount: number;
+  lastAttemptAt: Date | null;
+  /** The batch of a reminder run holding the row, and until when (worker/reminders/claim.ts). */
+  leaseId: string | null;
+  leaseUntil: Date;
+  /** Set with status sent: which delivery path confirmed, and the trick the reminder carried. */
+  sentAt?: Date;
+  sentVia?: 'server' | 'local';
+  sentTrickId?: ObjectId;
+  /** Why a row is cancelled or failed (docs/reminders.md). */
+  outcomeReason?: string;
 }
 
 export interface AnalyticsEventDoc {

@@ -433,6 +433,36 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'userId' },
     why: 'account deletion',
   },
+  {
+    collection: 'scheduledNotifications',
+    key: { idempotencyKey: 1 },
+    options: { name: 'idempotencyKey_unique', unique: true },
+    why: 'a reminder slot is planned once (hash of user, list, trick and scheduledFor)',
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { status: 1, scheduledFor: 1 },
+    options: { name: 'status_scheduledFor' },
+    why: 'the reminder run claims due pending rows, soonest first',
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { userId: 1, status: 1, scheduledFor: 1 },
+    options: { name: 'userId_status_scheduledFor' },
+    why: "a rider's pending reminders for local scheduling; account deletion",
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { listId: 1, status: 1 },
+    options: { name: 'listId_status' },
+    why: "re-planning and auto-pause cancel a list's pending reminders",
+  },
+  {
+    collection: 'tricklists',
+    key: { reminderCadence: 1, lastOpenedAt: 1, createdAt: 1 },
+    options: { name: 'reminderCadence_lastOpenedAt_createdAt' },
+    why: 'the 60-day auto-pause finds lists with reminders on and no recent open',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

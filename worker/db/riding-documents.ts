@@ -11,6 +11,8 @@ export interface TrickListDoc extends StoredDoc {
   /** Absent on lists stored before cadences existed: read as `weekly`, the spec's default. */
   reminderCadence?: 'off' | 'daily' | '3x-week' | 'weekly';
   lastOpenedAt?: Date;
+  /** Set when the 60-day auto-pause turned reminders off; cleared by the next open (worker/reminders/auto-pause.ts). */
+  remindersPausedAt?: Date;
 }
 
 export interface TrickDoc extends StoredDoc {

@@ -3,12 +3,14 @@ import type { AppEnv } from '../app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { pageOf, toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
+import { replanList } from '../reminders/service';
 import { countTricks, countTricksPerList, deleteTricksOfList } from '../tricks/service';
 import { listNotFound } from './refusals';
 import {
   DeletedTrickList,
   ListIdParam,
   NewTrickListBody,
+  OpenedTrickList,
   TrickList,
   TrickListChanges,
   TrickListQuery,
@@ -47,7 +49,7 @@ const openList = defineRoute({
   summary: 'Open one of your lists (sets its lastOpenedAt)',
   middleware: [auth()] as const,
   request: { params: ListIdParam },
-  responses: { 200: jsonResponse(TrickListWithCount, 'The list, lastOpenedAt now'), 404: noList },
+  responses: { 200: jsonResponse(OpenedTrickList, 'The list, lastOpenedAt now'), 404: noList },
 });
 
 const patchList = defineRoute({
@@ -88,23 +90,27 @@ export const trickListRoutes = createRouter<AppEnv>()
   })
   .openapi(createList, async (c) => {
     const list = await insertTrickList(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    // A new list's cadence (weekly by default) is planned at once, as a later cadence change would be.
+    await replanList(c.var.db, list);
     return c.json(trickListView(list), 201);
   })
   .openapi(openList, async (c) => {
     const owner = { userId: new ObjectId(c.var.user._id), listId: new ObjectId(c.req.valid('param').listId) };
-    const list = await openTrickList(c.var.db, owner.userId, owner.listId);
-    if (!list) throw listNotFound();
-    return c.json(trickListWithCountView(list, await countTricks(c.var.db, owner)), 200);
+    const opened = await openTrickList(c.var.db, owner.userId, owner.listId);
+    if (!opened) throw listNotFound();
+    const trickCount = await countTricks(c.var.db, owner);
+    return c.json(
+      { ...trickListWithCountView(opened.list, trickCount), remindersAutoPaused: opened.remindersAutoPaused },
+      200,
+    );
   })
   .openapi(patchList, async (c) => {
     const userId = new ObjectId(c.var.user._id);
-    const list = await updateTrickList(
-      c.var.db,
-      userId,
-      new ObjectId(c.req.valid('param').listId),
-      c.req.valid('json'),
-    );
+    const changes = c.req.valid('json');
+    const list = await updateTrickList(c.var.db, userId, new ObjectId(c.req.valid('param').listId), changes);
     if (!list) throw listNotFound();
+    // A cadence changed here re-plans as PUT /api/users/me/reminder-cadence/:listId does (worker/reminders/routes.ts).
+    if (changes.reminderCadence) await replanList(c.var.db, list);
     return c.json(trickListView(list), 200);
   })
   .openapi(deleteList, async (c) => {

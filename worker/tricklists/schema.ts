@@ -6,7 +6,8 @@ import { SPORTS } from '../taxonomies';
 
 /** Reminder cadence per list (the interface spec's reminders part); a new list gets the spec's default. */
 export const REMINDER_CADENCES = ['off', 'daily', '3x-week', 'weekly'] as const;
-export const DEFAULT_REMINDER_CADENCE = 'weekly' satisfies (typeof REMINDER_CADENCES)[number];
+export type ReminderCadence = (typeof REMINDER_CADENCES)[number];
+export const DEFAULT_REMINDER_CADENCE = 'weekly' satisfies ReminderCadence;
 
 const ListName = z
   .string()
@@ -43,5 +44,12 @@ export const TrickList = z
 
 /** A list with how many tricks it holds, as the list pages and a single list read show it. */
 export const TrickListWithCount = TrickList.extend({ trickCount: z.number().int() }).openapi('TrickListWithCount');
+
+/** A list as opening it shows it: the flag asks the client to offer resuming reminders (docs/reminders.md). */
+export const OpenedTrickList = TrickListWithCount.extend({
+  remindersAutoPaused: z
+    .boolean()
+    .describe('true on the first open after reminders were turned off for 60 days without an open: prompt to resume'),
+}).openapi('OpenedTrickList');
 
 export const DeletedTrickList = z.object({ deleted: z.literal(true), listId: z.string(), tricksDeleted: z.number() });

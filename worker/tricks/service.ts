@@ -160,3 +160,21 @@ export function countTricks(store: Store, owner: TrickOwner): Promise<number> {
 export async function deleteTricksOfList(store: Store, owner: TrickOwner): Promise<number> {
   return (await store.tricks.deleteMany({ ...owner })).deletedCount;
 }
+
+/** A list's longest-outstanding unfinished trick, the one a reminder names (the interface spec's reminders part). */
+export type OutstandingTrick = Pick<TrickDoc, '_id' | 'listId' | 'name'>;
+
+/** The longest-outstanding unfinished trick of each list (oldest first by creation), in one aggregation. */
+export async function longestOutstandingTricks(
+  store: Store,
+  listIds: ObjectId[],
+): Promise<Map<string, OutstandingTrick>> {
+  const rows = await store.tricks
+    .aggregate<{ _id: ObjectId; trickId: ObjectId; name: string }>([
+      { $match: { listId: { $in: listIds }, completed: { $ne: true } } },
+      { $sort: { listId: 1, createdAt: 1, _id: 1 } },
+      { $group: { _id: '$listId', trickId: { $first: '$_id' }, name: { $first: '$name' } } },
+    ])
+    .toArray();
+  return new Map(rows.map((row) => [row._id.toHexString(), { _id: row.trickId, listId: row._id, name: row.name }]));
+}

@@ -1,0 +1,148 @@
+/**
+ * One reminder run (worker/reminders/run.ts) over 50,000 due reminders on the dev database, sending to a local
+ * stand-in of Expo's push API that counts requests and messages. Database round trips are the commands the
+ * driver starts during the run (command monitoring). Riders have one live token and no quiet hours.
+ * Run: npx tsx bench/reminder-run.ts   (ROWS, LISTS_PER_RIDER override)
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient, ObjectId } from 'mongodb';
+import { startDevDb } from '../devdb/src/server.js';
+import { applyIndexes } from '../worker/db/indexes.js';
+import { createStore } from '../worker/db/store.js';
+import type { Env } from '../worker/env.js';
+import { reminderKey } from '../worker/reminders/idempotency-key.js';
+import { runReminders } from '../worker/reminders/run.js';
+
+const ROWS = Number(process.env.ROWS ?? 50_000);
+const LISTS_PER_RIDER = Number(process.env.LISTS_PER_RIDER ?? 5);
+const RIDERS = Math.ceil(ROWS / LISTS_PER_RIDER);
+const CHUNK = 5_000;
+
+const push = { requests: 0, messages: 0 };
+const expo = http.createServer((req, res) => {
+  let text = '';
+  req.on('data', (chunk) => {
+    text += chunk;
+  });
+  req.on('end', () => {
+    const messages = JSON.parse(text) as unknown[];
+    push.requests += 1;
+    push.messages += messages.length;
+    const data = messages.map(() => ({ status: 'ok', id: crypto.randomUUID() }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+  });
+});
+await new Promise<void>((resolve) => expo.listen(0, '127.0.0.1', resolve));
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reminder-bench-'));
+const server = await startDevDb({ port: 0, dataDir, quiet: true });
+const client = new MongoClient(server.uri, { monitorCommands: true });
+try {
+  const db = client.db('reminder_bench');
+  await applyIndexes(db);
+  const now = new Date();
+  const seedStart = performance.now();
+  const inChunks = async (name: string, docs: object[]) => {
+    for (let i = 0; i < docs.length; i += CHUNK) await db.collection(name).insertMany(docs.slice(i, i + CHUNK));
+  };
+  const riders = Array.from({ length: RIDERS }, () => new ObjectId());
+  await inChunks(
+    'users',
+    riders.map((_id, i) => ({
+      _id,
+      name: `Rider ${i}`,
+      email: `rider${i}@bench.test`,
+      role: null,
+      notificationPreferences: { quietHours: { start: '00:00', end: '00:00', timezone: 'UTC' } },
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  await inChunks(
+    'pushTokens',
+    riders.map((userId, i) => ({
+      userId,
+      token: `ExponentPushToken[bench${String(i).padStart(17, '0')}]`,
+      platform: 'ios',
+      transport: 'gateway',
+      timezone: 'UTC',
+      lastSeenAt: now,
+      deadAt: null,
+      deadReason: null,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  const lists = Array.from({ length: ROWS }, (_, i) => ({
+    _id: new ObjectId(),
+    userId: riders[Math.floor(i / LISTS_PER_RIDER)]!,
+    name: `Bench list ${i}`,
+    sport: 'skateboarding',
+    reminderCadence: 'daily',
+    lastOpenedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await inChunks('tricklists', lists);
+  const tricks = lists.map((list) => ({
+    _id: new ObjectId(),
+    userId: list.userId,
+    listId: list._id,
+    name: 'Kickflip',
+    status: 'learning',
+    attempts: 3,
+    completed: false,
+    landedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await inChunks('tricks', tricks);
+  const scheduledFor = new Date(now.getTime() - 60_000);
+  await inChunks(
+    'scheduledNotifications',
+    lists.map((list, i) => ({
+      userId: list.userId,
+      listId: list._id,
+      trickId: tricks[i]!._id,
+      category: 'reminder',
+      scheduledFor,
+      status: 'pending',
+      idempotencyKey: reminderKey(list.userId, list._id, tricks[i]!._id, scheduledFor),
+      attemptCount: 0,
+      lastAttemptAt: null,
+      leaseId: null,
+      leaseUntil: new Date(0),
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  console.log(
+    `seeded ${ROWS} due reminders of ${RIDERS} riders in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
+
+  const commands = new Map<string, number>();
+  client.on('commandStarted', (event) => commands.set(event.commandName, (commands.get(event.commandName) ?? 0) + 1));
+  const env = { EXPO_PUSH_URL: `http://127.0.0.1:${(expo.address() as AddressInfo).port}` } as Env;
+  const start = performance.now();
+  const summary = await runReminders(
+    createStore(() => db),
+    env,
+    new Date(),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const roundTrips = [...commands.values()].reduce((sum, n) => sum + n, 0);
+  const sent = await db.collection('scheduledNotifications').countDocuments({ status: 'sent' });
+  console.log(`run: ${seconds.toFixed(1)} s`);
+  console.log(`summary: ${JSON.stringify(summary)}; rows sent in the database: ${sent}`);
+  console.log(`push API: ${push.requests} requests, ${push.messages} messages`);
+  console.log(`database round trips: ${roundTrips} (${[...commands].map(([name, n]) => `${name} ${n}`).join(', ')})`);
+} finally {
+  await client.close();
+  await server.close();
+  expo.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
