@@ -54,6 +54,8 @@ export default defineConfig({
                 // Tests pick their own pair of sources under /event-sources/<name>/ (test/support/stand-ins/event-sources.ts).
                 EVENT_SOURCE_ONE_URL: `${inject('standInsUrl')}/event-sources/default/one`,
                 EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,
+                // Push tests take an Expo stand-in of their own under /expo-push/<name> (test/support/expo-push-stand-in.ts).
+                EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
               },
             },
           })),

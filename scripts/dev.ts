@@ -25,6 +25,9 @@ const PASSED_THROUGH = [
   'OPENAI_MODEL',
   'OPENAI_TIMEOUT_MS',
   'COMPANION_MESSAGES_PER_MINUTE',
+  'EXPO_PUSH_URL',
+  'EXPO_ACCESS_TOKEN',
+  'VAPID_PUBLIC_KEY',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

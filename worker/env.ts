@@ -53,6 +53,12 @@ export interface Env {
   COMPANION_MESSAGES_PER_MINUTE?: string;
   /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/version-policy/signing.ts). */
   POLICY_SIGNING_KEY?: string;
+  /** Base URL of Expo's push API, e.g. https://exp.host; /--/api/v2/push/send and /getReceipts are appended (docs/push.md). */
+  EXPO_PUSH_URL?: string;
+  /** Expo access token (a secret), sent as Bearer when the Expo project requires enhanced push security. */
+  EXPO_ACCESS_TOKEN?: string;
+  /** The VAPID public key web clients subscribe with (GET /api/push/vapid-public-key). */
+  VAPID_PUBLIC_KEY?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

@@ -223,4 +223,31 @@ export const LIMITS = {
     /** The data-quality target: share of authenticated mobile events carrying every envelope field (issue 11). */
     qualityTarget: 0.98,
   },
+  /** Push notifications (worker/push/; the interface spec, Push notifications and Limits). */
+  push: {
+    /** Messages per request to the push service (interface spec: Push send chunk). */
+    sendChunk: 100,
+    /** Ticket ids per getReceipts request (Expo's own cap). */
+    receiptsBatch: 1000,
+    /** Send requests in flight at once: a Worker holds at most six outgoing connections. */
+    sendConcurrency: 6,
+    /** Receipt batches one receipts run reads: 50,000 tickets a quarter hour, far above today's sends. */
+    receiptBatchesPerRun: 50,
+    titleMax: 30,
+    bodyMax: 80,
+    /** Receipts are read this long after the send: Expo keeps them ready within about 30 minutes (interface spec). */
+    receiptDelayMs: 30 * 60 * 1000,
+    /** Dead tokens are purged this long after deadAt (interface spec: 30 days). */
+    deadTokenRetentionSeconds: 30 * 24 * 60 * 60,
+    /** Attempts per request on 429 and 5xx, backing off from retryBaseMs; a cron run stays well inside its time. */
+    sendAttempts: 4,
+    retryBaseMs: 200,
+    /** Longest Retry-After honoured within a run; beyond it the chunk fails and the next run's work picks up. */
+    retryAfterMaxMs: 5000,
+    /** Expo tokens are about 40 characters; web push endpoints are URLs. */
+    tokenMax: 2048,
+    fieldMax: 100,
+    /** The admin test push's body (cut to bodyMax when sent). */
+    testBodyMax: 500,
+  },
 } as const;

@@ -2,6 +2,7 @@ import { openRequestConnection } from './db/connection';
 import type { Store } from './db/store';
 import type { Env } from './env';
 import { runIngestion } from './ingestion/runner';
+import { runReceipts } from './push/receipts';
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -18,6 +19,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'event ingestion',
     run: (store, env) => runIngestion(store, env, 'schedule'),
     why: 'the event sources change a few times a day; four reads a day keep listings fresh at little upstream load',
+  },
+  {
+    cron: '*/15 * * * *',
+    job: 'push receipts',
+    run: (store, env) => runReceipts(store, env),
+    why: 'the interface spec polls receipts every 15 minutes over tickets older than 30, so dead tokens stop being sent to',
   },
 ];
 

@@ -24,7 +24,10 @@ export type SettingName =
   | 'OPENAI_MODEL'
   | 'OPENAI_TIMEOUT_MS'
   | 'COMPANION_MESSAGES_PER_MINUTE'
-  | 'POLICY_SIGNING_KEY';
+  | 'POLICY_SIGNING_KEY'
+  | 'EXPO_PUSH_URL'
+  | 'EXPO_ACCESS_TOKEN'
+  | 'VAPID_PUBLIC_KEY';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

@@ -29,7 +29,7 @@ const COLLECTIONS = {
   categories: holds<D.CategoryDoc>(),
   pushTokens: holds<D.PushTokenDoc>(),
   scheduledNotifications: holds<D.ScheduledNotificationDoc>(),
-  notificationDeliveryLog: holds<D.StoredDoc>(),
+  notificationDeliveryLog: holds<D.NotificationDeliveryLogDoc>(),
   events: holds<D.EventDoc>(),
   event_saves: holds<D.EventSaveDoc>(),
   client_installations: holds<D.ClientInstallationDoc>(),

@@ -1,9 +1,11 @@
 import type { ObjectId } from 'mongodb';
+import type { StoredNotificationPreferences } from './push-documents';
 import type { StoredDoc } from './stored-doc';
 
 export * from './client-version-documents';
 export * from './event-documents';
 export * from './ingestion-documents';
+export * from './push-documents';
 export * from './riding-documents';
 export type { StoredDoc } from './stored-doc';
 
@@ -39,6 +41,8 @@ export interface UserDoc extends StoredDoc {
   analyticsExcluded?: boolean;
   /** Spot lists owned, kept by worker/spot-lists/service.ts; absent until the first create or delete. */
   spotListCount?: number;
+  /** Only what the user set (worker/notification-preferences/); the defaults fill the rest on read. */
+  notificationPreferences?: StoredNotificationPreferences;
 }
 
 export interface FeedPostDoc extends StoredDoc {
@@ -148,13 +152,6 @@ export interface CompanionProfileDoc extends StoredDoc {
   lastTurnAt: Date;
   /** When the current AI session began (LIMITS.companion.sessionGapMs). */
   sessionStartedAt: Date;
-}
-
-export interface PushTokenDoc extends StoredDoc {
-  userId: ObjectId;
-  token: string;
-  platform: 'ios' | 'android' | 'web';
-  deadAt?: Date | null;
 }
 
 export interface ScheduledNotificationDoc extends StoredDoc {

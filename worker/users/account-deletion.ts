@@ -68,6 +68,8 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'companion_profiles', remove: (userId) => ({ userId }) },
   { collection: 'pushTokens', remove: (userId) => ({ userId }) },
   { collection: 'scheduledNotifications', remove: (userId) => ({ userId }) },
+  // The rider's push tickets and receipts (worker/push/dispatch.ts) name them and their devices.
+  { collection: 'notificationDeliveryLog', remove: (userId) => ({ userId }) },
   { collection: 'analytics_events', remove: (userId) => ({ userId }) },
   { collection: 'analytics_quarantine', remove: (userId) => ({ userId }) },
   // Event saves store ids as strings (Live shape).

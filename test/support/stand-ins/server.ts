@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEventSourcesHandler } from './event-sources';
+import { createExpoPushHandler } from './expo-push';
 import { createJwksHandler } from './jwks';
 import { createOpenAiHandler } from './openai';
 import { createVoiceHandler } from './voice';
@@ -17,6 +18,7 @@ export async function startStandIns(): Promise<{ url: string; close(): Promise<v
     createEventSourcesHandler(),
     createOpenAiHandler(),
     createVoiceHandler(),
+    createExpoPushHandler(),
   ];
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;

@@ -1,0 +1,87 @@
+import type { ObjectId } from 'mongodb';
+import type { PushCategory, PushTokenDoc } from '../db/documents';
+import type { Store } from '../db/store';
+import type { Env } from '../env';
+import { deviceTimeZone, withDefaults } from '../notification-preferences/defaults';
+import { isQuietAt } from '../notification-preferences/quiet-hours';
+import { readStoredPreferences } from '../notification-preferences/service';
+import { isExpoPushToken } from '../push-tokens/format';
+import { liveTokensOf } from '../push-tokens/service';
+import { type Dispatch, dispatchAll, type Notification } from './dispatch';
+
+export type { PushCategory } from '../db/documents';
+export type { Notification } from './dispatch';
+
+export interface DeliveryRequest {
+  userId: ObjectId;
+  category: PushCategory;
+  notification: Notification;
+  /** Stored on the delivery-log rows (reminders pass theirs). */
+  idempotencyKey?: string;
+}
+
+export type DeliveryOutcome =
+  | { status: 'accepted'; tickets: { token: string; ticketId: string }[] }
+  | { status: 'skipped'; reason: 'category-off' | 'quiet-hours' | 'no-live-tokens' }
+  | { status: 'failed'; error: string };
+
+/** The tokens the sender can reach: Expo (`gateway`) tokens of a valid format; web push sending comes later. */
+export const sendableTokens = (tokens: PushTokenDoc[]) =>
+  tokens.filter((token) => token.transport === 'gateway' && isExpoPushToken(token.token));
+
+const groupByUser = (tokens: PushTokenDoc[]) => {
+  const byUser = new Map<string, PushTokenDoc[]>();
+  for (const token of tokens)
+    byUser.set(token.userId.toHexString(), [...(byUser.get(token.userId.toHexString()) ?? []), token]);
+  return byUser;
+};
+
+/**
+ * Applies every sender rule of the interface spec's "Push notifications" part for MANY users in a few
+ * round trips: preferences of all users in one query, live tokens of all users in one query, quiet hours
+ * for reminders only, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL, 429/5xx retried with
+ * backoff, one insertMany into notificationDeliveryLog. Outcomes in input order.
+ */
+export async function deliver(
+  store: Store,
+  env: Env,
+  requests: DeliveryRequest[],
+  now = new Date(),
+): Promise<DeliveryOutcome[]> {
+  if (!requests.length) return [];
+  const userIds = [...new Map(requests.map((request) => [request.userId.toHexString(), request.userId])).values()];
+  const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
+  const tokensByUser = groupByUser(tokens);
+  const outcomes: (DeliveryOutcome | null)[] = [];
+  const dispatches: Dispatch[] = [];
+  const dispatchOf: number[] = [];
+  for (const request of requests) {
+    const id = request.userId.toHexString();
+    const live = tokensByUser.get(id) ?? [];
+    const preferences = withDefaults(stored.get(id), deviceTimeZone(live));
+    const skip = !preferences[request.category].push
+      ? 'category-off'
+      : request.category === 'reminders' && isQuietAt(preferences.quietHours, now)
+        ? 'quiet-hours'
+        : sendableTokens(live).length === 0
+          ? 'no-live-tokens'
+          : null;
+    if (skip) {
+      outcomes.push({ status: 'skipped', reason: skip });
+      continue;
+    }
+    outcomes.push(null);
+    dispatchOf.push(outcomes.length - 1);
+    dispatches.push({ ...request, tokens: sendableTokens(live) });
+  }
+  const tickets = await dispatchAll(store, env, dispatches, now);
+  tickets.forEach((perToken, i) => {
+    const ok = perToken.flatMap((t) =>
+      t.status === 'ok' && t.ticketId ? [{ token: t.token, ticketId: t.ticketId }] : [],
+    );
+    outcomes[dispatchOf[i]!] = ok.length
+      ? { status: 'accepted', tickets: ok }
+      : { status: 'failed', error: perToken[0]?.error?.message ?? 'no ticket' };
+  });
+  return outcomes as DeliveryOutcome[];
+}

@@ -1,0 +1,85 @@
+import type { NotificationDeliveryLogDoc } from '../db/documents';
+import type { Store } from '../db/store';
+import type { Env } from '../env';
+import { LIMITS } from '../limits';
+import { markTokensDead } from '../push-tokens/service';
+import { getReceipts } from './expo-client';
+
+export interface ReceiptsRun {
+  checked: number;
+  errors: number;
+  tokensMarkedDead: number;
+}
+
+/**
+ * Reads the receipts of tickets older than 30 minutes, in batches of at most 1,000 ids (the interface
+ * spec): DeviceNotRegistered marks the token dead; every receipt error is stored on its log row and
+ * logged; a ticket Expo has no receipt for any more is closed as `missing`, so it is not asked again.
+ */
+export async function runReceipts(store: Store, env: Env, now = new Date()): Promise<ReceiptsRun> {
+  const run: ReceiptsRun = { checked: 0, errors: 0, tokensMarkedDead: 0 };
+  const sentBefore = new Date(now.getTime() - LIMITS.push.receiptDelayMs);
+  for (let batch = 0; batch < LIMITS.push.receiptBatchesPerRun; batch++) {
+    const rows = await store.notificationDeliveryLog
+      .find({ receiptStatus: 'pending', sentAt: { $lte: sentBefore } }, { projection: { ticketId: 1, token: 1 } })
+      .sort({ sentAt: 1 })
+      .limit(LIMITS.push.receiptsBatch)
+      .toArray();
+    if (!rows.length) break;
+    const receipts = await getReceipts(
+      env,
+      rows.map((row) => row.ticketId!),
+    );
+    const checkedAt = new Date();
+    const closed: Record<'ok' | 'missing', string[]> = { ok: [], missing: [] };
+    const failed: {
+      row: Pick<NotificationDeliveryLogDoc, 'ticketId' | 'token'>;
+      code: string | null;
+      message: string;
+    }[] = [];
+    for (const row of rows) {
+      const receipt = receipts[row.ticketId!];
+      if (!receipt) closed.missing.push(row.ticketId!);
+      else if (receipt.status === 'ok') closed.ok.push(row.ticketId!);
+      else failed.push({ row, code: receipt.details?.error ?? null, message: receipt.message });
+    }
+    for (const { row, code, message } of failed) {
+      console.warn(`push receipt error for ticket ${row.ticketId}: ${code ?? 'unknown'}: ${message}`);
+    }
+    const gone = failed.filter((failure) => failure.code === 'DeviceNotRegistered').map((failure) => failure.row.token);
+    const [dead] = await Promise.all([
+      markTokensDead(store, gone, 'DeviceNotRegistered', checkedAt),
+      ...(['ok', 'missing'] as const).map((status) =>
+        closed[status].length
+          ? store.notificationDeliveryLog.updateMany(
+              { ticketId: { $in: closed[status] } },
+              { $set: { receiptStatus: status, receiptCheckedAt: checkedAt, updatedAt: checkedAt } },
+            )
+          : null,
+      ),
+      failed.length
+        ? store.notificationDeliveryLog.bulkWrite(
+            failed.map(({ row, code, message }) => ({
+              updateOne: {
+                filter: { ticketId: row.ticketId },
+                update: {
+                  $set: {
+                    receiptStatus: 'error',
+                    receiptCheckedAt: checkedAt,
+                    updatedAt: checkedAt,
+                    error: { code, message },
+                  },
+                },
+              },
+            })),
+            { ordered: false },
+          )
+        : null,
+    ]);
+    run.checked += rows.length;
+    run.errors += failed.length;
+    run.tokensMarkedDead += dead;
+    if (rows.length < LIMITS.push.receiptsBatch) break;
+  }
+  return run;
+}
