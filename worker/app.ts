@@ -23,7 +23,10 @@ import { listingRoutes } from './listings/routes';
 import { messageRoutes } from './messages/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
+import { notificationPreferenceRoutes } from './notification-preferences/routes';
 import { openApiRoutes } from './openapi/routes';
+import { adminPushRoutes, pushRoutes } from './push/routes';
+import { pushTokenRoutes } from './push-tokens/routes';
 import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
@@ -112,6 +115,10 @@ export function createApp() {
   app.route('/api/analytics', analyticsIngestRoutes);
   app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
   app.route('/', analyticsDashboardPageRoutes);
+  app.route('/api/push-tokens', pushTokenRoutes);
+  app.route('/api/users', notificationPreferenceRoutes);
+  app.route('/api/push', pushRoutes);
+  app.route('/api/admin', adminPushRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

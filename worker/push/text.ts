@@ -11,7 +11,8 @@ export function fitText(text: string, max: number): string {
   const line = Array.from(text.replace(/\s+/g, ' ').trim());
   if (line.length <= max) return line.join('');
   const room = line.slice(0, max - ELLIPSIS.length);
-  const lastSpace = room.lastIndexOf(' ');
+  // The room ends on a word boundary when the next character is a space.
+  const lastSpace = line[room.length] === ' ' ? room.length : room.lastIndexOf(' ');
   const kept = lastSpace > 0 ? room.slice(0, lastSpace) : room;
   return `${kept.join('').replace(/[\s.,;:!?-]+$/, '')}${ELLIPSIS}`;
 }

@@ -32,16 +32,27 @@ const expoError = (code: string, message: string) => JSON.stringify({ errors: [{
  * - `PUT /expo-push/<name>` with an ExpoScript; `GET /expo-push/<name>/requests`: what it received.
  */
 export function createExpoPushHandler() {
-  const projects = new Map<
-    string,
-    { script: ExpoScript; requests: RecordedExpoRequest[]; tickets: Map<string, string>; failures: Map<string, number> }
-  >();
+  interface Project {
+    script: ExpoScript;
+    requests: RecordedExpoRequest[];
+    /** Ticket id → token, for the receipts. */
+    tickets: Map<string, string>;
+    /** Token → failures answered so far (failFirst). */
+    failures: Map<string, number>;
+  }
+  const fresh = (script: ExpoScript = {}): Project => ({
+    script,
+    requests: [],
+    tickets: new Map(),
+    failures: new Map(),
+  });
+  const projects = new Map<string, Project>();
   const project = (name: string) => {
     const existing = projects.get(name);
     if (existing) return existing;
-    const fresh = { script: {}, requests: [], tickets: new Map(), failures: new Map() };
-    projects.set(name, fresh);
-    return fresh;
+    const created = fresh();
+    projects.set(name, created);
+    return created;
   };
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     const match = /^\/expo-push\/([\w.-]+)(\/--\/api\/v2\/push\/(?:send|getReceipts)|\/requests)?$/.exec(path);
@@ -51,7 +62,7 @@ export function createExpoPushHandler() {
     let text = '';
     for await (const chunk of req) text += chunk;
     if (req.method === 'PUT' && !action) {
-      projects.set(name, { script: JSON.parse(text), requests: [], tickets: new Map(), failures: new Map() });
+      projects.set(name, fresh(JSON.parse(text)));
       res.writeHead(204).end();
       return true;
     }

@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+import { OS_PERMISSION_STATES } from '../db/documents';
+import { LIMITS } from '../limits';
+import { isKnownTimeZone } from './quiet-hours';
+
+const Channel = z.object({ push: z.boolean(), inApp: z.boolean(), email: z.boolean() });
+const Clock = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:mm from 00:00 to 23:59')
+  .openapi({ example: '21:00' });
+const Zone = z
+  .string()
+  .max(LIMITS.push.fieldMax)
+  .refine(isKnownTimeZone, 'must be an IANA time zone such as Europe/Berlin');
+const QuietHoursShape = z.object({ start: Clock, end: Clock, timezone: Zone });
+const Permission = z.enum(OS_PERMISSION_STATES);
+const OsPermissionShape = z.object({ ios: Permission, android: Permission, web: Permission });
+
+/** Any subset of the groups, each any subset of its fields; unknown fields are refused by name. */
+export const PreferencesPatch = z
+  .object({
+    messages: Channel.partial().strict(),
+    reminders: Channel.partial().strict(),
+    quietHours: QuietHoursShape.partial()
+      .strict()
+      .describe('start equal to end means no quiet hours; start after end spans midnight'),
+    osPermission: OsPermissionShape.partial().strict(),
+  })
+  .partial()
+  .strict()
+  .openapi('NotificationPreferencesPatch');
+
+export const Preferences = z
+  .object({
+    messages: Channel,
+    reminders: Channel,
+    quietHours: QuietHoursShape.extend({ timezone: z.string() }).describe(
+      "local wall-clock times in timezone (the user's own: set here, else their newest device's)",
+    ),
+    osPermission: OsPermissionShape,
+    updatedAt: z.string().nullable().describe('null until the first PATCH'),
+  })
+  .openapi('NotificationPreferences');
