@@ -1,7 +1,6 @@
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseName } from '../../worker/db/database-name';
-import type { SentMessage } from '../support/expo-push-stand-in';
 import { joined, next, pause, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 import type { RecordedExpoRequest } from '../support/stand-ins/expo-push';
 import { startStandIns } from '../support/stand-ins/server';
@@ -66,7 +65,7 @@ async function nextPushedDevices(): Promise<string[]> {
     const sends = requests.filter((request) => request.kind === 'send');
     if (sends.length) {
       await forgetPushes();
-      return sends.flatMap((request) => (request.body as SentMessage[]).map((message) => message.to)).sort();
+      return sends.flatMap((request) => (request.body as { to: string }[]).map((message) => message.to)).sort();
     }
     await pause(50);
   }
