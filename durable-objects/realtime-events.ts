@@ -83,7 +83,8 @@ export type MessagesEvent =
 export type ServerEvent = FeedEvent | MessagesEvent;
 export type ServerEventName = ServerEvent['name'];
 
-const conversationRef = z.object({ conversationId: z.string().regex(/^[0-9a-f]{24}$/, 'a 24-hex conversation id') });
+const conversationId = z.string().regex(/^[0-9a-f]{24}$/, 'a 24-hex conversation id');
+const conversationRef = z.object({ conversationId });
 
 /** What a client may emit, per namespace; anything else is answered with an error acknowledgement. */
 export const CLIENT_EVENTS = {
@@ -92,6 +93,8 @@ export const CLIENT_EVENTS = {
     /** Start or refresh "typing" in a conversation you take part in. */
     'typing:start': conversationRef,
     'typing:stop': conversationRef,
+    /** The conversation this socket shows on screen, or null for none: no push for its messages (docs/message-pushes.md). */
+    'conversation:viewing': z.object({ conversationId: conversationId.nullable() }),
   },
 } as const satisfies Record<Namespace, Record<string, z.ZodType>>;
 
@@ -104,6 +107,9 @@ export type ClientEvent = {
     };
   }[keyof (typeof CLIENT_EVENTS)[N]];
 }[Namespace];
+
+/** Client events the Worker's shard carries out; `conversation:viewing` is socket state the base shard keeps itself. */
+export type RelayedClientEvent = Exclude<ClientEvent, { name: 'conversation:viewing' }>;
 
 /** Parses a client event's name and first argument, or says what is wrong with it. */
 export function parseClientEvent(

@@ -1,10 +1,18 @@
 import { DurableObject } from 'cloudflare:workers';
 
 const PREFIX = 'socket:';
+const VIEWING = 'viewing:';
+
+/** What one socket shows, and the number of the change that set it (durable-objects/socket-shard.ts `onViewing`). */
+interface Viewing {
+  conversationId: string | null;
+  seq: number;
+}
 
 /**
  * The directory entry of one rider (one object per rider id): which socket shards hold their
- * connections, so an event for them goes to those shards only (docs/realtime.md, Topology).
+ * connections, so an event for them goes to those shards only (docs/realtime.md, Topology), and
+ * which conversation each socket shows, so a message push skips a chat on screen (docs/message-pushes.md).
  * It records sockets, not shards, so one device leaving and another arriving on the same shard,
  * reported in either order, leave the shard listed.
  */
@@ -14,7 +22,7 @@ export class RiderPresence extends DurableObject {
   }
 
   async detach(shardId: string, socketId: string): Promise<void> {
-    await this.ctx.storage.delete(`${PREFIX}${shardId}:${socketId}`);
+    await this.ctx.storage.delete([`${PREFIX}${shardId}:${socketId}`, `${VIEWING}${shardId}:${socketId}`]);
   }
 
   /**
@@ -24,12 +32,35 @@ export class RiderPresence extends DurableObject {
   async detachShard(shardId: string, askedAt: number): Promise<void> {
     const entries = await this.ctx.storage.list<number>({ prefix: `${PREFIX}${shardId}:` });
     const stale = [...entries].filter(([, attachedAt]) => attachedAt < askedAt).map(([key]) => key);
-    if (stale.length) await this.ctx.storage.delete(stale);
+    const views = stale.map((key) => `${VIEWING}${key.slice(PREFIX.length)}`);
+    const keys = [...stale, ...views];
+    // Storage deletes at most 128 keys per call.
+    for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
   }
 
   /** The shards holding at least one of this rider's sockets. */
   async shards(): Promise<string[]> {
     const keys = (await this.ctx.storage.list({ prefix: PREFIX })).keys();
     return [...new Set([...keys].map((key) => key.slice(PREFIX.length, key.lastIndexOf(':'))))];
+  }
+
+  /**
+   * Records what an attached socket shows. A report for a socket already detached (it closed while
+   * the report travelled) or older than the one stored (two changes crossed) is dropped.
+   */
+  async view(shardId: string, socketId: string, conversationId: string | null, seq: number): Promise<void> {
+    const socket = `${shardId}:${socketId}`;
+    const [attachedAt, stored] = await Promise.all([
+      this.ctx.storage.get<number>(`${PREFIX}${socket}`),
+      this.ctx.storage.get<Viewing>(`${VIEWING}${socket}`),
+    ]);
+    if (attachedAt === undefined || (stored && stored.seq >= seq)) return;
+    await this.ctx.storage.put(`${VIEWING}${socket}`, { conversationId, seq } satisfies Viewing);
+  }
+
+  /** Whether any of this rider's sockets shows the conversation. */
+  async viewing(conversationId: string): Promise<boolean> {
+    const views = await this.ctx.storage.list<Viewing>({ prefix: VIEWING });
+    return [...views.values()].some((view) => view.conversationId === conversationId);
   }
 }

@@ -1,5 +1,19 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type ClientEvent, isNamespace, type Namespace, parseClientEvent, type ServerEvent } from './realtime-events';
+import {
+  type ClientEvent,
+  isNamespace,
+  type Namespace,
+  parseClientEvent,
+  type RelayedClientEvent,
+  type ServerEvent,
+} from './realtime-events';
+import {
+  attachmentOf,
+  changeViewing,
+  type NamespaceSession,
+  type SocketAttachment,
+  storeAttachment,
+} from './socket-attachment';
 import { answerClose } from './socket-close';
 import {
   ackFrame,
@@ -22,22 +36,6 @@ export interface RoomSettings {
   pingTimeoutMs: number;
   maxPayloadBytes: number;
   typingTtlMs: number;
-}
-
-/** A namespace a socket joined, as whom. */
-interface NamespaceSession {
-  sid: string;
-  userId: string;
-}
-
-/** Everything a shard knows about one socket; it lives in the socket's attachment, so it survives hibernation. */
-interface SocketAttachment {
-  /** Engine.IO session id, sent in the open packet. */
-  eid: string;
-  connectedAt: number;
-  /** The `token` query parameter of the upgrade, for clients that send it there instead of in `auth`. */
-  queryToken: string | null;
-  namespaces: Partial<Record<Namespace, NamespaceSession>>;
 }
 
 type Joined = { ws: WebSocket; nsp: Namespace; sid: string; userId: string };
@@ -71,9 +69,22 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /** The rider a session token belongs to, or why a namespace is refused. */
   protected abstract authenticate(token: string | null): Promise<{ userId: string } | { refused: string }>;
   /** Carries out an event a client emitted; resolves to an error text for its acknowledgement, or null. */
-  protected abstract onClientEvent(from: { userId: string; sid: string }, event: ClientEvent): Promise<string | null>;
+  protected abstract onClientEvent(
+    from: { userId: string; sid: string },
+    event: RelayedClientEvent,
+  ): Promise<string | null>;
   /** Records in the directory that a rider's socket is (or no longer is) held here. */
   protected abstract onPresence(userId: string, socketId: string, present: boolean): Promise<void>;
+  /**
+   * Records in the directory which conversation a rider's socket shows (null: none). `seq` grows with
+   * every change on the socket, so a report overtaken by a later one is ignored.
+   */
+  protected abstract onViewing(
+    userId: string,
+    socketId: string,
+    conversationId: string | null,
+    seq: number,
+  ): Promise<void>;
 
   override async fetch(request: Request): Promise<Response> {
     const settings = this.settings();
@@ -223,8 +234,15 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     if (packet.type !== PacketType.EVENT) return;
     const [name, payload] = Array.isArray(packet.data) ? packet.data : [];
     const parsed = parseClientEvent(nsp, name, payload);
-    const error = parsed.ok ? await this.onClientEvent(session, parsed.event) : parsed.error;
+    const error = parsed.ok ? await this.carryOut(ws, nsp, session, parsed.event) : parsed.error;
     if (packet.id !== undefined) send(ws, ackFrame(nsp, packet.id, [error ? { error } : { ok: true }]));
+  }
+
+  /** What the socket shows is kept here; every other event goes to the Worker's shard. */
+  private async carryOut(ws: WebSocket, nsp: Namespace, session: NamespaceSession, event: ClientEvent) {
+    if (event.name !== 'conversation:viewing') return this.onClientEvent(session, event);
+    await this.view(ws, nsp, event.payload.conversationId);
+    return null;
   }
 
   private async onConnect(ws: WebSocket, nsp: string, auth: unknown): Promise<void> {
@@ -247,11 +265,26 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private async leave(ws: WebSocket, nsp: Namespace): Promise<void> {
     const attachment = attachmentOf(ws);
     const session = attachment.namespaces[nsp];
+    const stopped = changeViewing(attachment, nsp, null);
     delete attachment.namespaces[nsp];
     storeAttachment(ws, attachment);
     this.joinedIndex = null;
     const stillJoined = Object.values(attachment.namespaces).some((other) => other.userId === session?.userId);
     if (session && !stillJoined) await this.onPresence(session.userId, attachment.eid, false);
+    else if (stopped) await this.onViewing(stopped.userId, attachment.eid, null, stopped.seq);
+  }
+
+  /**
+   * Keeps which conversation the socket shows, in its attachment and the rider's directory entry.
+   * The id is not checked: a conversation the rider is not in sends them no pushes anyway, and
+   * without an await before the write, changes are stored in the order the client sent them.
+   */
+  private async view(ws: WebSocket, nsp: Namespace, conversationId: string | null): Promise<void> {
+    const attachment = attachmentOf(ws);
+    const change = changeViewing(attachment, nsp, conversationId);
+    if (change && storeAttachment(ws, attachment)) {
+      await this.onViewing(change.userId, attachment.eid, conversationId, change.seq);
+    }
   }
 
   /** Closes a socket from this side and forgets it. */
@@ -292,18 +325,6 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     if (at === null) return;
     const current = await this.ctx.storage.getAlarm();
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
-  }
-}
-
-const attachmentOf = (ws: WebSocket) => ws.deserializeAttachment() as SocketAttachment;
-
-/** False when the socket is gone (it closed while the room awaited). */
-function storeAttachment(ws: WebSocket, attachment: SocketAttachment): boolean {
-  try {
-    ws.serializeAttachment(attachment);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -16,6 +16,8 @@ export interface RealtimeStackOptions {
   /** Engine.IO ping cadence the rooms announce; short so a test can watch several intervals. */
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
+  /** More Worker settings, e.g. EXPO_PUSH_URL pointing at a stand-in. */
+  vars?: Record<string, string>;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -27,6 +29,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     JWT_SECRET,
     ...(options.pingIntervalMs ? { REALTIME_PING_INTERVAL_MS: String(options.pingIntervalMs) } : {}),
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
+    ...options.vars,
   };
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);

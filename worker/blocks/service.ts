@@ -69,3 +69,12 @@ export async function blockedBetween(store: Store, userId: ObjectId, others: Obj
   );
   return found > 0;
 }
+
+/** Hex ids of the riders among `others` who blocked the rider: a message push skips them (docs/message-pushes.md). */
+export async function blockersAmong(store: Store, userId: ObjectId, others: ObjectId[]): Promise<Set<string>> {
+  if (!others.length) return new Set();
+  const rows = await store.user_blocks
+    .find({ blockedUserId: userId, userId: { $in: others } }, { projection: { _id: 0, userId: 1 } })
+    .toArray();
+  return new Set(rows.map((row) => row.userId.toHexString()));
+}

@@ -138,3 +138,33 @@ export async function moveReadMarker(
   const conversation = moved ?? (await store.conversations.findOne({ _id: conversationId }));
   return conversation ? markerOf(conversation, userId) : undefined;
 }
+
+/**
+ * Per rider (by hex id; absent means 0), the conversations whose newest message is past their read
+ * marker: the badge of a message push (docs/message-pushes.md). One aggregation for all riders. It
+ * equals counting conversations with unread messages, since sending moves the sender's own marker
+ * to their message (worker/messages/routes.ts), so a newer message than the marker is someone else's.
+ */
+export async function unreadConversationCounts(store: Store, userIds: ObjectId[]): Promise<Map<string, number>> {
+  if (!userIds.length) return new Map();
+  const rows = await store.conversations
+    .aggregate<{ _id: ObjectId; count: number }>([
+      { $match: { participantIds: { $in: userIds }, lastMessageId: { $ne: null } } },
+      { $project: { lastMessageId: 1, readMarkers: 1 } },
+      { $unwind: '$readMarkers' },
+      { $match: { 'readMarkers.userId': { $in: userIds } } },
+      {
+        $match: {
+          $expr: {
+            $or: [
+              { $eq: [{ $ifNull: ['$readMarkers.messageId', null] }, null] },
+              { $lt: ['$readMarkers.messageId', '$lastMessageId'] },
+            ],
+          },
+        },
+      },
+      { $group: { _id: '$readMarkers.userId', count: { $sum: 1 } } },
+    ])
+    .toArray();
+  return new Map(rows.map((row) => [row._id.toHexString(), row.count]));
+}

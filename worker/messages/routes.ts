@@ -9,6 +9,7 @@ import { toPage } from '../http/pagination';
 import { auth } from '../middleware/auth';
 import { publishAfterWrite } from '../realtime/publish';
 import { publicUsers } from '../users/service';
+import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
 import { insertMessage, listMessages } from './service';
 import { messageView } from './views';
@@ -78,5 +79,6 @@ export const messageRoutes = createRouter<AppEnv>()
       riders: conversation.participantIds.map((id) => id.toHexString()),
       exceptSid: c.req.valid('header')['x-socket-id'],
     }));
+    pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' });
     return c.json(view, 201);
   });

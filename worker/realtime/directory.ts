@@ -14,6 +14,25 @@ export async function recordPresence(env: Env, userId: string, shardId: string, 
   await (present ? presence.attach(shardId, socketId) : presence.detach(shardId, socketId));
 }
 
+/** Records which conversation one of a rider's sockets shows, or null for none (docs/message-pushes.md). */
+export async function recordViewing(
+  env: Env,
+  userId: string,
+  shardId: string,
+  socketId: string,
+  conversationId: string | null,
+  seq: number,
+) {
+  await presenceOf(env, userId).view(shardId, socketId, conversationId, seq);
+}
+
+/** The riders among these of whom a live socket shows the conversation: one directory call per rider. */
+export async function ridersViewing(env: Env, userIds: string[], conversationId: string): Promise<Set<string>> {
+  const riders = [...new Set(userIds)];
+  const views = await Promise.all(riders.map((userId) => presenceOf(env, userId).viewing(conversationId)));
+  return new Set(riders.filter((_, i) => views[i]));
+}
+
 /**
  * Sends an event to every connection of the given riders, except the connection `exceptSid`
  * (a namespace socket id): one directory read per rider, then one call per shard involved.

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { ClientEvent, MessagesEvent } from '../../durable-objects/realtime-events';
+import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
 import { blockedBetween } from '../blocks/service';
 import { requireSetting } from '../config';
@@ -10,7 +10,7 @@ import { LIMITS } from '../limits';
 import { storedAccount } from '../session/service';
 import { verifySessionToken } from '../session/token';
 import { MissingSettingError } from '../setting-error';
-import { recordPresence, sendToRiders } from './directory';
+import { recordPresence, recordViewing, sendToRiders } from './directory';
 import { roomSettings } from './settings';
 
 type Peers = { peers: string[] } | { refused: string };
@@ -41,7 +41,10 @@ export class SocketShard extends SocketShardBase<Env> {
     }
   }
 
-  protected async onClientEvent(from: { userId: string; sid: string }, event: ClientEvent): Promise<string | null> {
+  protected async onClientEvent(
+    from: { userId: string; sid: string },
+    event: RelayedClientEvent,
+  ): Promise<string | null> {
     const { conversationId } = event.payload;
     try {
       const found = await this.peersOf(from.userId, conversationId);
@@ -67,6 +70,14 @@ export class SocketShard extends SocketShardBase<Env> {
       await recordPresence(this.env, userId, this.ctx.id.toString(), socketId, present);
     } catch (error) {
       console.error(`realtime: presence of ${userId} not recorded:`, error);
+    }
+  }
+
+  protected async onViewing(userId: string, socketId: string, conversationId: string | null, seq: number) {
+    try {
+      await recordViewing(this.env, userId, this.ctx.id.toString(), socketId, conversationId, seq);
+    } catch (error) {
+      console.error(`realtime: what ${userId} views was not recorded:`, error);
     }
   }
 
