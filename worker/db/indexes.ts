@@ -403,6 +403,42 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'actorId' },
     why: 'account deletion detaches the admin',
   },
+  {
+    collection: 'events',
+    key: { 'venue.location': '2dsphere' },
+    options: { name: 'venue_location_2dsphere' },
+    why: 'map pins, calendar by place, similar events by distance ($geoNear)',
+  },
+  {
+    collection: 'events',
+    key: { approvalStatus: 1, startAt: 1 },
+    options: { name: 'approvalStatus_startAt' },
+    why: 'the review queue and published events by date',
+  },
+  {
+    collection: 'eventSourceRecords',
+    key: { sourceId: 1, externalId: 1 },
+    options: { name: 'sourceId_externalId_unique', unique: true },
+    why: 'one raw record per source listing; an unchanged payloadHash skips the write',
+  },
+  {
+    collection: 'organizers',
+    key: { aliases: 1 },
+    options: { name: 'aliases_unique', unique: true },
+    why: 'ingestion maps an organizer name onto one canonical organizer',
+  },
+  {
+    collection: 'eventRelationships',
+    key: { userId: 1, eventId: 1 },
+    options: { name: 'userId_eventId_unique', unique: true },
+    why: 'one relationship per rider and event; account deletion',
+  },
+  {
+    collection: 'eventRelationships',
+    key: { userId: 1, relationship: 1, _id: -1 },
+    options: { name: 'userId_relationship__id' },
+    why: 'a rider\'s events by relationship, newest first',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

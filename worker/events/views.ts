@@ -2,6 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
 import type { Event } from './schema';
+import { PARTICIPATION_FIELDS } from './target-shape';
+import { EVENT_SCHEMA_VERSION } from './target-model';
 
 // The stored shape has no validator (the interface spec): each reader below takes any value and
 // gives the documented type or null, so an odd record never breaks a list.
@@ -57,7 +59,7 @@ function spectatingView(value: unknown) {
   };
 }
 
-export function eventView(doc: EventDoc): z.infer<typeof Event> {
+function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
   const e = doc as unknown as Loose;
   const organizer = obj(e.organizer);
   const participation = obj(e.participation);
@@ -92,6 +94,38 @@ export function eventView(doc: EventDoc): z.infer<typeof Event> {
     createdAt: iso(e.createdAt),
     updatedAt: iso(e.updatedAt),
     lastSeenAt: iso(e.lastSeenAt),
+  };
+}
+
+/** The target participation as the Live shape showed it: the named fields only when set, never inviteOnly. */
+function liveParticipation(value: unknown): Loose | null {
+  const participation = obj(value);
+  if (!participation) return null;
+  const named = new Set<string>(PARTICIPATION_FIELDS);
+  const kept = Object.entries(participation).filter(
+    ([key, inner]) =>
+      key !== 'inviteOnly' && !(named.has(key) && (inner === null || (Array.isArray(inner) && inner.length === 0))),
+  );
+  return kept.length ? (plain(Object.fromEntries(kept)) as Loose) : null;
+}
+
+/**
+ * The Live shape of any stored event: the one view existing clients get. A Live record is read
+ * as stored; a target one (migrations-notes/events-target-model.md) gives back its Live level
+ * (invite-only from participation.inviteOnly), its Live participation, sourceTrust only where the
+ * second connector carried it, and `liveCompat`: what the migration found no other way to keep.
+ */
+export function eventView(doc: EventDoc): z.infer<typeof Event> {
+  const view = storedFieldsView(doc);
+  const e = doc as unknown as Loose;
+  if (e.schemaVersion !== EVENT_SCHEMA_VERSION) return view;
+  const participation = obj(e.participation);
+  return {
+    ...view,
+    level: [...strings(e.level), ...(participation?.inviteOnly === true ? ['invite-only'] : [])],
+    participation: liveParticipation(participation),
+    sourceTrust: e.source === 'source-two' ? view.sourceTrust : null,
+    ...(obj(e.liveCompat) ?? {}),
   };
 }
 
