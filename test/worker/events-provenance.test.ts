@@ -67,7 +67,7 @@ describe('event provenance', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await bed.runCron();
     await bed.runCron();
-    const two = (await health()).find((s) => s._id === 'source-two')!;
+    const two = (await health()).find((s) => String(s._id) === 'source-two')!;
     expect(two).toMatchObject({ consecutiveFailures: 2, lastError: expect.any(String) });
     expect(two.lastFailureAt).toBeInstanceOf(Date);
     expect(two.lastCounts.fetched).toBe(22);

@@ -5,6 +5,7 @@ import { LIMITS } from '../limits';
 import type { DateWindow } from './date-window';
 import { type EventFilters, eventFilter, windowFilter } from './list-filter';
 import type { BoundingBox, EventKey } from './query-schema';
+import { PUBLISHED } from './target-model';
 
 // Every query on events. Writes belong to ingestion; these only read.
 
@@ -68,13 +69,13 @@ export async function listEventsByStart(store: Store, filters: EventFilters, aft
   return { rows, total };
 }
 
-/** An event by id (when the text is one) or by slug. */
+/** A published event by id (when the text is one) or by slug. */
 export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
-  return store.events.findOne(
+  const key =
     ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
       ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
-      : { slug: slugOrId },
-  );
+      : { slug: slugOrId };
+  return store.events.findOne({ $and: [key, PUBLISHED] });
 }
 
 export function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
