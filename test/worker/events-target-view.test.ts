@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { migrateEvents } from '../../worker/events/migration';
+import { call } from '../support/content';
+import { eventDoc, insertEvents, listPage } from '../support/events';
+import { createApi } from '../support/worker-api';
+
+// `?view=target` (issue 16): the target shape only for a client that asks; unpublished events
+// are in no list and 404 on the detail.
+
+const api = createApi('events-target-view');
+
+describe('GET /api/events?view=target and /api/events/:slugOrId?view=target', () => {
+  it('answer the target shape, for a Live record and for a migrated one alike', async () => {
+    const doc = eventDoc({ level: 'invite-only', source: 'source-two', sourceTrust: 0.9, title: 'Target Jam' });
+    await insertEvents(api, [doc]);
+    const id = doc._id.toHexString();
+    const before = await (await call(api, 'GET', `/api/events/${id}?view=target`)).json();
+    await api.db((db) => migrateEvents(db));
+    const after = await (await call(api, 'GET', `/api/events/${id}?view=target`)).json<Record<string, unknown>>();
+    expect(after).toMatchObject({
+      _id: id,
+      level: [],
+      participation: { inviteOnly: true, registrationStatus: null },
+      venue: { location: { type: 'Point', coordinates: [-97.74, 30.27] }, spotId: null },
+      approvalStatus: 'approved',
+      relationshipCounts: { interested: 0, going: 0, competing: 0, watching_online: 0 },
+      sourceTrust: 0.9,
+    });
+    expect(after).toEqual(before);
+    const page = await listPage(api, 'view=target&q=Target%20Jam');
+    expect(page.events).toEqual([after]);
+    // Without view the Live shape, with invite-only back in level.
+    const live = await (await call(api, 'GET', `/api/events/${id}`)).json<Record<string, unknown>>();
+    expect(live).toMatchObject({ level: ['invite-only'], participation: null });
+    expect(live).not.toHaveProperty('approvalStatus');
+  });
+
+  it('leaves pending and rejected events out of the list and answers 404 on their detail', async () => {
+    const pending = eventDoc({ title: 'Pending Jam', approvalStatus: 'pending' });
+    const rejected = eventDoc({ title: 'Rejected Jam', approvalStatus: 'rejected' });
+    const approved = eventDoc({ title: 'Approved Jam', approvalStatus: 'approved' });
+    await insertEvents(api, [pending, rejected, approved]);
+    const ids = (await listPage(api, 'q=Jam')).events.map((event) => event._id);
+    expect(ids).toContain(approved._id.toHexString());
+    expect(ids).not.toContain(pending._id.toHexString());
+    expect(ids).not.toContain(rejected._id.toHexString());
+    expect((await call(api, 'GET', `/api/events/${pending.slug}`)).status).toBe(404);
+    expect((await call(api, 'GET', `/api/events/${rejected._id.toHexString()}?view=target`)).status).toBe(404);
+  });
+
+  it('answers 400 naming view for an unknown view', async () => {
+    const res = await call(api, 'GET', '/api/events?view=v3');
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('view');
+  });
+});
