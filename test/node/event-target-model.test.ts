@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../worker/db/event-documents';
 import { localToUtc } from '../../worker/events/local-time';
+import { spotNamesAgree } from '../../worker/events/spot-link';
 import { toTargetShape } from '../../worker/events/target-shape';
 import { titleSimilarity, isNearIdenticalTitle } from '../../worker/events/title-similarity';
 import { incomingWins } from '../../worker/events/trust';
@@ -94,5 +95,14 @@ describe('toTargetShape and the Live view', () => {
     const target = toTargetShape(live);
     expect(toTargetShape(target)).toEqual(target);
     expect(eventView(target)).toEqual(eventView(live));
+  });
+});
+
+describe('spotNamesAgree: the name half of venue.spotId linking', () => {
+  it('agrees when one name holds the other or they are near-identical, never on a blank', () => {
+    expect(spotNamesAgree('House Park', 'House Park Skatepark')).toBe(true);
+    expect(spotNamesAgree('Burnside', 'BURNSIDE')).toBe(true);
+    expect(spotNamesAgree('House Park', 'Mabel Davis')).toBe(false);
+    expect(spotNamesAgree('', 'House Park')).toBe(false);
   });
 });

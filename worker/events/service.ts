@@ -78,12 +78,13 @@ export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | nu
   return store.events.findOne({ $and: [key, PUBLISHED] });
 }
 
+/** A published event by id (pending and rejected ones are not public). */
 export function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
-  return store.events.findOne({ _id: id });
+  return store.events.findOne({ _id: id, ...PUBLISHED });
 }
 
 export function findEventsByIds(store: Store, ids: ObjectId[]): Promise<EventDoc[]> {
-  return store.events.find({ _id: { $in: ids } }).toArray();
+  return store.events.find({ _id: { $in: ids }, ...PUBLISHED }).toArray();
 }
 
 const coordinate = (min: number, max: number) => ({ $type: 'number' as const, $gte: min, $lte: max });

@@ -1,6 +1,7 @@
 import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
 import { normalizeText } from '../events/identity';
+import { linkedSpotId } from '../events/spot-link';
 import { isNearIdenticalTitle } from '../events/title-similarity';
 import type { EventRecord } from './event-record';
 
@@ -78,4 +79,16 @@ export async function mapOrganizers(store: Store, records: EventRecord[], now: D
     const mapped = { ...organizer, canonicalId: canonical._id, url: organizer.url ?? canonical.url };
     return { ...record, content: { ...record.content, organizer: mapped } };
   });
+}
+
+/** Sets venue.spotId for listings whose venue has a point (worker/events/spot-link.ts); others keep null. */
+export async function linkSpots(store: Store, records: EventRecord[]): Promise<EventRecord[]> {
+  return Promise.all(
+    records.map(async (record) => {
+      const venue = record.content.venue;
+      if (!venue?.location) return record;
+      const spotId = await linkedSpotId(store, venue);
+      return { ...record, content: { ...record.content, venue: { ...venue, spotId } } };
+    }),
+  );
 }
