@@ -68,7 +68,9 @@ async function main() {
     await applyIndexes(db);
     const now = Date.now();
     for (let i = 0; i < EVENTS; i += 1000) {
-      await db.collection('events').insertMany(Array.from({ length: Math.min(1000, EVENTS - i) }, (_, k) => liveDoc(i + k, now)));
+      await db
+        .collection('events')
+        .insertMany(Array.from({ length: Math.min(1000, EVENTS - i) }, (_, k) => liveDoc(i + k, now)));
     }
     for (const label of ['first run', 'second run']) {
       commands = 0;

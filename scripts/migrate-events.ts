@@ -9,7 +9,9 @@ import { readDevVars } from './dev-config';
 
 const uri = process.env.MONGODB_URI || readDevVars().MONGODB_URI;
 if (!uri) {
-  console.error('migrate:events: set MONGODB_URI (e.g. MONGODB_URI=mongodb://127.0.0.1:27018/rider npm run migrate:events)');
+  console.error(
+    'migrate:events: set MONGODB_URI (e.g. MONGODB_URI=mongodb://127.0.0.1:27018/rider npm run migrate:events)',
+  );
   process.exit(2);
 }
 const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });

@@ -4,7 +4,7 @@ import type { EventDoc } from '../../worker/db/event-documents';
 import { localToUtc } from '../../worker/events/local-time';
 import { spotNamesAgree } from '../../worker/events/spot-link';
 import { toTargetShape } from '../../worker/events/target-shape';
-import { titleSimilarity, isNearIdenticalTitle } from '../../worker/events/title-similarity';
+import { isNearIdenticalTitle, titleSimilarity } from '../../worker/events/title-similarity';
 import { incomingWins } from '../../worker/events/trust';
 import { eventView } from '../../worker/events/views';
 

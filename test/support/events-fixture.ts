@@ -36,7 +36,10 @@ export function liveFixture(): Record<string, unknown>[] {
       timeTba: fromTwo,
       status: 'scheduled',
       isOnline: city === 'Online',
-      venue: city === 'Online' ? { name: null, city: null, region: null, country: null, lat: null, lng: null } : { name: `${city} Park`, city, region, country, lat, lng },
+      venue:
+        city === 'Online'
+          ? { name: null, city: null, region: null, country: null, lat: null, lng: null }
+          : { name: `${city} Park`, city, region, country, lat, lng },
       organizer: { name: i % 3 === 0 ? 'Vans' : 'VANS Inc.', verified: i % 3 === 0 },
       spectating: { inPerson: !fromTwo, ...(i % 8 === 0 ? { streamUrl: 'https://stream.example/x' } : {}) },
       image: `https://img.example/${i}.jpg`,

@@ -28,7 +28,10 @@ const ZERO = { interested: 0, going: 0, competing: 0, watching_online: 0 };
 
 /** The stored counts; a Live record gets only the counters a change touched. */
 const countsOf = (id: string) =>
-  api.db(async (db) => ({ ...ZERO, ...(await db.collection('events').findOne({ _id: new ObjectId(id) }))?.relationshipCounts }));
+  api.db(async (db) => ({
+    ...ZERO,
+    ...(await db.collection('events').findOne({ _id: new ObjectId(id) }))?.relationshipCounts,
+  }));
 
 describe('PATCH /api/events/:id/relationship', () => {
   it('sets one relationship per rider, replaces it, removes it with none, and answers the counts', async () => {
@@ -60,7 +63,12 @@ describe('PATCH /api/events/:id/relationship', () => {
     const lone = await newEvent();
     const choices = ['interested', 'going', 'competing', 'watching_online', 'none'];
     await Promise.all(Array.from({ length: 20 }, (_, i) => relate(solo, lone, choices[i % choices.length]!)));
-    const rows = await api.db((db) => db.collection('eventRelationships').find({ eventId: new ObjectId(lone) }).toArray());
+    const rows = await api.db((db) =>
+      db
+        .collection('eventRelationships')
+        .find({ eventId: new ObjectId(lone) })
+        .toArray(),
+    );
     expect(rows.length).toBeLessThanOrEqual(1);
     // Whatever change landed last, the counts hold exactly the one relationship left (or none).
     expect(await countsOf(lone)).toEqual({ ...ZERO, ...(rows[0] ? { [rows[0].relationship]: 1 } : {}) });

@@ -66,11 +66,13 @@ describe('npm run migrate:events (worker/events/migration.ts)', () => {
     await api.db((db) => migrateEvents(db));
     await api.db((db) => migrateEvents(db));
     const saves = await api.db((db) =>
-      db.collection('event_saves').find({ userId }, { projection: { _id: 0 } }).sort({ eventId: 1 }).toArray(),
+      db
+        .collection('event_saves')
+        .find({ userId }, { projection: { _id: 0 } })
+        .sort({ eventId: 1 })
+        .toArray(),
     );
-    expect(saves).toEqual(
-      [a, b].sort().map((eventId) => ({ userId, eventId, createdAt: at })),
-    );
+    expect(saves).toEqual([a, b].sort().map((eventId) => ({ userId, eventId, createdAt: at })));
     expect(await api.db((db) => db.collection('eventSaves').countDocuments())).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../../worker/db/store';
-import { linkedSpotId } from '../../worker/events/spot-link';
 import { migrateEvents } from '../../worker/events/migration';
+import { linkedSpotId } from '../../worker/events/spot-link';
 import { call } from '../support/content';
 import { eventDoc, insertEvents, listPage } from '../support/events';
 import { createApi } from '../support/worker-api';
@@ -61,11 +61,20 @@ describe('GET /api/events?view=target and /api/events/:slugOrId?view=target', ()
 describe('venue.spotId (worker/events/spot-link.ts)', () => {
   it('links a venue to the spot within 150 m whose name agrees, and to nothing farther or differently named', async () => {
     await call(api, 'GET', '/api/events?view=target'); // the declared indexes, spots' 2dsphere included
-    const spot = { _id: new ObjectId(), name: 'House Park Skatepark', location: { type: 'Point', coordinates: [-97.75, 30.27] } };
+    const spot = {
+      _id: new ObjectId(),
+      name: 'House Park Skatepark',
+      location: { type: 'Point', coordinates: [-97.75, 30.27] },
+    };
     const far = { _id: new ObjectId(), name: 'House Park', location: { type: 'Point', coordinates: [-97.76, 30.27] } };
     await api.db((db) => db.collection('spots').insertMany([spot, far]));
     const link = (name: string, coordinates: [number, number]) =>
-      api.db((db) => linkedSpotId(createStore(() => db), { name, location: { type: 'Point', coordinates } }));
+      api.db((db) =>
+        linkedSpotId(
+          createStore(() => db),
+          { name, location: { type: 'Point', coordinates } },
+        ),
+      );
     // 0.0005 degrees of longitude at 30 N is about 48 m.
     expect(await link('House Park', [-97.7505, 30.27])).toEqual(spot._id);
     expect(await link('Mabel Davis', [-97.7505, 30.27])).toBeNull();

@@ -437,7 +437,7 @@ export const INDEXES: IndexDeclaration[] = [
     collection: 'eventRelationships',
     key: { userId: 1, relationship: 1, _id: -1 },
     options: { name: 'userId_relationship__id' },
-    why: 'a rider\'s events by relationship, newest first',
+    why: "a rider's events by relationship, newest first",
   },
 ];
 

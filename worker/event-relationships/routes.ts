@@ -54,7 +54,12 @@ export const myEventRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
   const rows = await listRelationships(c.var.db, new ObjectId(c.var.user._id), query);
   const page = toPage(rows, query.limit, (row) => row);
   const events = new Map(
-    (await publishedEventsByIds(c.var.db, page.items.map((row) => row.eventId))).map((e) => [e._id.toHexString(), e]),
+    (
+      await publishedEventsByIds(
+        c.var.db,
+        page.items.map((row) => row.eventId),
+      )
+    ).map((e) => [e._id.toHexString(), e]),
   );
   const items = page.items.flatMap((row) => {
     const event = events.get(row.eventId.toHexString());

@@ -23,6 +23,6 @@ export const MyEventsQuery = PageQuery.extend({
   relationship: z.enum(EVENT_RELATIONSHIPS).optional().describe('only this relationship; all when absent'),
 });
 
-export const MyEventsPage = pageOf(
-  z.object({ relationship: z.enum(EVENT_RELATIONSHIPS), event: TargetEvent }),
-).openapi('MyEventsPage');
+export const MyEventsPage = pageOf(z.object({ relationship: z.enum(EVENT_RELATIONSHIPS), event: TargetEvent })).openapi(
+  'MyEventsPage',
+);

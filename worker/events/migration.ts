@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
 import type { EventDoc, EventSaveDoc, MigrationCheckpointDoc } from '../db/event-documents';
-import { toTargetShape } from './target-shape';
 import { EVENT_SCHEMA_VERSION } from './target-model';
+import { toTargetShape } from './target-shape';
 import { eventView } from './views';
 
 // `npm run migrate:events` (scripts/migrate-events.ts): stored Live events → the target shape,

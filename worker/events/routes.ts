@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import type { EventDoc } from '../db/event-documents';
 import type { AppEnv } from '../app-env';
+import type { EventDoc } from '../db/event-documents';
 import { ApiError } from '../http/errors';
 import { encodeKeyset } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
@@ -99,7 +99,8 @@ const similar = defineRoute({
 const notFound = () => new ApiError(404, 'Event not found.');
 
 /** The view a client asked for: the Live shape unless `view=target`. */
-const viewOf = (view: 'live' | 'target') => (view === 'target' ? targetEventView : eventView) as (doc: EventDoc) => never;
+const viewOf = (view: 'live' | 'target') =>
+  (view === 'target' ? targetEventView : eventView) as (doc: EventDoc) => never;
 
 /** The events routes, mounted under /api/events; the literal paths come before `/{slugOrId}`. */
 export const eventRoutes = createRouter<AppEnv>()

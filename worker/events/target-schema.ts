@@ -9,7 +9,10 @@ const when = z.string().nullable().describe('ISO 8601 UTC; null when absent');
 const texts = z.array(z.string());
 
 const Point = z
-  .object({ type: z.literal('Point'), coordinates: z.tuple([z.number(), z.number()]).describe('[longitude, latitude]') })
+  .object({
+    type: z.literal('Point'),
+    coordinates: z.tuple([z.number(), z.number()]).describe('[longitude, latitude]'),
+  })
   .openapi('GeoPoint');
 
 const SourceRef = z

@@ -20,8 +20,7 @@ const obj = (value: unknown): Loose | null =>
     : null;
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const date = (value: unknown): Date | null =>
-  value instanceof Date && !Number.isNaN(value.getTime()) ? value : null;
+const date = (value: unknown): Date | null => (value instanceof Date && !Number.isNaN(value.getTime()) ? value : null);
 const list = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 
@@ -109,9 +108,7 @@ export function toTargetShape(doc: EventDoc): EventDoc {
           spotId: venue.spotId ?? null,
         }
       : null,
-    organizer: organizer
-      ? { ...organizer, canonicalId: organizer.canonicalId ?? null, url: str(organizer.url) }
-      : null,
+    organizer: organizer ? { ...organizer, canonicalId: organizer.canonicalId ?? null, url: str(organizer.url) } : null,
     participation: participationOf(storedParticipation, inviteOnly),
     spectating: spectating
       ? { ...spectating, ticketPriceText: str(spectating.ticketPriceText), broadcaster: str(spectating.broadcaster) }

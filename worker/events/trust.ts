@@ -8,7 +8,9 @@ export interface Claim {
 }
 
 const trustOf = (claim: Claim) =>
-  typeof claim.sourceTrust === 'number' && Number.isFinite(claim.sourceTrust) ? claim.sourceTrust : DEFAULT_SOURCE_TRUST;
+  typeof claim.sourceTrust === 'number' && Number.isFinite(claim.sourceTrust)
+    ? claim.sourceTrust
+    : DEFAULT_SOURCE_TRUST;
 
 /**
  * True when `incoming` replaces the stored content: the same source refreshing its own listing,

@@ -2,8 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
 import type { Event } from './schema';
-import { PARTICIPATION_FIELDS } from './target-shape';
 import { EVENT_SCHEMA_VERSION } from './target-model';
+import { PARTICIPATION_FIELDS } from './target-shape';
 
 // The stored shape has no validator (the interface spec): each reader below takes any value and
 // gives the documented type or null, so an odd record never breaks a list.

@@ -84,7 +84,10 @@ async function writeSourceRefs(store: Store, batch: EventRecord[], now: Date): P
     const same = { sourceId: ref.sourceId, externalId: ref.externalId };
     return {
       updateOne: {
-        filter: { dedupeKey: record.dedupeKey, sourceRefs: { $not: { $elemMatch: { ...same, payloadHash: ref.payloadHash } } } },
+        filter: {
+          dedupeKey: record.dedupeKey,
+          sourceRefs: { $not: { $elemMatch: { ...same, payloadHash: ref.payloadHash } } },
+        },
         update: [
           {
             $set: {
@@ -95,7 +98,12 @@ async function writeSourceRefs(store: Store, batch: EventRecord[], now: Date): P
                       input: { $ifNull: ['$sourceRefs', []] },
                       cond: {
                         $not: [
-                          { $and: [{ $eq: ['$$this.sourceId', ref.sourceId] }, { $eq: ['$$this.externalId', ref.externalId] }] },
+                          {
+                            $and: [
+                              { $eq: ['$$this.sourceId', ref.sourceId] },
+                              { $eq: ['$$this.externalId', ref.externalId] },
+                            ],
+                          },
                         ],
                       },
                     },
@@ -135,7 +143,11 @@ async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promis
   const existing = batch.length - inserted - failedUpserts.size;
   const updated = Math.max(0, result.matchedCount - existing);
   const failed = failedEvents.size;
-  await writeSourceRefs(store, batch.filter((_, index) => !failedUpserts.has(index)), now);
+  await writeSourceRefs(
+    store,
+    batch.filter((_, index) => !failedUpserts.has(index)),
+    now,
+  );
   return { inserted, updated, unchanged: batch.length - inserted - updated - failed, failed };
 }
 

@@ -37,7 +37,9 @@ export async function joinNearIdentical(store: Store, records: EventRecord[]): P
     const match = (byPlace.get(place) ?? []).find(
       (event) => event.source !== record.content.source && isNearIdenticalTitle(event.title, record.content.title),
     );
-    return match ? { ...record, dedupeKey: match.dedupeKey, content: { ...record.content, dedupeKey: match.dedupeKey } } : record;
+    return match
+      ? { ...record, dedupeKey: match.dedupeKey, content: { ...record.content, dedupeKey: match.dedupeKey } }
+      : record;
   });
 }
 
@@ -59,7 +61,8 @@ export async function mapOrganizers(store: Store, records: EventRecord[], now: D
   if (!aliases.length) return records;
   await store.organizers.bulkWrite(
     aliases.map((alias) => {
-      const name = named.find((record) => organizerAlias(record.content.organizer?.name) === alias)!.content.organizer!.name!;
+      const name = named.find((record) => organizerAlias(record.content.organizer?.name) === alias)!.content.organizer!
+        .name!;
       return {
         updateOne: {
           filter: { aliases: alias },

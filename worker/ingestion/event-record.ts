@@ -3,8 +3,8 @@ import type { EventDoc } from '../db/event-documents';
 import { eventDedupeKey, eventSlug } from '../events/identity';
 import { APPROVAL_TRUST_MIN } from '../events/target-model';
 import { toTargetShape } from '../events/target-shape';
-import { rawOf } from './raw-payload';
 import type { EventIntent, EventLevel, EventSport } from '../taxonomies';
+import { rawOf } from './raw-payload';
 
 /** One upstream event as a connector normalizes it: the stored shape's content fields. */
 export interface NormalizedEvent {

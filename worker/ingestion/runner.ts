@@ -3,10 +3,10 @@ import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { completePastEvents, writeEvents } from './bulk-writer';
+import { joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
 import { toEventRecord, uniqueByDedupeKey } from './event-record';
 import { lastSucceededRun, recordRun } from './run-log';
 import { ShapeError } from './shape-error';
-import { joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
 import { keepSourceRecords, recordSourceHealth } from './source-records';
 import { EVENT_SOURCES, type EventSource, readSource } from './sources';
 
@@ -30,7 +30,9 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
   const { records: listed, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
   await keepSourceRecords(store, source.name, listed, now);
   // Near-identical listings join stored events, so the same real event is listed once (issue 16, item 3).
-  const joined = uniqueByDedupeKey(await joinNearIdentical(store, await linkSpots(store, await mapOrganizers(store, listed, now))));
+  const joined = uniqueByDedupeKey(
+    await joinNearIdentical(store, await linkSpots(store, await mapOrganizers(store, listed, now))),
+  );
   const counts = await writeEvents(store, joined.records, now);
   return { ...counts, fetched, duplicates: repeats + joined.repeats, failed: counts.failed + rejected.length };
 }

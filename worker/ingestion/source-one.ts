@@ -3,8 +3,8 @@ import { dayAtNoonUtc } from '../events/identity';
 import { LIMITS } from '../limits';
 import type { EventSport } from '../taxonomies';
 import type { NormalizedEvent, RejectedItem } from './event-record';
-import { isRecord, ShapeError } from './shape-error';
 import { rememberRaw } from './raw-payload';
+import { isRecord, ShapeError } from './shape-error';
 import { fetchText } from './upstream';
 
 // Connector one (the event sources spec, "Source one"): a JSON list, `?page=N`, whose items embed HTML cards.

@@ -4,8 +4,8 @@ import { dayAtNoonUtc } from '../events/identity';
 import { US_STATE_CODES } from '../taxonomies';
 import type { NormalizedEvent, RejectedItem } from './event-record';
 import { inferFromText } from './inference';
-import { isRecord, ShapeError } from './shape-error';
 import { rememberRaw } from './raw-payload';
+import { isRecord, ShapeError } from './shape-error';
 import { fetchText } from './upstream';
 
 // Connector two (the event sources spec, "Source two"): the events from the page data a

@@ -81,7 +81,10 @@ export const PERSONAL_DATA: Cleanup[] = [
         ? [
             {
               collection: 'events',
-              updateOne: { filter: { _id: row.eventId }, update: { $inc: { [`relationshipCounts.${row.relationship}`]: -1 } } },
+              updateOne: {
+                filter: { _id: row.eventId },
+                update: { $inc: { [`relationshipCounts.${row.relationship}`]: -1 } },
+              },
             },
           ]
         : [],
