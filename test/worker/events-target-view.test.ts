@@ -81,3 +81,31 @@ describe('venue.spotId (worker/events/spot-link.ts)', () => {
     expect(await link('House Park', [-97.755, 30.27])).toBeNull();
   });
 });
+
+describe('map pins by venue.location (worker/events/geo.ts)', () => {
+  it('find migrated events by their GeoJSON point and Live records by lat/lng, across the antimeridian too', async () => {
+    const [austin, fiji, live] = [
+      eventDoc({ title: 'Geo Austin' }),
+      eventDoc({ title: 'Geo Fiji', venue: { name: 'Suva Park', city: 'Suva', lat: -18.14, lng: 178.44 } }),
+      eventDoc({ title: 'Geo Live', venue: { name: 'Far', city: 'Austin', lat: 30.3, lng: -97.7 } }),
+    ];
+    await insertEvents(api, [austin, fiji]);
+    await api.db((db) => migrateEvents(db));
+    // The point alone places a migrated event: the Live mirror is cleared.
+    await api.db((db) =>
+      db.collection('events').updateMany({ schemaVersion: 2 }, { $set: { 'venue.lat': null, 'venue.lng': null } }),
+    );
+    await insertEvents(api, [live]);
+    const pins = async (bbox: string) => {
+      const res = await call(api, 'GET', `/api/events/map-pins?bbox=${bbox}`);
+      // Earlier tests in this file left events in Austin too; only this test's count.
+      const all = (await res.json<{ pins: { title: string; lat: number; lng: number }[] }>()).pins;
+      return all.filter((pin) => pin.title.startsWith('Geo '));
+    };
+    expect((await pins('-98,30,-97,31')).map((pin) => pin.title).sort()).toEqual(['Geo Austin', 'Geo Live']);
+    expect(await pins('170,-20,-170,-10')).toEqual([
+      expect.objectContaining({ title: 'Geo Fiji', lat: -18.14, lng: 178.44 }),
+    ]);
+    expect(await pins('-97.73,30,-97,31')).toEqual([expect.objectContaining({ title: 'Geo Live' })]);
+  });
+});

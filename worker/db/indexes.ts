@@ -416,6 +416,12 @@ export const INDEXES: IndexDeclaration[] = [
     why: 'the review queue and published events by date',
   },
   {
+    collection: 'events',
+    key: { schemaVersion: 1 },
+    options: { name: 'schemaVersion' },
+    why: 'map pins reach Live records not yet migrated; the migration counts what is left',
+  },
+  {
     collection: 'eventSourceRecords',
     key: { sourceId: 1, externalId: 1 },
     options: { name: 'sourceId_externalId_unique', unique: true },

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
+import { coordinatesOf } from './geo';
 import type { Event } from './schema';
 import { EVENT_SCHEMA_VERSION } from './target-model';
 import { PARTICIPATION_FIELDS } from './target-shape';
@@ -129,16 +130,17 @@ export function eventView(doc: EventDoc): z.infer<typeof Event> {
   };
 }
 
-/** A compact map pin; only events with a valid startAt and numeric coordinates reach it (worker/events/service.ts). */
+/** A compact map pin at the venue's point (worker/events/geo.ts); only located events with a valid startAt reach it. */
 export function mapPinView(doc: EventDoc) {
   const view = eventView(doc);
+  const at = coordinatesOf(doc.venue);
   return {
     id: view._id,
     slug: view.slug,
     title: view.title,
     startAt: view.startAt ?? '',
-    lat: view.venue?.lat ?? 0,
-    lng: view.venue?.lng ?? 0,
+    lat: at?.lat ?? 0,
+    lng: at?.lng ?? 0,
     sports: view.sports,
   };
 }
