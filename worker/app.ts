@@ -10,6 +10,7 @@ import { clientHeartbeatRoutes } from './client-heartbeat/routes';
 import { commentRoutes } from './comments/routes';
 import { companionRoutes } from './companion/routes';
 import { conversationRoutes } from './conversations/routes';
+import { eventRelationshipRoutes, myEventRoutes } from './event-relationships/routes';
 import { eventSaveRoutes, mySavedEventRoutes } from './event-saves/routes';
 import { eventRoutes } from './events/routes';
 import { feedRoutes } from './feed/routes';
@@ -110,6 +111,8 @@ export function createApp() {
   app.route('/api/events', eventRoutes);
   app.route('/api/events', eventSaveRoutes);
   app.route('/api/users', mySavedEventRoutes);
+  app.route('/api/events', eventRelationshipRoutes);
+  app.route('/api/users', myEventRoutes);
   app.route('/', voiceRoutes);
   app.route('/api', clientHeartbeatRoutes);
   app.route('/api/mobile/version-policy', versionPolicyRoutes);

@@ -40,18 +40,20 @@ const COLLECTIONS = {
   experiment_exposures: holds<D.StoredDoc>(),
   usage_events: holds<D.StoredDoc>(),
   payment_events: holds<D.PaymentEventDoc>(),
-  eventSources: holds<D.StoredDoc>(),
-  eventSourceRecords: holds<D.StoredDoc>(),
+  eventSources: holds<D.EventSourceDoc>(),
+  eventSourceRecords: holds<D.EventSourceRecordDoc>(),
   eventSubscriptions: holds<D.StoredDoc>(),
   eventSaves: holds<D.StoredDoc>(),
   eventChangeLog: holds<D.StoredDoc>(),
   eventNotificationJobs: holds<D.StoredDoc>(),
-  organizers: holds<D.StoredDoc>(),
+  organizers: holds<D.OrganizerDoc>(),
   spot_tombstones: holds<D.SpotTombstoneDoc>(),
   user_blocks: holds<D.UserBlockDoc>(),
   reports: holds<D.ReportDoc>(),
   ingestion_runs: holds<D.IngestionRunDoc>(),
   mobile_version_policy_history: holds<D.MobileVersionPolicyChangeDoc>(),
+  eventRelationships: holds<D.EventRelationshipDoc>(),
+  migration_checkpoints: holds<D.MigrationCheckpointDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

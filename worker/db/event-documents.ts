@@ -10,11 +10,18 @@ export interface EventVenue {
   country?: string | null;
   lat?: number | null;
   lng?: number | null;
+  /** Target model: street address, GeoJSON Point [lng, lat] (2dsphere), a linked spot. */
+  address?: string | null;
+  location?: { type: 'Point'; coordinates: [number, number] } | null;
+  spotId?: ObjectId | null;
 }
 
 export interface EventOrganizer {
   name?: string | null;
   verified?: boolean | null;
+  /** Target model: the canonical organizer (collection organizers) and its site. */
+  canonicalId?: ObjectId | null;
+  url?: string | null;
 }
 
 export interface EventSpectating {
@@ -22,6 +29,18 @@ export interface EventSpectating {
   ticketUrl?: string | null;
   streamUrl?: string | null;
   streamStatus?: string | null;
+  ticketPriceText?: string | null;
+  broadcaster?: string | null;
+}
+
+/** One source's listing of the event (target model). */
+export interface EventSourceRef {
+  sourceId: string;
+  externalId: string | null;
+  url: string | null;
+  sourceUpdatedAt: Date | null;
+  fetchedAt: Date | null;
+  payloadHash: string | null;
 }
 
 export interface EventDoc {
@@ -60,6 +79,34 @@ export interface EventDoc {
   createdAt?: Date | null;
   updatedAt?: Date | null;
   lastSeenAt?: Date | null;
+  /** Target model (worker/events/target-shape.ts); absent on Live records not yet migrated. */
+  schemaVersion?: number;
+  schedule?: { name: string; startAt: Date; endAt: Date | null }[];
+  sourceRefs?: EventSourceRef[];
+  freshness?: { lastVerifiedAt: Date | null; staleAfter: Date | null; changedAt: Date | null };
+  approvalStatus?: 'pending' | 'approved' | 'rejected';
+  relationshipCounts?: Record<string, number>;
+  /** Live-view values the target shape cannot give back (worker/events/views.ts). */
+  liveCompat?: Record<string, unknown>;
+}
+
+/** A rider's relationship to an event (issue 16, item 5): one per rider and event. */
+export interface EventRelationshipDoc {
+  _id: ObjectId;
+  userId: ObjectId;
+  eventId: ObjectId;
+  relationship: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A canonical organizer; `aliases` are the normalized names ingestion maps onto it. */
+export interface OrganizerDoc {
+  _id: ObjectId;
+  name: string;
+  aliases: string[];
+  url: string | null;
+  createdAt: Date;
 }
 
 /** Ids stored as strings, as the Live events feature keeps them. */
@@ -68,4 +115,37 @@ export interface EventSaveDoc {
   userId: string;
   eventId: string;
   createdAt: Date;
+}
+
+/** Where a resumable migration got to (worker/events/migration.ts). */
+export interface MigrationCheckpointDoc {
+  _id: string;
+  lastId: ObjectId | null;
+  migrated: number;
+  done: boolean;
+  updatedAt: Date;
+}
+
+/** One upstream item as last read (issue 16, item 3); unique per (sourceId, externalId). */
+export interface EventSourceRecordDoc {
+  _id: ObjectId;
+  sourceId: string;
+  externalId: string;
+  payload: unknown;
+  payloadHash: string;
+  dedupeKey: string;
+  fetchedAt: Date;
+  firstFetchedAt: Date;
+}
+
+/** A source's settings and health; `_id` is the source's name (worker/ingestion/sources.ts). */
+export interface EventSourceDoc {
+  _id: string;
+  settings?: { setting: string; why: string };
+  lastSuccessAt?: Date;
+  lastFailureAt?: Date;
+  lastError?: string | null;
+  consecutiveFailures?: number;
+  lastCounts?: { [count: string]: number };
+  totals?: Record<string, number>;
 }

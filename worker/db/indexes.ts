@@ -463,6 +463,48 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'reminderCadence_lastOpenedAt_createdAt' },
     why: 'the 60-day auto-pause finds lists with reminders on and no recent open',
   },
+  {
+    collection: 'events',
+    key: { 'venue.location': '2dsphere' },
+    options: { name: 'venue_location_2dsphere' },
+    why: 'map pins, calendar by place, similar events by distance ($geoNear)',
+  },
+  {
+    collection: 'events',
+    key: { approvalStatus: 1, startAt: 1 },
+    options: { name: 'approvalStatus_startAt' },
+    why: 'the review queue and published events by date',
+  },
+  {
+    collection: 'events',
+    key: { schemaVersion: 1 },
+    options: { name: 'schemaVersion' },
+    why: 'map pins reach Live records not yet migrated; the migration counts what is left',
+  },
+  {
+    collection: 'eventSourceRecords',
+    key: { sourceId: 1, externalId: 1 },
+    options: { name: 'sourceId_externalId_unique', unique: true },
+    why: 'one raw record per source listing; an unchanged payloadHash skips the write',
+  },
+  {
+    collection: 'organizers',
+    key: { aliases: 1 },
+    options: { name: 'aliases_unique', unique: true },
+    why: 'ingestion maps an organizer name onto one canonical organizer',
+  },
+  {
+    collection: 'eventRelationships',
+    key: { userId: 1, eventId: 1 },
+    options: { name: 'userId_eventId_unique', unique: true },
+    why: 'one relationship per rider and event; account deletion',
+  },
+  {
+    collection: 'eventRelationships',
+    key: { userId: 1, relationship: 1, _id: -1 },
+    options: { name: 'userId_relationship__id' },
+    why: "a rider's events by relationship, newest first",
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

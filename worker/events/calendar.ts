@@ -1,4 +1,5 @@
 import type { EventDoc } from '../db/event-documents';
+import { coordinatesOf } from './geo';
 import { type ContentLine, component, escapeText, formatDate, formatUtc, writeCalendar } from './ical';
 import { storedDate, strings } from './views';
 
@@ -30,11 +31,10 @@ function whereLines(event: EventDoc): ContentLine[] {
   const venue = typeof event.venue === 'object' && event.venue ? event.venue : {};
   const place = [venue.name, venue.city, venue.region, venue.country].map(text).filter(Boolean).join(', ');
   const location = place || (event.isOnline === true ? 'Online' : '');
-  const { lat, lng } = venue;
-  const hasGeo = typeof lat === 'number' && Number.isFinite(lat) && typeof lng === 'number' && Number.isFinite(lng);
+  const at = coordinatesOf(venue);
   return [
     ...(location ? [['LOCATION', escapeText(location)] as ContentLine] : []),
-    ...(hasGeo ? [['GEO', `${lat};${lng}`] as ContentLine] : []),
+    ...(at ? [['GEO', `${at.lat};${at.lng}`] as ContentLine] : []),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { EventDoc } from '../db/event-documents';
 import { LIMITS } from '../limits';
 import type { EVENT_INTENTS, EVENT_SPORTS, REGISTRATION_STATUSES } from '../taxonomies';
 import type { DateWindow } from './date-window';
+import { PUBLISHED } from './target-model';
 
 export type EventIntentFilter = (typeof EVENT_INTENTS)[number] | 'community';
 
@@ -47,7 +48,7 @@ export function windowFilter(window: DateWindow): Filter<EventDoc> {
 
 /** The MongoDB filter of the list's parameters; every condition must hold. */
 export function eventFilter(filters: EventFilters): Filter<EventDoc> {
-  const all: Filter<EventDoc>[] = [windowFilter(filters.window)];
+  const all: Filter<EventDoc>[] = [windowFilter(filters.window), PUBLISHED];
   if (filters.q) {
     const pattern = containsPattern(filters.q);
     all.push({ $or: [{ title: pattern }, { description: pattern }, { series: pattern }] });

@@ -4,6 +4,7 @@ import { LIMITS } from '../limits';
 import { EVENT_INTENTS, EVENT_SPORTS, REGISTRATION_STATUSES } from '../taxonomies';
 import { dateWindow, defaultWindow, NAMED_WINDOWS } from './date-window';
 import type { EventFilters } from './list-filter';
+import { VIEW_FIELD } from './target-schema';
 
 const DATE_VALUES = `${NAMED_WINDOWS.join(', ')}, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD`;
 const text = z.string().trim().max(LIMITS.searchQueryMax).optional();
@@ -62,6 +63,7 @@ type Cursor = { offset: number } | { keyset: EventKey };
 export const EventListQuery = z
   .object({
     ...FILTER_FIELDS,
+    view: VIEW_FIELD,
     paging: z
       .enum(['offset', 'keyset'])
       .default('offset')

@@ -1,5 +1,7 @@
+import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import type { EventDoc } from '../db/event-documents';
 import { ApiError } from '../http/errors';
 import { encodeKeyset } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
@@ -17,6 +19,8 @@ import {
   similarCandidates,
 } from './service';
 import { rankSimilar } from './similar';
+import { TargetEvent, TargetEventPage, ViewQuery } from './target-schema';
+import { targetEventView } from './target-view';
 import { eventView, mapPinView, storedDate } from './views';
 
 const TAGS = ['events'];
@@ -30,7 +34,12 @@ const list = defineRoute({
   summary: 'Find events (the Live list): pages of 20, nearest in time from now first, past ones included',
   description: `Without \`date\` the window is the next ${LIMITS.events.defaultWindowDays} UTC days. An unknown value of any parameter is a 400 naming it. \`paging=keyset\` opts into pages sorted by startAt then id.`,
   request: { query: EventListQuery },
-  responses: { 200: jsonResponse(EventPage, 'A page of events and the number matching') },
+  responses: {
+    200: jsonResponse(
+      z.union([EventPage, TargetEventPage]),
+      'A page of events and the number matching: EventPage, or TargetEventPage with view=target',
+    ),
+  },
 });
 
 const calendar = defineRoute({
@@ -57,8 +66,12 @@ const detail = defineRoute({
   path: '/{slugOrId}',
   tags: TAGS,
   summary: 'One event, by slug or id',
-  request: { params: SlugOrIdParam },
-  responses: { 200: jsonResponse(Event, 'The event'), 404: noEvent },
+  description: 'Pending and rejected events (the target model) are not public: 404.',
+  request: { params: SlugOrIdParam, query: ViewQuery },
+  responses: {
+    200: jsonResponse(z.union([Event, TargetEvent]), 'The event: Event, or TargetEvent with view=target'),
+    404: noEvent,
+  },
 });
 
 const oneCalendar = defineRoute({
@@ -85,6 +98,10 @@ const similar = defineRoute({
 
 const notFound = () => new ApiError(404, 'Event not found.');
 
+/** The view a client asked for: the Live shape unless `view=target`. */
+const viewOf = (view: 'live' | 'target') =>
+  (view === 'target' ? targetEventView : eventView) as (doc: EventDoc) => never;
+
 /** The events routes, mounted under /api/events; the literal paths come before `/{slugOrId}`. */
 export const eventRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
@@ -99,13 +116,13 @@ export const eventRoutes = createRouter<AppEnv>()
         rows.length > page.length && last
           ? encodeKeyset([storedDate(last.startAt)?.getTime() ?? 0, last._id.toHexString()])
           : null;
-      return c.json({ events: page.map(eventView), nextCursor, totalCount: total }, 200);
+      return c.json({ events: page.map(viewOf(query.view)), nextCursor, totalCount: total }, 200);
     }
     const offset = query.cursor && 'offset' in query.cursor ? query.cursor.offset : 0;
     const { rows, total } = await listEvents(c.var.db, filters, offset, new Date());
     const next = offset + LIMITS.events.pageSize;
     return c.json(
-      { events: rows.map(eventView), nextCursor: next < total ? String(next) : null, totalCount: total },
+      { events: rows.map(viewOf(query.view)), nextCursor: next < total ? String(next) : null, totalCount: total },
       200,
     );
   })
@@ -122,7 +139,7 @@ export const eventRoutes = createRouter<AppEnv>()
   .openapi(detail, async (c) => {
     const event = await findEvent(c.var.db, c.req.valid('param').slugOrId);
     if (!event) throw notFound();
-    return c.json(eventView(event), 200);
+    return c.json(viewOf(c.req.valid('query').view)(event), 200);
   })
   .openapi(oneCalendar, async (c) => {
     const event = await findEventById(c.var.db, new ObjectId(c.req.valid('param').id));

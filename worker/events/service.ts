@@ -3,8 +3,10 @@ import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import type { DateWindow } from './date-window';
+import { boxFilter } from './geo';
 import { type EventFilters, eventFilter, windowFilter } from './list-filter';
 import type { BoundingBox, EventKey } from './query-schema';
+import { PUBLISHED } from './target-model';
 
 // Every query on events. Writes belong to ingestion; these only read.
 
@@ -68,32 +70,27 @@ export async function listEventsByStart(store: Store, filters: EventFilters, aft
   return { rows, total };
 }
 
-/** An event by id (when the text is one) or by slug. */
+/** A published event by id (when the text is one) or by slug. */
 export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
-  return store.events.findOne(
+  const key =
     ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
       ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
-      : { slug: slugOrId },
-  );
+      : { slug: slugOrId };
+  return store.events.findOne({ $and: [key, PUBLISHED] });
 }
 
+/** A published event by id (pending and rejected ones are not public). */
 export function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
-  return store.events.findOne({ _id: id });
+  return store.events.findOne({ _id: id, ...PUBLISHED });
 }
 
 export function findEventsByIds(store: Store, ids: ObjectId[]): Promise<EventDoc[]> {
-  return store.events.find({ _id: { $in: ids } }).toArray();
+  return store.events.find({ _id: { $in: ids }, ...PUBLISHED }).toArray();
 }
 
-const coordinate = (min: number, max: number) => ({ $type: 'number' as const, $gte: min, $lte: max });
-
-/** Events with stored numeric coordinates inside the box, nearest in time first, capped. */
+/** Events located inside the box (worker/events/geo.ts: venue.location and its 2dsphere index), nearest in time first, capped. */
 export function eventsInBox(store: Store, filters: EventFilters, box: BoundingBox, now: Date): Promise<EventRows> {
-  const lng: Filter<EventDoc> =
-    box.minLng <= box.maxLng
-      ? { 'venue.lng': coordinate(box.minLng, box.maxLng) }
-      : { $or: [{ 'venue.lng': coordinate(box.minLng, 180) }, { 'venue.lng': coordinate(-180, box.maxLng) }] };
-  const filter = { $and: [eventFilter(filters), { 'venue.lat': coordinate(box.minLat, box.maxLat) }, lng] };
+  const filter = { $and: [eventFilter(filters), boxFilter(box)] };
   return eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.mapPinsMax }, now);
 }
 

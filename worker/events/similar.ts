@@ -1,4 +1,5 @@
 import type { EventDoc } from '../db/event-documents';
+import { coordinatesOf } from './geo';
 import { normalizeText } from './identity';
 import { storedDate } from './views';
 
@@ -18,11 +19,11 @@ type Place = { lat: number | null; lng: number | null; city: string; region: str
 
 function placeOf(event: EventDoc): Place {
   const venue = (typeof event.venue === 'object' && event.venue) || {};
-  const coordinate = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
   const name = (value: unknown) => normalizeText(typeof value === 'string' ? value : '');
+  const at = coordinatesOf(venue);
   return {
-    lat: coordinate(venue.lat),
-    lng: coordinate(venue.lng),
+    lat: at?.lat ?? null,
+    lng: at?.lng ?? null,
     city: name(venue.city),
     region: name(venue.region),
     country: name(venue.country),

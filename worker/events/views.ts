@@ -1,7 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
+import { coordinatesOf } from './geo';
 import type { Event } from './schema';
+import { EVENT_SCHEMA_VERSION } from './target-model';
+import { PARTICIPATION_FIELDS } from './target-shape';
 
 // The stored shape has no validator (the interface spec): each reader below takes any value and
 // gives the documented type or null, so an odd record never breaks a list.
@@ -57,7 +60,7 @@ function spectatingView(value: unknown) {
   };
 }
 
-export function eventView(doc: EventDoc): z.infer<typeof Event> {
+function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
   const e = doc as unknown as Loose;
   const organizer = obj(e.organizer);
   const participation = obj(e.participation);
@@ -95,16 +98,49 @@ export function eventView(doc: EventDoc): z.infer<typeof Event> {
   };
 }
 
-/** A compact map pin; only events with a valid startAt and numeric coordinates reach it (worker/events/service.ts). */
+/** The target participation as the Live shape showed it: the named fields only when set, never inviteOnly. */
+function liveParticipation(value: unknown): Loose | null {
+  const participation = obj(value);
+  if (!participation) return null;
+  const named = new Set<string>(PARTICIPATION_FIELDS);
+  const kept = Object.entries(participation).filter(
+    ([key, inner]) =>
+      key !== 'inviteOnly' && !(named.has(key) && (inner === null || (Array.isArray(inner) && inner.length === 0))),
+  );
+  return kept.length ? (plain(Object.fromEntries(kept)) as Loose) : null;
+}
+
+/**
+ * The Live shape of any stored event: the one view existing clients get. A Live record is read
+ * as stored; a target one (migrations-notes/events-target-model.md) gives back its Live level
+ * (invite-only from participation.inviteOnly), its Live participation, sourceTrust only where the
+ * second connector carried it, and `liveCompat`: what the migration found no other way to keep.
+ */
+export function eventView(doc: EventDoc): z.infer<typeof Event> {
+  const view = storedFieldsView(doc);
+  const e = doc as unknown as Loose;
+  if (e.schemaVersion !== EVENT_SCHEMA_VERSION) return view;
+  const participation = obj(e.participation);
+  return {
+    ...view,
+    level: [...strings(e.level), ...(participation?.inviteOnly === true ? ['invite-only'] : [])],
+    participation: liveParticipation(participation),
+    sourceTrust: e.source === 'source-two' ? view.sourceTrust : null,
+    ...(obj(e.liveCompat) ?? {}),
+  };
+}
+
+/** A compact map pin at the venue's point (worker/events/geo.ts); only located events with a valid startAt reach it. */
 export function mapPinView(doc: EventDoc) {
   const view = eventView(doc);
+  const at = coordinatesOf(doc.venue);
   return {
     id: view._id,
     slug: view.slug,
     title: view.title,
     startAt: view.startAt ?? '',
-    lat: view.venue?.lat ?? 0,
-    lng: view.venue?.lng ?? 0,
+    lat: at?.lat ?? 0,
+    lng: at?.lng ?? 0,
     sports: view.sports,
   };
 }

@@ -1,6 +1,8 @@
 import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
+import { STALE_AFTER_MS } from '../events/target-model';
+import { storedLosesTo } from '../events/trust';
 import { LIMITS } from '../limits';
 import type { EventRecord } from './event-record';
 
@@ -19,18 +21,21 @@ export function statusAt(event: { startAt?: Date | null; endAt?: Date | null }, 
 
 /**
  * Two statements per event, in one round trip per batch:
- * 1. content, only when its hash differs and no source ranked above this one owns the event;
- * 2. an upsert keyed by dedupeKey that stamps lastSeenAt and, on insert only, everything else.
- * So a repeat sighting changes lastSeenAt alone, and the same event from two sources settles
- * on the higher-ranked source's content instead of flipping on every run.
+ * 1. content, only when its hash differs and the stored content loses to this listing by
+ *    sourceTrust (worker/events/trust.ts, the one rule);
+ * 2. an upsert keyed by dedupeKey that stamps lastSeenAt and freshness and, on insert only,
+ *    everything else (approval by trust, zero relationship counts).
+ * So a repeat sighting changes lastSeenAt and freshness alone, and the same event from two
+ * sources settles on the more trusted source's content instead of flipping on every run.
  */
-function statements(record: EventRecord, outranking: string[], now: Date): AnyBulkWriteOperation<EventDoc>[] {
+function statements(record: EventRecord, now: Date): AnyBulkWriteOperation<EventDoc>[] {
   const { dedupeKey, ...content } = record.content;
   const status = statusAt(content, now);
+  const claim = { source: content.source, sourceTrust: content.sourceTrust };
   return [
     {
       updateOne: {
-        filter: { dedupeKey, contentHash: { $ne: record.contentHash }, source: { $nin: outranking } },
+        filter: { dedupeKey, contentHash: { $ne: record.contentHash }, ...storedLosesTo(claim) },
         update: { $set: { ...content, contentHash: record.contentHash, status, updatedAt: now } },
       },
     },
@@ -38,12 +43,19 @@ function statements(record: EventRecord, outranking: string[], now: Date): AnyBu
       updateOne: {
         filter: { dedupeKey },
         update: {
-          $set: { lastSeenAt: now },
+          $set: {
+            lastSeenAt: now,
+            'freshness.lastVerifiedAt': now,
+            'freshness.staleAfter': new Date(now.getTime() + STALE_AFTER_MS),
+          },
           $setOnInsert: {
             ...content,
+            ...record.insertOnly,
             slug: record.slug,
             contentHash: record.contentHash,
             status,
+            sourceRefs: [],
+            'freshness.changedAt': null,
             createdAt: now,
             updatedAt: now,
           },
@@ -54,8 +66,62 @@ function statements(record: EventRecord, outranking: string[], now: Date): AnyBu
   ];
 }
 
-async function writeBatch(store: Store, batch: EventRecord[], outranking: string[], now: Date): Promise<WriteCounts> {
-  const ops = batch.flatMap((record) => statements(record, outranking, now));
+/**
+ * Each listing's entry in its event's sourceRefs, replaced only when the payload changed; one
+ * round trip per batch, after the events exist. A pipeline update, so the entry is swapped in
+ * one atomic step (never two entries for one source listing).
+ */
+async function writeSourceRefs(store: Store, batch: EventRecord[], now: Date): Promise<void> {
+  const ops: AnyBulkWriteOperation<EventDoc>[] = batch.map((record) => {
+    const ref = {
+      sourceId: record.content.source ?? null,
+      externalId: record.content.sourceId ?? null,
+      url: record.content.sourceUrl ?? null,
+      sourceUpdatedAt: null,
+      fetchedAt: now,
+      payloadHash: record.payloadHash,
+    };
+    const same = { sourceId: ref.sourceId, externalId: ref.externalId };
+    return {
+      updateOne: {
+        filter: {
+          dedupeKey: record.dedupeKey,
+          sourceRefs: { $not: { $elemMatch: { ...same, payloadHash: ref.payloadHash } } },
+        },
+        update: [
+          {
+            $set: {
+              sourceRefs: {
+                $concatArrays: [
+                  {
+                    $filter: {
+                      input: { $ifNull: ['$sourceRefs', []] },
+                      cond: {
+                        $not: [
+                          {
+                            $and: [
+                              { $eq: ['$$this.sourceId', ref.sourceId] },
+                              { $eq: ['$$this.externalId', ref.externalId] },
+                            ],
+                          },
+                        ],
+                      },
+                    },
+                  },
+                  [{ $literal: ref }],
+                ],
+              },
+            },
+          },
+        ],
+      },
+    };
+  });
+  if (ops.length) await store.events.bulkWrite(ops, { ordered: false });
+}
+
+async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promise<WriteCounts> {
+  const ops = batch.flatMap((record) => statements(record, now));
   let result: BulkWriteResult;
   const failedEvents = new Set<number>();
   const failedUpserts = new Set<number>();
@@ -77,19 +143,19 @@ async function writeBatch(store: Store, batch: EventRecord[], outranking: string
   const existing = batch.length - inserted - failedUpserts.size;
   const updated = Math.max(0, result.matchedCount - existing);
   const failed = failedEvents.size;
+  await writeSourceRefs(
+    store,
+    batch.filter((_, index) => !failedUpserts.has(index)),
+    now,
+  );
   return { inserted, updated, unchanged: batch.length - inserted - updated - failed, failed };
 }
 
-/** Writes one source's events in batches of LIMITS.ingestion.writeBatch; `outranking` are the sources whose content wins. */
-export async function writeEvents(
-  store: Store,
-  records: EventRecord[],
-  outranking: string[],
-  now: Date,
-): Promise<WriteCounts> {
+/** Writes one source's events in batches of LIMITS.ingestion.writeBatch; sourceTrust decides whose content stays. */
+export async function writeEvents(store: Store, records: EventRecord[], now: Date): Promise<WriteCounts> {
   const total: WriteCounts = { inserted: 0, updated: 0, unchanged: 0, failed: 0 };
   for (let start = 0; start < records.length; start += LIMITS.ingestion.writeBatch) {
-    const counts = await writeBatch(store, records.slice(start, start + LIMITS.ingestion.writeBatch), outranking, now);
+    const counts = await writeBatch(store, records.slice(start, start + LIMITS.ingestion.writeBatch), now);
     for (const key of Object.keys(total) as (keyof WriteCounts)[]) total[key] += counts[key];
   }
   return total;

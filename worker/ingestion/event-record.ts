@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { EventDoc } from '../db/event-documents';
 import { eventDedupeKey, eventSlug } from '../events/identity';
+import { APPROVAL_TRUST_MIN } from '../events/target-model';
+import { toTargetShape } from '../events/target-shape';
 import type { EventIntent, EventLevel, EventSport } from '../taxonomies';
+import { rawOf } from './raw-payload';
 
 /** One upstream event as a connector normalizes it: the stored shape's content fields. */
 export interface NormalizedEvent {
@@ -40,23 +43,46 @@ export type ContentFields = Omit<EventDoc, '_id' | 'slug' | 'status' | 'createdA
 export interface EventRecord {
   dedupeKey: string;
   slug: string;
+  /** Target-shaped content (worker/events/target-shape.ts) without the fields only an insert sets. */
   content: ContentFields;
+  /** Hash of the Live-shaped content, as before the target model, so a repeat sighting stays a repeat. */
   contentHash: string;
+  /** Set on insert only: approval by trust, zero relationship counts. */
+  insertOnly: { approvalStatus: 'pending' | 'approved'; relationshipCounts: Record<string, number> };
+  /** The upstream item as read, and its hash (eventSourceRecords; sourceRefs[].payloadHash). */
+  raw: unknown;
+  payloadHash: string;
 }
+
+const sha1 = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex');
+
+/** Fields the target shape adds that a content update must not touch (they track riders and review). */
+const INSERT_ONLY = ['approvalStatus', 'relationshipCounts', 'freshness', 'sourceRefs', 'liveCompat'] as const;
 
 export function toEventRecord(event: NormalizedEvent): EventRecord {
   const dedupeKey = eventDedupeKey({ title: event.title, startAt: event.startAt, city: event.venue.city });
-  const content: ContentFields = {
+  const live: ContentFields = {
     dedupeKey,
     ...event,
     timezone: null,
     venue: { ...event.venue, lat: null, lng: null },
   };
+  const target = toTargetShape(live as EventDoc) as unknown as Record<string, unknown>;
+  for (const field of ['_id', ...INSERT_ONLY]) delete target[field];
+  const raw = rawOf(event);
+  const trust = typeof target.sourceTrust === 'number' ? target.sourceTrust : 0;
   return {
     dedupeKey,
     slug: eventSlug(event.title, dedupeKey),
-    content,
-    contentHash: createHash('sha1').update(JSON.stringify(content)).digest('hex'),
+    content: target as unknown as ContentFields,
+    contentHash: sha1(live),
+    insertOnly: {
+      // The documented threshold (worker/events/target-model.ts): a less trusted listing waits for review.
+      approvalStatus: trust >= APPROVAL_TRUST_MIN ? 'approved' : 'pending',
+      relationshipCounts: { interested: 0, going: 0, competing: 0, watching_online: 0 },
+    },
+    raw,
+    payloadHash: sha1(raw),
   };
 }
 

@@ -3,10 +3,12 @@ import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { completePastEvents, writeEvents } from './bulk-writer';
+import { joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
 import { toEventRecord, uniqueByDedupeKey } from './event-record';
 import { lastSucceededRun, recordRun } from './run-log';
 import { ShapeError } from './shape-error';
-import { EVENT_SOURCES, type EventSource, readSource, sourcesOutranking } from './sources';
+import { keepSourceRecords, recordSourceHealth } from './source-records';
+import { EVENT_SOURCES, type EventSource, readSource } from './sources';
 
 type Trigger = IngestionRunDoc['trigger'];
 
@@ -33,9 +35,14 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
     );
   }
   for (const item of rejected) console.warn(`[ingestion] ${source.name} item ${item.sourceId} skipped: ${item.reason}`);
-  const { records, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
-  const counts = await writeEvents(store, records, sourcesOutranking(source.name), now);
-  return { ...counts, fetched, duplicates: repeats, failed: counts.failed + rejected.length };
+  const { records: listed, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
+  await keepSourceRecords(store, source.name, listed, now);
+  // Near-identical listings join stored events, so the same real event is listed once (issue 16, item 3).
+  const joined = uniqueByDedupeKey(
+    await joinNearIdentical(store, await linkSpots(store, await mapOrganizers(store, listed, now))),
+  );
+  const counts = await writeEvents(store, joined.records, now);
+  return { ...counts, fetched, duplicates: repeats + joined.repeats, failed: counts.failed + rejected.length };
 }
 
 /** One source's run, recorded whatever happens; a failure is logged loudly and stops only this source. */
@@ -50,6 +57,8 @@ async function runSource(store: Store, env: Env, source: EventSource, runId: str
     outcome = { status: 'failed', error, ...NO_COUNTS };
   }
   const finishedAt = new Date();
+  const { status, error, ...counts } = outcome;
+  await recordSourceHealth(store, source, { status, error, at: finishedAt, counts });
   const run = {
     runId,
     source: source.name,

@@ -3,6 +3,7 @@ import { dayAtNoonUtc } from '../events/identity';
 import { LIMITS } from '../limits';
 import type { EventSport } from '../taxonomies';
 import type { NormalizedEvent, RejectedItem } from './event-record';
+import { rememberRaw } from './raw-payload';
 import { isRecord, ShapeError } from './shape-error';
 import { fetchText } from './upstream';
 
@@ -118,7 +119,7 @@ export function parseSourceOnePage(body: string, page: number): SourceOnePage {
     if (typeof item.url !== 'string') throw new ShapeError(SOURCE_ONE, `${where} has no "url" string`);
     if (typeof item.html !== 'string') throw new ShapeError(SOURCE_ONE, `${where} has no "html" string`);
     const parsed = parseCard(item.html, item.url, where);
-    if ('event' in parsed) result.events.push(parsed.event);
+    if ('event' in parsed) result.events.push(rememberRaw(parsed.event, item));
     else result.rejected.push(parsed.rejected);
   });
   return result;

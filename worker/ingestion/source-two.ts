@@ -4,6 +4,7 @@ import { dayAtNoonUtc } from '../events/identity';
 import { US_STATE_CODES } from '../taxonomies';
 import type { NormalizedEvent, RejectedItem } from './event-record';
 import { inferFromText } from './inference';
+import { rememberRaw } from './raw-payload';
 import { isRecord, ShapeError } from './shape-error';
 import { fetchText } from './upstream';
 
@@ -122,7 +123,7 @@ export function parseSourceTwoPage(
   const result = { events: [] as NormalizedEvent[], rejected: [] as RejectedItem[] };
   pageProps.events.forEach((item: unknown, index) => {
     const parsed = parseItem(item, `props.pageProps.events[${index}]`, base);
-    if ('event' in parsed) result.events.push(parsed.event);
+    if ('event' in parsed) result.events.push(rememberRaw(parsed.event, item));
     else result.rejected.push(parsed.rejected);
   });
   return result;

@@ -15,8 +15,9 @@ export interface EventSource {
 }
 
 /**
- * The upstream event sources, lowest rank first: when both list the same event (one dedupe
- * key), the later source's content wins, whatever order the runs happen in.
+ * The upstream event sources. When both list the same event, the more trusted listing's content
+ * wins whatever order the runs happen in (worker/events/trust.ts: connector two's sourceTrust is
+ * above connector one's default).
  */
 export const EVENT_SOURCES: EventSource[] = [
   {
@@ -36,10 +37,4 @@ export const EVENT_SOURCES: EventSource[] = [
 /** Reads a source's listing from the address its setting names; an unset one throws MissingSettingError. */
 export function readSource(env: Env, source: EventSource) {
   return source.fetch(requireSetting(env, source.setting));
-}
-
-/** The sources whose content a listing from `source` must not overwrite. */
-export function sourcesOutranking(source: string): string[] {
-  const rank = EVENT_SOURCES.findIndex((candidate) => candidate.name === source);
-  return EVENT_SOURCES.slice(rank + 1).map((candidate) => candidate.name);
 }

@@ -74,6 +74,23 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'analytics_quarantine', remove: (userId) => ({ userId }) },
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
+  // A rider's relationships to events go one at a time, each taking its count off the event.
+  {
+    collection: 'eventRelationships',
+    removeEach: (userId) => ({ userId }),
+    followUps: (row) =>
+      row.eventId && typeof row.relationship === 'string'
+        ? [
+            {
+              collection: 'events',
+              updateOne: {
+                filter: { _id: row.eventId },
+                update: { $inc: { [`relationshipCounts.${row.relationship}`]: -1 } },
+              },
+            },
+          ]
+        : [],
+  },
   // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
   {
     collection: 'payment_events',
