@@ -24,7 +24,10 @@ export type SettingName =
   | 'OPENAI_MODEL'
   | 'OPENAI_TIMEOUT_MS'
   | 'COMPANION_MESSAGES_PER_MINUTE'
-  | 'POLICY_SIGNING_KEY';
+  | 'POLICY_SIGNING_KEY'
+  | 'DB_ACCESS'
+  | 'DB_GATEWAYS'
+  | 'DB_POOL_SIZE';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

@@ -7,6 +7,8 @@ const UNREACHABLE = new Set([
   'MongoNotConnectedError',
   // The client-side operation timeout (timeoutMS in worker/db/connection.ts): a server that stopped answering.
   'MongoOperationTimeoutError',
+  // No gateway object answered (worker/db/gateway-store.ts).
+  'DatabaseGatewayUnavailableError',
 ]);
 
 export function isDatabaseUnreachable(err: unknown): boolean {
