@@ -25,6 +25,10 @@ const PASSED_THROUGH = [
   'OPENAI_MODEL',
   'OPENAI_TIMEOUT_MS',
   'COMPANION_MESSAGES_PER_MINUTE',
+  // The data path (docs/data-path.md); DEVDB_LATENCY_MS and DEVDB_HANDSHAKE_MS reach the dev database through its environment.
+  'DB_ACCESS',
+  'DB_GATEWAYS',
+  'DB_POOL_SIZE',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
