@@ -28,6 +28,8 @@ export interface DevDbOptions {
 export interface DevDbHandle {
   port: number;
   uri: string;
+  /** Changes the simulated network for replies from now on (bench/data-path.ts seeds fast, then measures slow). */
+  setNetwork(network: { latencyMs?: number; handshakeMs?: number }): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
   try {
     const req = parseRequest(frame);
     moreToCome = req.moreToCome;
+    countOperation(shared.connections, Object.keys(req.command)[0] ?? '');
     reply = runCommand(req.command, {
       store: shared.store,
       cursors: shared.cursors,
@@ -70,6 +73,18 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
     const fallback = errorReply(err);
     return legacy ? encodeReply(frame.requestId, fallback) : encodeMsg(frame.requestId, fallback);
   }
+}
+
+const OPCOUNTER_OF: Record<string, 'insert' | 'query' | 'update' | 'delete' | 'getmore'> = {
+  insert: 'insert',
+  find: 'query',
+  update: 'update',
+  delete: 'delete',
+  getMore: 'getmore',
+};
+
+function countOperation(counts: ConnectionCounts, name: string): void {
+  counts.opcounters[OPCOUNTER_OF[name] ?? 'command'] += 1;
 }
 
 function serveConnection(socket: net.Socket, shared: Shared, connectionId: number): void {
@@ -132,7 +147,11 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
   const store = new Store({ dataDir: opts.dataDir, warn: log });
   const sockets = new Set<net.Socket>();
   // serverStatus.connections, as MongoDB reports it: open now, and accepted since start.
-  const connections: ConnectionCounts = { current: () => sockets.size, totalCreated: 0 };
+  const connections: ConnectionCounts = {
+    current: () => sockets.size,
+    totalCreated: 0,
+    opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
+  };
   const shared: Shared = {
     store,
     cursors: new CursorRegistry(),
@@ -191,5 +210,9 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
     });
     return closing;
   };
-  return { port, uri, close };
+  const setNetwork = (network: { latencyMs?: number; handshakeMs?: number }): void => {
+    shared.latencyMs = network.latencyMs ?? shared.latencyMs;
+    shared.handshakeMs = network.handshakeMs ?? shared.handshakeMs;
+  };
+  return { port, uri, close, setNetwork };
 }

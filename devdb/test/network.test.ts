@@ -35,7 +35,7 @@ describe('devdb simulated network', () => {
     }
   });
 
-  it('counts connections in serverStatus as MongoDB does: current and totalCreated', async () => {
+  it('counts connections (current, totalCreated) and operations (opcounters) in serverStatus as MongoDB does', async () => {
     const watcher = new MongoClient(server.uri, { maxPoolSize: 1, serverMonitoringMode: 'poll' });
     try {
       const before = await connections(watcher);
@@ -49,6 +49,11 @@ describe('devdb simulated network', () => {
       const after = await connections(watcher);
       expect(after.current).toBe(before.current);
       expect(after.totalCreated).toBe(during.totalCreated);
+      const { opcounters } = await watcher.db('admin').command({ serverStatus: 1 });
+      await watcher.db('net').collection('c').insertOne({ a: 1 });
+      await watcher.db('net').collection('c').findOne({});
+      const later = (await watcher.db('admin').command({ serverStatus: 1 })).opcounters;
+      expect([later.insert - opcounters.insert, later.query - opcounters.query]).toEqual([1, 1]);
     } finally {
       await watcher.close();
     }

@@ -87,6 +87,7 @@ function serverStatus(_cmd: Doc, ctx: CommandContext): Doc {
       totalCreated: ctx.connections?.totalCreated ?? 0,
       active: current,
     },
+    opcounters: { ...(ctx.connections?.opcounters ?? {}) },
   };
 }
 

@@ -16,6 +16,8 @@ export interface CommandContext {
 export interface ConnectionCounts {
   current(): number;
   totalCreated: number;
+  /** serverStatus.opcounters: operations received, by MongoDB's categories. */
+  opcounters: Record<'insert' | 'query' | 'update' | 'delete' | 'getmore' | 'command', number>;
 }
 
 /** Returns the reply body; `ok: 1` is added by the dispatcher. */
