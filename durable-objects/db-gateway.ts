@@ -103,10 +103,12 @@ async function runOnCollection(
   if (!(method in VALUE_ARGUMENTS) || method === 'command')
     throw new Error(`The database gateway does not run Collection.${method}.`);
   const collection = db.collection(name);
+  // Every value position filled, an omitted one as undefined, so the options never land in a filter's place.
+  const args = Array.from({ length: VALUE_ARGUMENTS[method]! }, (_, i) => values[i] ?? undefined);
   if (method === 'find') return collection.find(values[0] as Document, options).toArray();
   if (method === 'aggregate') return collection.aggregate(values[0] as Document[], options).toArray();
   const result = await (collection as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!(
-    ...values,
+    ...args,
     options,
   );
   return method === 'bulkWrite' ? bulkCounts(result as Record<string, unknown>) : result;

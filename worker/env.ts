@@ -54,7 +54,7 @@ export interface Env {
   COMPANION_MESSAGES_PER_MINUTE?: string;
   /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/version-policy/signing.ts). */
   POLICY_SIGNING_KEY?: string;
-  /** `gateway` (default): queries go through the connection-holding objects; `direct`: a client per request (worker/db/connection.ts). */
+  /** `gateway`: queries go through the connection-holding objects; `direct` (default for now): a client per request (worker/db/connection.ts). */
   DB_ACCESS?: string;
   /** Gateway objects to spread over, and connections each holds (maxPoolSize); defaults in worker/limits.ts. */
   DB_GATEWAYS?: string;
