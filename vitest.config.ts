@@ -51,6 +51,8 @@ export default defineConfig({
                 GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
                 APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
                 STAND_INS_URL: inject('standInsUrl'),
+                SPARE_MONGODB_URI: inject('spareMongoUri'),
+                SPARE_DEVDB_CONTROL: inject('spareDevDbControl'),
                 // Tests pick their own pair of sources under /event-sources/<name>/ (test/support/stand-ins/event-sources.ts).
                 EVENT_SOURCE_ONE_URL: `${inject('standInsUrl')}/event-sources/default/one`,
                 EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,

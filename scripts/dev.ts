@@ -28,6 +28,10 @@ const PASSED_THROUGH = [
   'EXPO_PUSH_URL',
   'EXPO_ACCESS_TOKEN',
   'VAPID_PUBLIC_KEY',
+  // The data path (docs/data-path.md); DEVDB_LATENCY_MS and DEVDB_HANDSHAKE_MS reach the dev database through its environment.
+  'DB_ACCESS',
+  'DB_GATEWAYS',
+  'DB_POOL_SIZE',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

@@ -1,3 +1,4 @@
+import type { DbGateway } from '../durable-objects/db-gateway';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { RiderPresence } from '../durable-objects/rider-presence';
 import type { SocketShardBase } from '../durable-objects/socket-shard';
@@ -59,6 +60,14 @@ export interface Env {
   EXPO_ACCESS_TOKEN?: string;
   /** The VAPID public key web clients subscribe with (GET /api/push/vapid-public-key). */
   VAPID_PUBLIC_KEY?: string;
+  /** `gateway`: queries go through the connection-holding objects; `direct` (default for now): a client per request (worker/db/connection.ts). */
+  DB_ACCESS?: string;
+  /** Gateway objects to spread over, and connections each holds (maxPoolSize); defaults in worker/limits.ts. */
+  DB_GATEWAYS?: string;
+  DB_POOL_SIZE?: string;
+  /** Location hint for the gateway objects, near the cluster, e.g. `weur` (docs/data-path.md). */
+  DB_GATEWAY_LOCATION?: string;
+  DB_GATEWAY: DurableObjectNamespace<DbGateway>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

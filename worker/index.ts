@@ -2,6 +2,7 @@ import { createApp } from './app';
 import type { Env } from './env';
 import { runSchedule } from './schedules';
 
+export { DbGateway } from '../durable-objects/db-gateway';
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { RiderPresence } from '../durable-objects/rider-presence';
 export { VoiceBox } from '../durable-objects/voice-box';

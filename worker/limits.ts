@@ -18,6 +18,17 @@ export const LIMITS = {
   bcryptRounds: 10,
   /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */
   databaseRetryAfterSeconds: 5,
+  /** The database gateway (durable-objects/db-gateway.ts, docs/data-path.md); DB_GATEWAYS and DB_POOL_SIZE override. */
+  dbGateway: {
+    /** Gateway objects a Worker spreads its operations over. */
+    objects: 2,
+    /** Connections each object's client may hold (maxPoolSize); a Worker sends more in flight to the next object. */
+    poolSize: 10,
+    /** Connection strings one object keeps a client for; the least recently used beyond this is closed. */
+    clientsPerObject: 8,
+    /** How long a Worker avoids an object whose call failed. */
+    failedObjectPauseMs: 5_000,
+  },
   /** Spot reviews: star rating and the length of the text. */
   review: { ratingMin: 1, ratingMax: 5, textMax: 2000 },
   /** A landing may be logged up to this far ahead of the server clock (time zones, clock drift). */

@@ -27,7 +27,10 @@ export type SettingName =
   | 'POLICY_SIGNING_KEY'
   | 'EXPO_PUSH_URL'
   | 'EXPO_ACCESS_TOKEN'
-  | 'VAPID_PUBLIC_KEY';
+  | 'VAPID_PUBLIC_KEY'
+  | 'DB_ACCESS'
+  | 'DB_GATEWAYS'
+  | 'DB_POOL_SIZE';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

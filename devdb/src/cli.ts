@@ -2,12 +2,16 @@ import { parseArgs } from 'node:util';
 import { portInUseMessage } from './port-holder.js';
 import { startDevDb } from './server.js';
 
-const USAGE = `usage: tsx devdb/src/cli.ts [--port N] [--host H] [--data DIR | --memory] [--ttl-sweep-ms N] [--quiet]
+const USAGE = `usage: tsx devdb/src/cli.ts [--port N] [--host H] [--data DIR | --memory] [--ttl-sweep-ms N]
+       [--latency-ms N] [--handshake-ms M] [--quiet]
   --port          TCP port (env DB_PORT, default 27018, 0 = ephemeral)
   --host          bind address (default 127.0.0.1)
   --data          persistence folder (default .devdb-data)
   --memory        keep data in memory only
   --ttl-sweep-ms  TTL sweeper interval (default 1000)
+  --latency-ms    delay every reply by N ms, a simulated network (env DEVDB_LATENCY_MS, default 0)
+  --handshake-ms  delay the first reply on each new connection by M ms more, standing in for
+                  TCP, TLS and authentication (env DEVDB_HANDSHAKE_MS, default 0)
   --quiet         no ready line or warnings`;
 
 /** Bad arguments: the only errors that print the usage text. */
@@ -29,6 +33,8 @@ function parseCommandLine() {
         data: { type: 'string' },
         memory: { type: 'boolean' },
         'ttl-sweep-ms': { type: 'string' },
+        'latency-ms': { type: 'string' },
+        'handshake-ms': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -47,11 +53,15 @@ async function main(): Promise<void> {
   const port = parseNumber(values.port ?? (process.env.DB_PORT || undefined), 'port') ?? 27018;
   const host = values.host ?? '127.0.0.1';
   const ttlSweepMs = parseNumber(values['ttl-sweep-ms'], 'ttl sweep interval');
+  const latencyMs = parseNumber(values['latency-ms'] ?? (process.env.DEVDB_LATENCY_MS || undefined), 'latency');
+  const handshakeMs = parseNumber(values['handshake-ms'] ?? (process.env.DEVDB_HANDSHAKE_MS || undefined), 'handshake');
   const starting = startDevDb({
     port,
     host,
     dataDir: values.memory ? undefined : (values.data ?? '.devdb-data'),
     ttlSweepMs,
+    latencyMs,
+    handshakeMs,
     quiet: values.quiet ?? false,
   }).catch((err: NodeJS.ErrnoException) => {
     throw err.code === 'EADDRINUSE' ? new Error(portInUseMessage(port, host)) : err;

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { ConnectionCounts } from './commands/context.js';
 import { errorReply, runCommand } from './commands/index.js';
 import { CursorRegistry } from './cursors.js';
 import { DevDbError } from './errors.js';
@@ -18,11 +19,17 @@ export interface DevDbOptions {
   ttlSweepMs?: number;
   /** Suppresses the ready line and warnings. */
   quiet?: boolean;
+  /** Simulated network: every reply is held back this long (a round trip to a hosted cluster). Default 0. */
+  latencyMs?: number;
+  /** Simulated TCP+TLS+auth cost: the first reply on each new connection waits this much longer. Default 0. */
+  handshakeMs?: number;
 }
 
 export interface DevDbHandle {
   port: number;
   uri: string;
+  /** Changes the simulated network for replies from now on (bench/data-path.ts seeds fast, then measures slow). */
+  setNetwork(network: { latencyMs?: number; handshakeMs?: number }): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +42,9 @@ interface Shared {
   store: Store;
   cursors: CursorRegistry;
   log: (msg: string) => void;
+  connections: ConnectionCounts;
+  latencyMs: number;
+  handshakeMs: number;
 }
 
 function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer | undefined {
@@ -44,7 +54,14 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
   try {
     const req = parseRequest(frame);
     moreToCome = req.moreToCome;
-    reply = runCommand(req.command, { store: shared.store, cursors: shared.cursors, connectionId, db: req.db });
+    countOperation(shared.connections, Object.keys(req.command)[0] ?? '');
+    reply = runCommand(req.command, {
+      store: shared.store,
+      cursors: shared.cursors,
+      connectionId,
+      db: req.db,
+      connections: shared.connections,
+    });
   } catch (err) {
     reply = errorReply(new DevDbError('FailedToParse', err instanceof Error ? err.message : String(err)));
   }
@@ -58,9 +75,22 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
   }
 }
 
+const OPCOUNTER_OF: Record<string, 'insert' | 'query' | 'update' | 'delete' | 'getmore'> = {
+  insert: 'insert',
+  find: 'query',
+  update: 'update',
+  delete: 'delete',
+  getMore: 'getmore',
+};
+
+function countOperation(counts: ConnectionCounts, name: string): void {
+  counts.opcounters[OPCOUNTER_OF[name] ?? 'command'] += 1;
+}
+
 function serveConnection(socket: net.Socket, shared: Shared, connectionId: number): void {
   socket.setNoDelay(true);
   const reader = new FrameReader();
+  const send = delayedSender(socket, shared);
   socket.on('data', (chunk: Buffer) => {
     let frames: Frame[];
     try {
@@ -73,11 +103,30 @@ function serveConnection(socket: net.Socket, shared: Shared, connectionId: numbe
     }
     for (const frame of frames) {
       const out = handleFrame(frame, shared, connectionId);
-      if (out) socket.write(out);
+      if (out) send(out);
     }
   });
   // Clients vanishing mid-conversation is routine; the socket just closes.
   socket.on('error', () => {});
+}
+
+/**
+ * Writes replies after the simulated network delay (--latency-ms, plus --handshake-ms on the
+ * connection's first reply), never reordering them.
+ */
+function delayedSender(socket: net.Socket, shared: Shared): (out: Buffer) => void {
+  let first = true;
+  let lastDue = 0;
+  return (out) => {
+    const delay = shared.latencyMs + (first ? shared.handshakeMs : 0);
+    first = false;
+    if (delay === 0 && lastDue <= Date.now()) {
+      socket.write(out);
+      return;
+    }
+    lastDue = Math.max(Date.now() + delay, lastDue);
+    setTimeout(() => socket.destroyed || socket.write(out), lastDue - Date.now());
+  };
 }
 
 function everyMs(ms: number, log: (msg: string) => void, task: () => void): NodeJS.Timeout {
@@ -96,12 +145,26 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
   const host = opts.host ?? '127.0.0.1';
   const log = opts.quiet ? () => {} : (msg: string) => process.stderr.write(`${msg}\n`);
   const store = new Store({ dataDir: opts.dataDir, warn: log });
-  const shared: Shared = { store, cursors: new CursorRegistry(), log };
   const sockets = new Set<net.Socket>();
+  // serverStatus.connections, as MongoDB reports it: open now, and accepted since start.
+  const connections: ConnectionCounts = {
+    current: () => sockets.size,
+    totalCreated: 0,
+    opcounters: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
+  };
+  const shared: Shared = {
+    store,
+    cursors: new CursorRegistry(),
+    log,
+    connections,
+    latencyMs: opts.latencyMs ?? 0,
+    handshakeMs: opts.handshakeMs ?? 0,
+  };
   let nextConnectionId = 1;
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    connections.totalCreated += 1;
     socket.on('close', () => sockets.delete(socket));
     serveConnection(socket, shared, nextConnectionId++);
   });
@@ -147,5 +210,9 @@ export async function startDevDb(opts: DevDbOptions = {}): Promise<DevDbHandle> 
     });
     return closing;
   };
-  return { port, uri, close };
+  const setNetwork = (network: { latencyMs?: number; handshakeMs?: number }): void => {
+    shared.latencyMs = network.latencyMs ?? shared.latencyMs;
+    shared.handshakeMs = network.handshakeMs ?? shared.handshakeMs;
+  };
+  return { port, uri, close, setNetwork };
 }

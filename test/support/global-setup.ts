@@ -1,11 +1,15 @@
 import type { TestProject } from 'vitest/node';
 import { startDevDb } from '../../devdb/src/server';
+import { startSpareDevDb } from './spare-devdb';
 import { startStandIns } from './stand-ins/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoUri: string;
     standInsUrl: string;
+    /** A dev database only test/worker/db-access.test.ts uses, and the URL that stops and starts it. */
+    spareMongoUri: string;
+    spareDevDbControl: string;
   }
 }
 
@@ -17,10 +21,14 @@ export default async function setup(project: TestProject) {
   const external = process.env.MONGODB_URI;
   const devdb = external ? undefined : await startDevDb({ port: 0, quiet: true });
   const standIns = await startStandIns();
+  const spare = await startSpareDevDb();
+  project.provide('spareMongoUri', spare.uri);
+  project.provide('spareDevDbControl', spare.control);
   project.provide('mongoUri', external ?? devdb!.uri);
   project.provide('standInsUrl', standIns.url);
   return async () => {
     await standIns.close();
+    await spare.close();
     await devdb?.close();
   };
 }

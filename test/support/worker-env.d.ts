@@ -2,6 +2,9 @@ declare namespace Cloudflare {
   interface Env extends Omit<import('../../worker/env').Env, never> {
     /** Base URL of the local stand-ins for outside services (tests only). */
     STAND_INS_URL: string;
+    /** The spare dev database test/worker/db-access.test.ts stops, restarts and counts connections on (test/support/spare-devdb.ts). */
+    SPARE_MONGODB_URI: string;
+    SPARE_DEVDB_CONTROL: string;
   }
 }
 

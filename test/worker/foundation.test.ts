@@ -109,22 +109,29 @@ describe('error model', () => {
     expect((await res.json<{ error: string }>()).error).toMatch(/too large/);
   });
 
-  it('answers 503 JSON within 2 s when the database is unreachable', async () => {
-    const down = createApi('foundation-down', { MONGODB_URI: 'mongodb://127.0.0.1:9' }, { indexes: false });
-    let started = Date.now();
-    const health = await down.fetch('/api/health');
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
-    started = Date.now();
-    const data = await down.fetch('/api/users', {
-      method: 'POST',
-      json: { name: 'Kim', email: 'kim@example.com', password: 'password123' },
-    });
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(data.status).toBe(503);
-    expect(await data.json()).toEqual({ error: 'The database is unavailable. Try again shortly.' });
-  });
+  it.each(['gateway', 'direct'])(
+    'answers 503 JSON within 2 s when the database is unreachable (DB_ACCESS=%s)',
+    async (mode) => {
+      const down = createApi(
+        `foundation-down-${mode}`,
+        { MONGODB_URI: 'mongodb://127.0.0.1:9', DB_ACCESS: mode },
+        { indexes: false },
+      );
+      let started = Date.now();
+      const health = await down.fetch('/api/health');
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
+      started = Date.now();
+      const data = await down.fetch('/api/users', {
+        method: 'POST',
+        json: { name: 'Kim', email: 'kim@example.com', password: 'password123' },
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(data.status).toBe(503);
+      expect(await data.json()).toEqual({ error: 'The database is unavailable. Try again shortly.' });
+    },
+  );
 
   it('names a missing secret instead of falling back to a default', async () => {
     const unconfigured = createApi('foundation-nosecret', { JWT_SECRET: undefined });

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { connect, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_UNREF_TIMER, repairSocketTimeouts } from '../../worker/db/socket-timeouts';
+import { RUNTIME_UNREF_TIMER, repairSocketTimeouts } from '../../durable-objects/socket-timeouts';
 
 // The driver arms a socket's idle timeout for the handshake and disarms it with setTimeout(0)
 // (worker/db/socket-timeouts.ts): a disarmed timer must never fire, or long queries answer 503.

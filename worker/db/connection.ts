@@ -1,8 +1,10 @@
 import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { repairSocketTimeouts } from '../../durable-objects/socket-timeouts';
 import { requireSetting } from '../config';
 import type { Env } from '../env';
+import { MissingSettingError } from '../setting-error';
 import { databaseName } from './database-name';
-import { repairSocketTimeouts } from './socket-timeouts';
+import { openGatewayStore } from './gateway-store';
 import { createStore, type Store } from './store';
 
 repairSocketTimeouts();
@@ -30,11 +32,23 @@ export interface RequestConnection {
 }
 
 /**
+ * The request's Store. DB_ACCESS=gateway: operations go over RPC to Durable Objects that hold their
+ * clients (durable-objects/db-gateway.ts), so a request pays no handshake. DB_ACCESS=direct (the
+ * default until the gateway passes the whole suite, docs/data-path.md): one MongoClient per request.
+ */
+export function openRequestConnection(env: Env): RequestConnection {
+  const access = env.DB_ACCESS?.trim() || 'direct';
+  if (access === 'gateway') return { store: openGatewayStore(env), release: async () => undefined };
+  if (access !== 'direct') throw new MissingSettingError('DB_ACCESS', `must be "gateway" or "direct", not "${access}"`);
+  return openDirectConnection(env);
+}
+
+/**
  * One MongoClient per request, created on first use. A client kept at module scope breaks
  * in workerd (its sockets belong to the request that opened them), so each request owns
  * its client and closes it once the response is out.
  */
-export function openRequestConnection(env: Env): RequestConnection {
+function openDirectConnection(env: Env): RequestConnection {
   let client: MongoClient | undefined;
   const store = createStore(() => {
     client = new MongoClient(requireSetting(env, 'MONGODB_URI'), CLIENT_OPTIONS);

@@ -7,6 +7,8 @@ const UNREACHABLE = new Set([
   'MongoNotConnectedError',
   // A client-side operation timeout: a server that stopped answering.
   'MongoOperationTimeoutError',
+  // No gateway object answered (worker/db/gateway-store.ts).
+  'DatabaseGatewayUnavailableError',
 ]);
 
 export function isDatabaseUnreachable(err: unknown): boolean {

@@ -67,6 +67,30 @@ function listDatabases(cmd: Doc, ctx: CommandContext): Doc {
   return { databases: entries, totalSize, totalSizeMb: Math.floor(totalSize / (1024 * 1024)) };
 }
 
+const startedAt = Date.now();
+
+/** The parts of MongoDB's serverStatus that devdb can honestly report: connections counted from outside (bench/data-path.ts). */
+function serverStatus(_cmd: Doc, ctx: CommandContext): Doc {
+  const uptimeMillis = Date.now() - startedAt;
+  const current = ctx.connections?.current() ?? 0;
+  return {
+    host: 'devdb',
+    version: '7.0.0',
+    process: 'devdb',
+    pid: process.pid,
+    uptime: Math.floor(uptimeMillis / 1000),
+    uptimeMillis,
+    localTime: new Date(),
+    connections: {
+      current,
+      available: 1_000_000 - current,
+      totalCreated: ctx.connections?.totalCreated ?? 0,
+      active: current,
+    },
+    opcounters: { ...(ctx.connections?.opcounters ?? {}) },
+  };
+}
+
 export const adminCommands: Record<string, CommandHandler> = {
   hello,
   isMaster: hello,
@@ -77,4 +101,5 @@ export const adminCommands: Record<string, CommandHandler> = {
   // Sessions carry no server state here: there are no transactions to clean up.
   endSessions: () => ({}),
   listDatabases,
+  serverStatus,
 };

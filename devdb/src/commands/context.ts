@@ -10,6 +10,15 @@ export interface CommandContext {
   connectionId: number;
   /** Target database (`$db`, or the OP_QUERY namespace prefix). */
   db: string;
+  /** The server's connection counts, for serverStatus; absent when a command runs outside a server. */
+  connections?: ConnectionCounts;
+}
+
+export interface ConnectionCounts {
+  current(): number;
+  totalCreated: number;
+  /** serverStatus.opcounters: operations received, by MongoDB's categories. */
+  opcounters: Record<'insert' | 'query' | 'update' | 'delete' | 'getmore' | 'command', number>;
 }
 
 /** Returns the reply body; `ok: 1` is added by the dispatcher. */

@@ -1,0 +1,103 @@
+/**
+ * The data path (docs/data-path.md): the same routes in DB_ACCESS=direct (a MongoClient per request)
+ * and DB_ACCESS=gateway (clients held in Durable Objects), on the local stack with the dev database
+ * simulating a hosted cluster: every reply LATENCY_MS late, each new connection's first reply
+ * HANDSHAKE_MS later still. Per route, mode and concurrency: p50, p95, requests/s, connections
+ * created per 1,000 requests and database operations per request (serverStatus of the dev database).
+ * Run: npx tsx bench/data-path.ts   (REQUESTS=1000, LATENCY_MS=20, HANDSHAKE_MS=150, PORT=8799, MODES=direct,gateway)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { startDevDb } from '../devdb/src/server.js';
+import { type LoadFigures, runLoad, startLocalStack } from './local-stack.js';
+
+const REQUESTS = Number(process.env.REQUESTS ?? 1000);
+const LATENCY_MS = Number(process.env.LATENCY_MS ?? 20);
+const HANDSHAKE_MS = Number(process.env.HANDSHAKE_MS ?? 150);
+const PORT = Number(process.env.PORT ?? 8799);
+const MODES = (process.env.MODES ?? 'direct,gateway').split(',');
+const CONCURRENCIES = [1, 20];
+
+type Counts = { created: number; ops: number };
+
+async function serverCounts(watcher: MongoClient): Promise<Counts> {
+  const status = await watcher.db('admin').command({ serverStatus: 1 });
+  const ops = Object.values(status.opcounters as Record<string, number>).reduce((sum, n) => sum + n, 0);
+  // The watcher's own serverStatus is one command each time: left out.
+  return { created: status.connections.totalCreated, ops };
+}
+
+async function main(): Promise<void> {
+  const devdb = await startDevDb({ port: 0, quiet: true });
+  const uri = `${devdb.uri}/bench_data_path`;
+  const watcher = new MongoClient(devdb.uri, { maxPoolSize: 1, serverMonitoringMode: 'poll' });
+  const rows: string[] = [];
+  process.stdout.write(
+    `dev database: ${LATENCY_MS} ms per reply, ${HANDSHAKE_MS} ms more on each new connection's first; ${REQUESTS} requests per row\n`,
+  );
+  try {
+    for (const mode of MODES) {
+      const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), `data-path-${mode}-`));
+      // Setup (indexes, demo data) on a fast network; the measurement on the slow one.
+      devdb.setNetwork({ latencyMs: 0, handshakeMs: 0 });
+      const stack = await startLocalStack({ mongodbUri: uri, port: PORT, stateDir, env: { DB_ACCESS: mode } });
+      try {
+        const api = (p: string, init: RequestInit = {}) => fetch(`${stack.url}/api${p}`, init);
+        const email = `bench-${mode}-${Date.now()}@rider.test`;
+        const registered = await api('/users', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Bench Rider', email, password: 'bench-password' }),
+        });
+        const { token } = (await registered.json()) as { token: string };
+        const auth = { 'x-auth-token': token };
+        const routes: [string, () => Promise<Response>][] = [
+          ['GET /api/users/me', () => api('/users/me', { headers: auth })],
+          ['GET /api/feed', () => api('/feed', { headers: auth })],
+          [
+            'POST /api/feed',
+            () =>
+              api('/feed', {
+                method: 'POST',
+                headers: { ...auth, 'content-type': 'application/json' },
+                body: JSON.stringify({ text: 'a bench post' }),
+              }),
+          ],
+        ];
+        devdb.setNetwork({ latencyMs: LATENCY_MS, handshakeMs: HANDSHAKE_MS });
+        // One warm-up request per route: the gateway's first connection is counted in the first row.
+        for (const [route, send] of routes) {
+          for (const concurrency of CONCURRENCIES) {
+            const before = await serverCounts(watcher);
+            const figures: LoadFigures = await runLoad(REQUESTS, concurrency, send);
+            const after = await serverCounts(watcher);
+            const perThousand = ((after.created - before.created) * 1000) / REQUESTS;
+            const opsPerRequest = (after.ops - before.ops - 1) / REQUESTS;
+            const row = `| ${mode.padEnd(7)} | ${route.padEnd(17)} | ${String(concurrency).padStart(2)} | ${figures.p50.toFixed(0).padStart(5)} | ${figures.p95.toFixed(0).padStart(5)} | ${figures.rps.toFixed(1).padStart(6)} | ${perThousand.toFixed(1).padStart(7)} | ${opsPerRequest.toFixed(2).padStart(5)} | ${figures.failures} |`;
+            rows.push(row);
+            process.stdout.write(`${row}\n`);
+          }
+        }
+      } finally {
+        await stack.stop();
+        fs.rmSync(stateDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await watcher.close();
+    await devdb.close();
+  }
+  process.stdout.write(
+    `\n| mode    | route             |  c |   p50 |   p95 |  req/s | conn/1k | ops/r | errors |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,82 @@
+// Shared by the benches that drive the local stack (scripts/dev.ts): start it against a given
+// database, wait until wrangler serves, stop it with its children, and summarize latencies.
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface LocalStack {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `scripts/dev.ts` against `mongodbUri` with extra environment; resolves once the Worker is ready. */
+export async function startLocalStack(options: {
+  mongodbUri: string;
+  port: number;
+  stateDir: string;
+  env?: Record<string, string>;
+}): Promise<LocalStack> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+    env: {
+      ...process.env,
+      ...options.env,
+      MONGODB_URI: options.mongodbUri,
+      PORT: String(options.port),
+      DEVDB_DATA: options.stateDir,
+      WRANGLER_STATE: `${options.stateDir}/wrangler`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (/Ready on http/.test(log)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`local stack exited with ${code}:\n${log}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${options.port}`,
+    stop: async () => {
+      if (!child.pid || child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface LoadFigures {
+  p50: number;
+  p95: number;
+  rps: number;
+  failures: number;
+}
+
+/** Sends `total` requests from `concurrency` clients; latency of each from send to body read. */
+export async function runLoad(total: number, concurrency: number, send: () => Promise<Response>): Promise<LoadFigures> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let started = 0;
+  const begin = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < total) {
+        started += 1;
+        const start = performance.now();
+        const res = await send();
+        await res.arrayBuffer();
+        if (res.status >= 400) failures += 1;
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  const seconds = (performance.now() - begin) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds, failures };
+}

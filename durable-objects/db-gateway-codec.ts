@@ -1,0 +1,126 @@
+import { BSON, type Document, MongoBulkWriteError, MongoError, MongoServerError, ObjectId } from 'mongodb';
+
+// Values cross Durable Object RPC as BSON bytes: structured clone would turn ObjectId, Decimal128,
+// Long and Binary into plain objects. The decode options keep each value as the driver would hand it over.
+const DECODE: BSON.DeserializeOptions = { promoteLongs: false, promoteBuffers: false, promoteValues: true };
+
+/** One database operation as the Worker sends it to a gateway object (durable-objects/db-gateway.ts). */
+export interface GatewayRequest {
+  /** MONGODB_URI: the gateway keeps one client per server it is sent to. */
+  uri: string;
+  db: string;
+  /** maxPoolSize of the client the gateway opens for `uri` (DB_POOL_SIZE). */
+  poolSize: number;
+  /** Absent for a database command (`store.db.command`). */
+  collection?: string;
+  method: string;
+  /** The values (filters, documents, pipelines), encoded as the driver encodes them: `undefined` stored as null. */
+  values: Uint8Array;
+  /** The options argument, undefined keys left out as the driver's option parsing expects. */
+  options: Uint8Array;
+}
+
+/** How many leading arguments of each method are values; the one after them is the options argument. */
+export const VALUE_ARGUMENTS: Record<string, number> = {
+  find: 1,
+  aggregate: 1,
+  findOne: 1,
+  countDocuments: 1,
+  estimatedDocumentCount: 0,
+  distinct: 2,
+  insertOne: 1,
+  insertMany: 1,
+  updateOne: 2,
+  updateMany: 2,
+  replaceOne: 2,
+  findOneAndUpdate: 2,
+  findOneAndReplace: 2,
+  findOneAndDelete: 1,
+  deleteOne: 1,
+  deleteMany: 1,
+  bulkWrite: 1,
+  createIndex: 1,
+  createIndexes: 1,
+  command: 1,
+};
+
+export type GatewayReply = { ok: Uint8Array } | { error: Uint8Array };
+
+export function encodeValues(values: unknown[]): Uint8Array {
+  return BSON.serialize({ v: values });
+}
+
+export function encodeOptions(options: Document | undefined): Uint8Array {
+  return BSON.serialize({ v: options ?? {} }, { ignoreUndefined: true });
+}
+
+export function encodeResult(value: unknown): Uint8Array {
+  return BSON.serialize({ v: value ?? null });
+}
+
+export function decode<T>(bytes: Uint8Array): T {
+  return BSON.deserialize(bytes, DECODE).v as T;
+}
+
+/** What survives of a driver error: its class name, MongoDB code and the fields the services read. */
+export function encodeError(err: unknown): Uint8Array {
+  const e = (err ?? {}) as Record<string, unknown> & Error;
+  const writeErrors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat().map((w) => w.toJSON()) : undefined;
+  const result =
+    err instanceof MongoBulkWriteError ? bulkCounts(err.result as unknown as Record<string, unknown>) : undefined;
+  return BSON.serialize(
+    {
+      v: {
+        name: e.name ?? 'Error',
+        message: e.message ?? String(err),
+        errorResponse: err instanceof MongoServerError ? err.errorResponse : undefined,
+        code: e.code,
+        codeName: e.codeName,
+        keyValue: e.keyValue,
+        keyPattern: e.keyPattern,
+        errorLabels: err instanceof MongoError ? err.errorLabels : undefined,
+        writeErrors,
+        result,
+      },
+    },
+    { ignoreUndefined: true },
+  );
+}
+
+/** A BulkWriteResult's figures, without the class (its methods do not cross RPC). */
+export function bulkCounts(result: Record<string, unknown>): Document {
+  const { insertedCount, matchedCount, modifiedCount, deletedCount, upsertedCount, upsertedIds, insertedIds, ok } =
+    result;
+  return { insertedCount, matchedCount, modifiedCount, deletedCount, upsertedCount, upsertedIds, insertedIds, ok };
+}
+
+/**
+ * The Worker-side error: a MongoServerError or MongoBulkWriteError with its code (duplicate key 11000
+ * stays 409 in worker/http/on-error.ts), else an Error carrying the driver's class name, which
+ * worker/db/errors.ts reads to tell an unreachable database (503).
+ */
+export function decodeError(bytes: Uint8Array): Error {
+  const e = decode<Document>(bytes);
+  if (e.name === 'MongoBulkWriteError') {
+    // Plain write errors with WriteError's fields (the class is not exported at runtime).
+    const writeErrors = (e.writeErrors ?? []) as Document[];
+    return new MongoBulkWriteError({ message: e.message, code: e.code, writeErrors } as never, e.result);
+  }
+  if (e.name === 'MongoServerError' && e.errorResponse) return new MongoServerError(e.errorResponse);
+  const error = new Error(e.message);
+  Object.defineProperty(error, 'name', { value: e.name });
+  for (const key of ['code', 'codeName', 'keyValue', 'keyPattern', 'errorLabels'])
+    if (e[key] !== undefined) Object.assign(error, { [key]: e[key] });
+  return error;
+}
+
+/** The driver gives a new document an `_id` in place before sending it; the gateway path does the same, so callers can read it. */
+export function assignIds(method: string, values: unknown[]): void {
+  const give = (doc: unknown) => {
+    if (doc && typeof doc === 'object' && !('_id' in doc)) (doc as Document)._id = new ObjectId();
+  };
+  if (method === 'insertOne') give(values[0]);
+  if (method === 'insertMany') for (const doc of values[0] as unknown[]) give(doc);
+  if (method === 'bulkWrite')
+    for (const op of values[0] as Document[]) if (op.insertOne) give(op.insertOne.document ?? op.insertOne);
+}

@@ -1,0 +1,121 @@
+import { DurableObject } from 'cloudflare:workers';
+import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
+import { LIMITS } from '../worker/limits';
+import {
+  bulkCounts,
+  decode,
+  encodeError,
+  encodeResult,
+  type GatewayReply,
+  type GatewayRequest,
+  VALUE_ARGUMENTS,
+} from './db-gateway-codec';
+import { repairSocketTimeouts } from './socket-timeouts';
+
+// Held connections outlive the handshake's idle timer: without the repair, workerd fires it on every
+// connection 1.5 s after it opened (durable-objects/socket-timeouts.ts), and the pool churns.
+repairSocketTimeouts();
+
+// The same timeouts as the per-request client (worker/db/connection.ts): an unreachable database answers 503 within 2 s.
+const HELD_CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 1500,
+  connectTimeoutMS: 1500,
+  // Each reply within 10 s (timeoutMS has no effect in driver 7); needs the timer repair below.
+  socketTimeoutMS: 10_000,
+  minPoolSize: 0,
+  // One monitoring connection per server (no separate RTT connection), so a warm gateway holds 1 + its pool.
+  serverMonitoringMode: 'poll',
+};
+
+/**
+ * Holds MongoDB clients across requests (a Worker cannot: its sockets belong to one request), so a
+ * request pays round trips, never a handshake. Requests interleave while they wait on the database:
+ * only storage calls close a Durable Object's input gate, and this object stores nothing.
+ * The Worker side and the pool of objects are worker/db/gateway-store.ts; docs/data-path.md the placement.
+ */
+export class DbGateway extends DurableObject {
+  // Keyed by connection string; few entries in production (one), a handful in tests.
+  private readonly clients = new Map<string, MongoClient>();
+
+  async run(request: GatewayRequest): Promise<GatewayReply> {
+    try {
+      return { ok: encodeResult(await this.execute(request)) };
+    } catch (err) {
+      return { error: encodeError(err) };
+    }
+  }
+
+  private async execute(request: GatewayRequest): Promise<unknown> {
+    const values = decode<unknown[]>(request.values);
+    const options = decode<Document>(request.options);
+    const client = this.client(request.uri, request.poolSize);
+    const db = client.db(request.db);
+    try {
+      if (request.collection === undefined) {
+        if (request.method !== 'command') throw new Error(`The database gateway does not run Db.${request.method}.`);
+        return await db.command(values[0] as Document, options);
+      }
+      return await runOnCollection(db, request.collection, request.method, values, options);
+    } catch (err) {
+      // A closed client never reopens by itself: the next call starts a new one.
+      if ((err as Error).name === 'MongoTopologyClosedError') this.forget(clientKey(request.uri), client);
+      throw err;
+    }
+  }
+
+  private forget(key: string, client: MongoClient): void {
+    if (this.clients.get(key) !== client) return;
+    this.clients.delete(key);
+    // Calls still running on it finish first (socketTimeoutMS bounds each reply).
+    setTimeout(() => client.close().catch(() => undefined), HELD_CLIENT_OPTIONS.socketTimeoutMS);
+  }
+
+  private client(uri: string, poolSize: number): MongoClient {
+    const key = clientKey(uri);
+    let client = this.clients.get(key);
+    if (client) {
+      // Most recently used last, so the oldest is the one let go.
+      this.clients.delete(key);
+      this.clients.set(key, client);
+      return client;
+    }
+    client = new MongoClient(uri, { ...HELD_CLIENT_OPTIONS, maxPoolSize: poolSize });
+    this.clients.set(key, client);
+    for (const [oldKey, old] of this.clients) {
+      if (this.clients.size <= LIMITS.dbGateway.clientsPerObject) break;
+      this.forget(oldKey, old);
+    }
+    return client;
+  }
+}
+
+/**
+ * Which client serves a connection string: the database in its path is chosen per call, so it is
+ * left out, unless the string carries credentials (the path is then also where they are checked).
+ */
+function clientKey(uri: string): string {
+  const at = uri.indexOf('@');
+  if (at !== -1 && at < uri.indexOf('/', uri.indexOf('//') + 2)) return uri;
+  return uri.replace(/^([^/]*\/\/[^/?]*)\/[^?]*/, '$1');
+}
+
+async function runOnCollection(
+  db: Db,
+  name: string,
+  method: string,
+  values: unknown[],
+  options: Document,
+): Promise<unknown> {
+  if (!(method in VALUE_ARGUMENTS) || method === 'command')
+    throw new Error(`The database gateway does not run Collection.${method}.`);
+  const collection = db.collection(name);
+  // Every value position filled, an omitted one as undefined, so the options never land in a filter's place.
+  const args = Array.from({ length: VALUE_ARGUMENTS[method]! }, (_, i) => values[i] ?? undefined);
+  if (method === 'find') return collection.find(values[0] as Document, options).toArray();
+  if (method === 'aggregate') return collection.aggregate(values[0] as Document[], options).toArray();
+  const result = await (collection as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!(
+    ...args,
+    options,
+  );
+  return method === 'bulkWrite' ? bulkCounts(result as Record<string, unknown>) : result;
+}
