@@ -14,27 +14,31 @@ const { api } = push;
 
 type Rider = TestAccount & { device: string };
 
-/** A rider with one Expo device registered (stored as the push-tokens route stores one). */
+/** Registers an Expo device of the rider through POST /api/push-tokens. */
+async function addDevice(account: TestAccount, platform: 'ios' | 'android' = 'ios') {
+  const device = `ExponentPushToken[${crypto.randomUUID()}]`;
+  const res = await api.fetch('/api/push-tokens', {
+    method: 'POST',
+    headers: { 'x-auth-token': account.token },
+    json: { token: device, platform, transport: 'gateway', timezone: 'Europe/Berlin' },
+  });
+  expect(res.status).toBe(201);
+  return device;
+}
+
+/** A rider with one Expo device. */
 async function rider(name: string): Promise<Rider> {
   const account = await register(api, { name });
-  const device = `ExponentPushToken[${crypto.randomUUID()}]`;
-  const now = new Date();
-  await api.db((db) =>
-    db.collection('pushTokens').insertOne({
-      _id: new ObjectId(),
-      userId: new ObjectId(account._id),
-      token: device,
-      platform: 'ios',
-      transport: 'gateway',
-      timezone: 'Europe/Berlin',
-      lastSeenAt: now,
-      createdAt: now,
-      updatedAt: now,
-      deadAt: null,
-      deadReason: null,
-    }),
-  );
-  return { ...account, device };
+  return { ...account, device: await addDevice(account) };
+}
+
+async function setPreferences(account: TestAccount, patch: unknown) {
+  const res = await api.fetch('/api/users/me/notification-preferences', {
+    method: 'PATCH',
+    headers: { 'x-auth-token': account.token },
+    json: patch,
+  });
+  expect(res.status).toBe(200);
 }
 
 async function conversation(owner: TestAccount, others: TestAccount[]) {
@@ -87,20 +91,7 @@ describe('message pushes', () => {
   it('never push the sender, on any of their devices, and push every other participant', async () => {
     await push.script({});
     const [alice, bob, carol] = [await rider('Alice'), await rider('Bob'), await rider('Carol')];
-    const alicePhone = { ...alice, device: `ExponentPushToken[${crypto.randomUUID()}]` };
-    await api.db((db) =>
-      db.collection('pushTokens').insertOne({
-        userId: new ObjectId(alice._id),
-        token: alicePhone.device,
-        platform: 'android',
-        transport: 'gateway',
-        lastSeenAt: new Date(),
-        createdAt: new Date(),
-        updatedAt: new Date(),
-        deadAt: null,
-        deadReason: null,
-      }),
-    );
+    const alicePhone = { ...alice, device: await addDevice(alice, 'android') };
     const id = await conversation(alice, [bob, carol]);
     await send(alice, id, 'group ride?');
     const sent = await push.sent();
@@ -111,14 +102,7 @@ describe('message pushes', () => {
   it('skip a recipient whose messages push preference is off, and only them', async () => {
     await push.script({});
     const [alice, bob, carol] = [await rider('Alice'), await rider('Bob'), await rider('Carol')];
-    await api.db((db) =>
-      db
-        .collection('users')
-        .updateOne(
-          { _id: new ObjectId(bob._id) },
-          { $set: { notificationPreferences: { messages: { push: false } } } },
-        ),
-    );
+    await setPreferences(bob, { messages: { push: false } });
     const id = await conversation(alice, [bob, carol]);
     await send(alice, id, 'anyone?');
     const sent = await push.sent();
@@ -129,15 +113,8 @@ describe('message pushes', () => {
   it('ignore quiet hours: a message at any hour is pushed', async () => {
     await push.script({});
     const [alice, bob] = [await rider('Alice'), await rider('Bob')];
-    // Quiet all day long, in Bob's zone.
-    await api.db((db) =>
-      db
-        .collection('users')
-        .updateOne(
-          { _id: new ObjectId(bob._id) },
-          { $set: { notificationPreferences: { quietHours: { start: '00:00', end: '23:59', timezone: 'UTC' } } } },
-        ),
-    );
+    // Quiet all day long.
+    await setPreferences(bob, { quietHours: { start: '00:00', end: '23:59', timezone: 'UTC' } });
     const id = await conversation(alice, [bob]);
     await send(alice, id, 'late session?');
     expect(to(await push.sent(), bob)).toHaveLength(1);
@@ -150,14 +127,11 @@ describe('message pushes', () => {
     const message = await send(alice, id, 'first');
     await push.script({});
     // The route refuses a message across a block (403), so the block lands between the write and its push.
-    await api.db((db) =>
-      db.collection('user_blocks').insertOne({
-        userId: new ObjectId(bob._id),
-        blockedUserId: new ObjectId(alice._id),
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      }),
-    );
+    const blocked = await api.fetch(`/api/users/me/blocks/${alice._id}`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': bob.token },
+    });
+    expect(blocked.ok).toBe(true);
     const connection = openRequestConnection(api.env);
     try {
       const stored = await connection.store.dm_messages.findOne({ _id: new ObjectId(message._id) });
