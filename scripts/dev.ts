@@ -25,6 +25,9 @@ const PASSED_THROUGH = [
   'OPENAI_MODEL',
   'OPENAI_TIMEOUT_MS',
   'COMPANION_MESSAGES_PER_MINUTE',
+  'ACCESS_TOKEN_TTL_S',
+  'REFRESH_TOKEN_TTL_DAYS',
+  'REFRESH_GRACE_S',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

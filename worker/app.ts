@@ -28,6 +28,9 @@ import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
+import { adminSessionRoutes } from './sessions/admin-routes';
+import { passwordRoutes } from './sessions/password-routes';
+import { sessionRoutes } from './sessions/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
@@ -57,8 +60,8 @@ export function createApp() {
     // browser extension read the token from x-auth-token.
     cors({
       origin: '*',
-      allowHeaders: ['content-type', 'x-auth-token', 'authorization', 'x-voice-session'],
-      exposeHeaders: ['x-auth-token', 'retry-after'],
+      allowHeaders: ['content-type', 'x-auth-token', 'authorization', 'x-voice-session', 'x-session-mode'],
+      exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate'],
       maxAge: 86400,
     }),
     bodyLimit({
@@ -112,6 +115,9 @@ export function createApp() {
   app.route('/api/analytics', analyticsIngestRoutes);
   app.route('/api/analytics/dashboard', analyticsDashboardRoutes);
   app.route('/', analyticsDashboardPageRoutes);
+  app.route('/api', sessionRoutes);
+  app.route('/api', passwordRoutes);
+  app.route('/api/admin', adminSessionRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

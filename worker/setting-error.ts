@@ -24,7 +24,12 @@ export type SettingName =
   | 'OPENAI_MODEL'
   | 'OPENAI_TIMEOUT_MS'
   | 'COMPANION_MESSAGES_PER_MINUTE'
-  | 'POLICY_SIGNING_KEY';
+  | 'POLICY_SIGNING_KEY'
+  | 'JWT_SECRET_PREVIOUS'
+  | 'REFRESH_TOKEN_SECRET'
+  | 'ACCESS_TOKEN_TTL_S'
+  | 'REFRESH_TOKEN_TTL_DAYS'
+  | 'REFRESH_GRACE_S';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

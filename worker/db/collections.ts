@@ -52,6 +52,8 @@ const COLLECTIONS = {
   reports: holds<D.ReportDoc>(),
   ingestion_runs: holds<D.IngestionRunDoc>(),
   mobile_version_policy_history: holds<D.MobileVersionPolicyChangeDoc>(),
+  sessions: holds<D.SessionDoc>(),
+  legacy_token_usage: holds<D.LegacyTokenUsageDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;
