@@ -37,7 +37,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection] ?? removedBy(cleanup, userId) ?? 'userId';
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, familyId).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -45,6 +45,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       providerEventId: crypto.randomUUID(),
       slug: crypto.randomUUID(),
       installationId: crypto.randomUUID(),
+      familyId: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };
