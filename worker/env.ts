@@ -63,6 +63,8 @@ export interface Env {
   REFRESH_TOKEN_TTL_DAYS?: string;
   /** Seconds a spent refresh token still gets the same successor; default in worker/limits.ts. */
   REFRESH_GRACE_S?: string;
+  /** The origin identity-provider callbacks are registered for (staging sets its own; docs/deploy.md). */
+  PUBLIC_ORIGIN?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;
