@@ -58,11 +58,15 @@ describe('staging is isolated from production (wrangler.toml [env.staging])', ()
 
   it('repeats what environments do not inherit: Durable Objects, crons, containers and the other vars', () => {
     const bindings = (config: typeof production) =>
-      sorted(config.durable_objects.bindings.map((binding) => `${binding.name}:${binding.class_name}`));
+      sorted(
+        config.durable_objects.bindings.map(
+          (binding: { name: string; class_name: string }) => `${binding.name}:${binding.class_name}`,
+        ),
+      );
     expect(bindings(staging)).toEqual(bindings(production));
     expect(staging.triggers.crons).toEqual(production.triggers.crons);
-    expect(sorted((staging.containers ?? []).map((container) => container.class_name))).toEqual(
-      sorted((production.containers ?? []).map((container) => container.class_name)),
+    expect(sorted((staging.containers ?? []).map((container: { class_name: string }) => container.class_name))).toEqual(
+      sorted((production.containers ?? []).map((container: { class_name: string }) => container.class_name)),
     );
     expect(sorted(Object.keys(vars(staging)))).toEqual(expect.arrayContaining(sorted(Object.keys(vars(production)))));
   });
