@@ -43,6 +43,7 @@ export default defineConfig({
               bindings: {
                 MONGODB_URI: inject('mongoUri'),
                 JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
+                REFRESH_TOKEN_SECRET: 'test-only-refresh-token-secret',
                 PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
                 POLICY_SIGNING_KEY: policySigningKey,
                 GOOGLE_CLIENT_IDS:

@@ -32,6 +32,9 @@ const PASSED_THROUGH = [
   'DB_ACCESS',
   'DB_GATEWAYS',
   'DB_POOL_SIZE',
+  'ACCESS_TOKEN_TTL_S',
+  'REFRESH_TOKEN_TTL_DAYS',
+  'REFRESH_GRACE_S',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

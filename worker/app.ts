@@ -33,6 +33,9 @@ import { realtimeRoutes } from './realtime/routes';
 import { reminderRoutes } from './reminders/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
+import { adminSessionRoutes } from './sessions/admin-routes';
+import { passwordRoutes } from './sessions/password-routes';
+import { sessionRoutes } from './sessions/routes';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
@@ -63,8 +66,15 @@ export function createApp() {
     cors({
       origin: '*',
       // x-socket-id: a message send names the sender's own socket, which gets no echo (docs/realtime.md).
-      allowHeaders: ['content-type', 'x-auth-token', 'authorization', 'x-voice-session', 'x-socket-id'],
-      exposeHeaders: ['x-auth-token', 'retry-after'],
+      allowHeaders: [
+        'content-type',
+        'x-auth-token',
+        'authorization',
+        'x-voice-session',
+        'x-socket-id',
+        'x-session-mode',
+      ],
+      exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate'],
       maxAge: 86400,
     }),
     bodyLimit({
@@ -125,6 +135,9 @@ export function createApp() {
   app.route('/api/users', notificationPreferenceRoutes);
   app.route('/api/push', pushRoutes);
   app.route('/api/admin', adminPushRoutes);
+  app.route('/api', sessionRoutes);
+  app.route('/api', passwordRoutes);
+  app.route('/api/admin', adminSessionRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

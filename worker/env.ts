@@ -68,6 +68,18 @@ export interface Env {
   /** Location hint for the gateway objects, near the cluster, e.g. `weur` (docs/data-path.md). */
   DB_GATEWAY_LOCATION?: string;
   DB_GATEWAY: DurableObjectNamespace<DbGateway>;
+  /** The previous JWT_SECRET during a rotation: it still verifies, never signs (docs/sessions.md). */
+  JWT_SECRET_PREVIOUS?: string;
+  /** HMAC key deriving a spent refresh token's successor (a secret; worker/sessions/refresh-token.ts). */
+  REFRESH_TOKEN_SECRET?: string;
+  /** Opt-in access token lifetime in seconds; default in worker/limits.ts. */
+  ACCESS_TOKEN_TTL_S?: string;
+  /** Days a session lives past its last refresh; default in worker/limits.ts. */
+  REFRESH_TOKEN_TTL_DAYS?: string;
+  /** Seconds a spent refresh token still gets the same successor; default in worker/limits.ts. */
+  REFRESH_GRACE_S?: string;
+  /** The origin identity-provider callbacks are registered for (staging sets its own; docs/deploy.md). */
+  PUBLIC_ORIGIN?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

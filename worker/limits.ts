@@ -293,4 +293,22 @@ export const LIMITS = {
     /** A pending row this long overdue is cancelled as expired: a day-old reminder is noise. */
     expiryHours: 24,
   },
+  /** Opt-in sessions (docs/sessions.md); each duration has a setting of the same meaning in worker/sessions/settings.ts. */
+  sessions: {
+    /** Access token lifetime: the interface spec's target "an expiry such as one hour". ACCESS_TOKEN_TTL_S. */
+    accessTokenTtlS: 3600,
+    /** A session lives this long past its last refresh. REFRESH_TOKEN_TTL_DAYS. */
+    refreshTokenTtlDays: 60,
+    /** A spent refresh token retried this soon gets the same successor (a lost response). REFRESH_GRACE_S. */
+    refreshGraceS: 10,
+    /** Refresh tokens carry 256 random bits (32 bytes); the family id 128. */
+    tokenBytes: 32,
+    familyBytes: 16,
+    /** The device label kept from `user-agent`. */
+    deviceMax: 200,
+    /** A refresh token as a client sends it; generous over the ~66 characters we issue. */
+    refreshTokenMax: 200,
+    /** `GET /api/admin/legacy-token-usage` reads this many days at most. */
+    legacyUsageDaysMax: 90,
+  },
 } as const;

@@ -30,7 +30,12 @@ export type SettingName =
   | 'VAPID_PUBLIC_KEY'
   | 'DB_ACCESS'
   | 'DB_GATEWAYS'
-  | 'DB_POOL_SIZE';
+  | 'DB_POOL_SIZE'
+  | 'JWT_SECRET_PREVIOUS'
+  | 'REFRESH_TOKEN_SECRET'
+  | 'ACCESS_TOKEN_TTL_S'
+  | 'REFRESH_TOKEN_TTL_DAYS'
+  | 'REFRESH_GRACE_S';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

@@ -45,7 +45,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -54,6 +54,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       slug: crypto.randomUUID(),
       installationId: crypto.randomUUID(),
       installationRecordId: new ObjectId(),
+      familyId: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

@@ -54,6 +54,8 @@ const COLLECTIONS = {
   mobile_version_policy_history: holds<D.MobileVersionPolicyChangeDoc>(),
   eventRelationships: holds<D.EventRelationshipDoc>(),
   migration_checkpoints: holds<D.MigrationCheckpointDoc>(),
+  sessions: holds<D.SessionDoc>(),
+  legacy_token_usage: holds<D.LegacyTokenUsageDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

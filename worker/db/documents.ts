@@ -237,3 +237,30 @@ export interface PaymentEventDoc {
   /** What applying it did; absent while (or if) the first delivery has not finished applying it. */
   outcome?: 'applied' | 'stale' | 'unknown-user';
 }
+
+/**
+ * One opt-in sign-in and every refresh token descended from it (worker/sessions/, docs/sessions.md).
+ * Only SHA-256 hashes of refresh tokens are stored; `familyId` is the token's public prefix.
+ */
+export interface SessionDoc extends StoredDoc {
+  userId: ObjectId;
+  familyId: string;
+  /** Hash of the one live refresh token. */
+  tokenHash: string;
+  /** Hash of the token spent by the last rotation, answered again within the grace window. */
+  previousHash?: string;
+  rotatedAt?: Date;
+  /** From the sign-in's `user-agent`, cut to LIMITS.sessions.deviceMax. */
+  device: string;
+  lastUsedAt: Date;
+  /** 60 days (setting) from the last use; the TTL index removes the session then. */
+  expiresAt: Date;
+  /** Set by sign-out, password change or reuse of a spent token; refreshes then answer 401. */
+  revokedAt?: Date | null;
+}
+
+/** Requests per UTC day that still present a legacy token (no session), for planning their sunset. */
+export interface LegacyTokenUsageDoc {
+  _id: string;
+  requests: number;
+}

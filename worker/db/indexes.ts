@@ -505,6 +505,24 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'userId_relationship__id' },
     why: "a rider's events by relationship, newest first",
   },
+  {
+    collection: 'sessions',
+    key: { familyId: 1 },
+    options: { name: 'familyId_unique', unique: true },
+    why: 'a refresh token names its session by family id',
+  },
+  {
+    collection: 'sessions',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId_id' },
+    why: "a rider's sessions newest first; sign-out everywhere; account deletion",
+  },
+  {
+    collection: 'sessions',
+    key: { expiresAt: 1 },
+    options: { name: 'expiresAt_ttl', expireAfterSeconds: 0 },
+    why: 'a session unused for REFRESH_TOKEN_TTL_DAYS is removed',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */

@@ -3,7 +3,8 @@ import type { Env } from '../env';
 import { plainTextError } from '../http/errors';
 import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../session/access-text';
-import { claimsOrInvalid } from '../session/claims';
+import { claimsOrInvalid, orExpired } from '../session/claims';
+import { countLegacyToken } from '../session/legacy-usage';
 import { storedAccount } from '../session/service';
 import type { SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
@@ -23,7 +24,7 @@ async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string 
  * (claim email equals body email) applies only to routes without an `:id`: on a route that
  * names an account, matching your own email must never open someone else's account.
  * Missing token: 401 `Access denied. No token provided.`; bad token: 400 `Invalid token.`;
- * otherwise a failed check is 403 `Access denied.`
+ * otherwise a failed check is 403 `Access denied.`; an opt-in token past its exp: 401 JSON `Token expired.`
  * @example router.openapi(defineRoute({ method: 'delete', path: '/{id}', middleware: [accountOrAdmin()] as const, ... }), handler)
  */
 export function accountOrAdmin() {
@@ -32,7 +33,8 @@ export function accountOrAdmin() {
       const header = c.req.header('authorization') ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
-      const claims = await claimsOrInvalid(c.env, match[1]!);
+      const verified = await claimsOrInvalid(c.env, match[1]!);
+      const claims = verified.claims;
       const stored = await storedAccount(c.var.db, claims);
       const isAdmin = stored?.isAdmin === true;
       const pathId = c.req.param('id');
@@ -43,12 +45,14 @@ export function accountOrAdmin() {
       if (!isAdmin && !(ownsAccount && stored)) throw plainTextError(403, ACCESS_TEXT.denied);
 
       c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
+      c.set('sessionId', verified.sessionId);
+      countLegacyToken(verified, c.var);
       await next();
     }),
     {
       security: [{ 'authorization-bearer': [] }],
       responses: {
-        401: textResponse([ACCESS_TEXT.noToken]),
+        401: orExpired(textResponse([ACCESS_TEXT.noToken])),
         400: textResponse([ACCESS_TEXT.invalidToken]),
         403: textResponse([ACCESS_TEXT.denied]),
       },

@@ -3,7 +3,8 @@ import type { Env } from '../env';
 import { plainTextError } from '../http/errors';
 import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../session/access-text';
-import { claimsOrInvalid } from '../session/claims';
+import { claimsOrInvalid, orExpired } from '../session/claims';
+import { countLegacyToken } from '../session/legacy-usage';
 import { storedAccount } from '../session/service';
 import type { SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
@@ -13,6 +14,7 @@ import type { DatabaseVariables } from './database';
  * request, so revoking it takes effect at once even though tokens never expire.
  * Missing token: 401 `Access denied.`; not admin: 403 `Access denied. Admin only.`;
  * a token that does not verify, or names an account that is gone: 400 `Invalid token.`
+ * An opt-in token past its exp: 401 JSON `Token expired.` (worker/session/claims.ts).
  * An unreachable database or missing configuration is not the client's failure: 503 / 500.
  * @example router.openapi(defineRoute({ method: 'post', path: '/', middleware: [admin()] as const, ... }), handler)
  */
@@ -21,17 +23,20 @@ export function admin() {
     createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
-      const claims = await claimsOrInvalid(c.env, token);
+      const verified = await claimsOrInvalid(c.env, token);
+      const claims = verified.claims;
       const stored = await storedAccount(c.var.db, claims);
       if (!stored) throw plainTextError(400, ACCESS_TEXT.invalidToken);
       if (!stored.isAdmin) throw plainTextError(403, ACCESS_TEXT.adminOnly);
       c.set('user', { ...claims, role: 'admin' });
+      c.set('sessionId', verified.sessionId);
+      countLegacyToken(verified, c.var);
       await next();
     }),
     {
       security: [{ 'x-auth-token': [] }],
       responses: {
-        401: textResponse([ACCESS_TEXT.denied]),
+        401: orExpired(textResponse([ACCESS_TEXT.denied])),
         403: textResponse([ACCESS_TEXT.adminOnly]),
         400: textResponse([ACCESS_TEXT.invalidToken]),
       },

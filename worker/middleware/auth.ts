@@ -3,11 +3,13 @@ import type { Env } from '../env';
 import { plainTextError } from '../http/errors';
 import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../session/access-text';
-import { claimsOrInvalid } from '../session/claims';
+import { claimsOrInvalid, orExpired } from '../session/claims';
+import { countLegacyToken } from '../session/legacy-usage';
 import type { TokenClaims } from '../session/token';
+import type { DatabaseVariables } from './database';
 
-/** What the access checks set: the caller's token claims on `c.var.user`. */
-export type SessionVariables = { user: TokenClaims };
+/** What the access checks set: the caller's token claims on `c.var.user`, and an opt-in token's session id (none for a legacy token). */
+export type SessionVariables = { user: TokenClaims; sessionId?: string };
 
 /** The security schemes, named for the header each check reads. */
 export const SECURITY_SCHEMES = {
@@ -27,20 +29,27 @@ export const SECURITY_SCHEMES = {
 
 /**
  * Requires a valid session token in `x-auth-token`; its claims become `c.var.user`.
- * Missing: 401 `Access denied. No token provided.`; unverifiable: 400 `Invalid token.`
+ * Missing: 401 `Access denied. No token provided.`; unverifiable: 400 `Invalid token.`;
+ * an opt-in token past its exp: 401 JSON `Token expired.` (worker/session/claims.ts).
  * @example router.openapi(defineRoute({ method: 'get', path: '/me', middleware: [auth()] as const, ... }), handler)
  */
 export function auth() {
   return withDocs(
-    createMiddleware<{ Bindings: Env; Variables: SessionVariables }>(async (c, next) => {
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & Partial<DatabaseVariables> }>(async (c, next) => {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
-      c.set('user', await claimsOrInvalid(c.env, token));
+      const verified = await claimsOrInvalid(c.env, token);
+      c.set('user', verified.claims);
+      c.set('sessionId', verified.sessionId);
+      countLegacyToken(verified, c.var);
       await next();
     }),
     {
       security: [{ 'x-auth-token': [] }],
-      responses: { 401: textResponse([ACCESS_TEXT.noToken]), 400: textResponse([ACCESS_TEXT.invalidToken]) },
+      responses: {
+        401: orExpired(textResponse([ACCESS_TEXT.noToken])),
+        400: textResponse([ACCESS_TEXT.invalidToken]),
+      },
     },
   );
 }

@@ -2,13 +2,13 @@ import { ObjectId } from 'mongodb';
 import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
 import { blockedBetween } from '../blocks/service';
-import { requireSetting } from '../config';
 import { findConversation } from '../conversations/service';
 import { openRequestConnection, type RequestConnection } from '../db/connection';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
+import { signingKeys } from '../session/keys';
 import { storedAccount } from '../session/service';
-import { verifySessionToken } from '../session/token';
+import { verifyWithKeys } from '../session/token';
 import { MissingSettingError } from '../setting-error';
 import { recordPresence, recordViewing, sendToRiders } from './directory';
 import { roomSettings } from './settings';
@@ -31,8 +31,10 @@ export class SocketShard extends SocketShardBase<Env> {
   protected async authenticate(token: string | null): Promise<{ userId: string } | { refused: string }> {
     if (!token) return { refused: 'Authentication required: send the session token as auth.token.' };
     try {
-      const claims = await verifySessionToken(token, requireSetting(this.env, 'JWT_SECRET'));
-      if (!claims) return { refused: 'Invalid session token.' };
+      // The previous secret still verifies during a rotation (docs/sessions.md); an expired opt-in token is refused.
+      const verified = await verifyWithKeys(token, signingKeys(this.env));
+      if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
+      const { claims } = verified;
       const account = await this.withStore((store) => storedAccount(store, claims));
       return account ? { userId: claims._id } : { refused: 'This account no longer exists.' };
     } catch (error) {

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { UserDoc } from '../db/documents';
 
 /**
  * The session token's claims, exactly as the Live clients decode them. No `exp`: the Live
  * contract has unlimited tokens. Tokens minted by the previous service also carry `iat`,
- * which is accepted and ignored.
+ * which is accepted and ignored. Opt-in tokens add `exp`, `iat` and `sid` beside these five.
  */
 export const TokenClaims = z.object({
   _id: z.string().regex(/^[0-9a-f]{24}$/),
@@ -15,6 +15,24 @@ export const TokenClaims = z.object({
   role: z.literal('admin').nullable(),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
+
+/** The secrets that sign (`current`) and still verify (`previous`, during a rotation; docs/sessions.md). */
+export interface SigningKeys {
+  current: string;
+  previous?: string;
+}
+
+/** What an opt-in token adds to the five claims: its expiry (seconds since the epoch) and its session's id. */
+export interface SessionExtras {
+  exp: number;
+  sid: string;
+}
+
+/** A verified token: its claims and, for an opt-in token, its session id; a legacy token has none. */
+export interface VerifiedToken {
+  claims: TokenClaims;
+  sessionId?: string;
+}
 
 const ALGORITHM = 'HS256';
 const encoder = new TextEncoder();
@@ -29,21 +47,65 @@ export function claimsFor(user: Pick<UserDoc, '_id' | 'name' | 'email' | 'imageU
   };
 }
 
-export function signSessionToken(claims: TokenClaims, secret: string): Promise<string> {
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' }).sign(encoder.encode(secret));
+/** A key id naming the secret without revealing it: the first 64 bits of its SHA-256, base64url. */
+export async function keyId(secret: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`kid:${secret}`)));
+  return btoa(String.fromCharCode(...digest.slice(0, 8)))
+    .replace(/=+$/, '')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 /**
- * Verifies signature and claim shape. Only HS256 is accepted, so `alg: none` and
- * public-key algorithms (the classic key-confusion attack) fail here.
- * Returns null for any token that is not one of ours.
+ * Signs the five claims, with `kid` in the header (never a claim). With `extras` (opt-in mode)
+ * the token also carries `iat`, `exp` and `sid`; without, the claim set is exactly the Live one.
  */
-export async function verifySessionToken(token: string, secret: string): Promise<TokenClaims | null> {
+export async function signSessionToken(claims: TokenClaims, secret: string, extras?: SessionExtras): Promise<string> {
+  const jwt = new SignJWT({ ...claims, ...(extras ? { sid: extras.sid } : {}) }).setProtectedHeader({
+    alg: ALGORITHM,
+    typ: 'JWT',
+    kid: await keyId(secret),
+  });
+  if (extras) jwt.setIssuedAt().setExpirationTime(extras.exp);
+  return jwt.sign(encoder.encode(secret));
+}
+
+/** The secrets to try, in order: the one the header's `kid` names, else (no or unknown kid) both. */
+async function candidates(token: string, keys: SigningKeys): Promise<string[]> {
+  const all = keys.previous ? [keys.current, keys.previous] : [keys.current];
+  let kid: unknown;
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: [ALGORITHM] });
-    const claims = TokenClaims.safeParse(payload);
-    return claims.success ? claims.data : null;
+    kid = decodeProtectedHeader(token).kid;
   } catch {
-    return null;
+    return all;
   }
+  for (const secret of all) if (kid === (await keyId(secret))) return [secret];
+  return all;
+}
+
+/**
+ * Verifies signature, expiry and claim shape against the current and previous secrets. Only
+ * HS256 is accepted, so `alg: none` and public-key algorithms (key confusion) fail here.
+ * 'expired' means a genuine token past its `exp`; null, any token that is not one of ours.
+ */
+export async function verifyWithKeys(token: string, keys: SigningKeys): Promise<VerifiedToken | 'expired' | null> {
+  for (const secret of await candidates(token, keys)) {
+    try {
+      const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: [ALGORITHM] });
+      const claims = TokenClaims.safeParse(payload);
+      if (!claims.success) return null;
+      const sid = typeof payload.sid === 'string' && /^[0-9a-f]{24}$/.test(payload.sid) ? payload.sid : undefined;
+      return sid ? { claims: claims.data, sessionId: sid } : { claims: claims.data };
+    } catch (err) {
+      // jose checks `exp` only after the signature verified, so this token is ours.
+      if (err instanceof errors.JWTExpired) return 'expired';
+    }
+  }
+  return null;
+}
+
+/** The claims of a token signed with this one secret, or null (expired included); for callers without settings. */
+export async function verifySessionToken(token: string, secret: string): Promise<TokenClaims | null> {
+  const verified = await verifyWithKeys(token, { current: secret });
+  return verified && verified !== 'expired' ? verified.claims : null;
 }

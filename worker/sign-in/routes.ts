@@ -8,8 +8,11 @@ import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse, RETRY_AFTER } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hashPassword, verifyPassword } from '../session/password';
+import { openSession, optsIn, SESSION_MODE_HEADER } from '../sessions/issue';
+import { sessionSettings } from '../sessions/settings';
 import { refusal } from '../users/refusals';
 import { findUserByEmail, insertUser } from '../users/service';
+import { userView } from '../users/views';
 import { type IdentityProvider, verifyIdentityToken } from './identity-token';
 import { appleProvider, googleProvider } from './providers';
 import {
@@ -35,6 +38,8 @@ const IDENTITY_REFUSALS: Record<Exclude<IdentityRefusal, 'account-gone'>, [400 |
 };
 
 const TAGS = ['sign-in'];
+const OPT_IN =
+  'Send `x-session-mode: refresh` to get an access token that expires (`expiresIn` seconds) and a `refreshToken` (docs/sessions.md); without it, the Live token that never expires.';
 const SESSION_HEADER = z.object({ 'x-auth-token': z.string().describe('the same token as the body') });
 const tokenRefusals = {
   401: errorResponse('Token rejected; the message gives the reason'),
@@ -47,6 +52,7 @@ const register = defineRoute({
   path: '/users',
   tags: TAGS,
   summary: 'Register with email and password',
+  description: OPT_IN,
   request: jsonBody(RegisterBody),
   responses: {
     201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header', SESSION_HEADER),
@@ -59,7 +65,7 @@ const passwordSignIn = defineRoute({
   path: '/auth',
   tags: TAGS,
   summary: 'Sign in with email and password',
-  description: `At most ${maxFailuresPerEmail} failed attempts per ${windowMs / 60_000} minutes per email, and ${maxFailuresPerAddress} (configurable) per client address; then 429 with Retry-After, even for the right password.`,
+  description: `At most ${maxFailuresPerEmail} failed attempts per ${windowMs / 60_000} minutes per email, and ${maxFailuresPerAddress} (configurable) per client address; then 429 with Retry-After, even for the right password. ${OPT_IN}`,
   request: jsonBody(SignInBody),
   responses: {
     200: jsonResponse(Session, 'Signed in; the token is also in the x-auth-token header', SESSION_HEADER),
@@ -73,6 +79,7 @@ const googleSignIn = defineRoute({
   path: '/auth/google',
   tags: TAGS,
   summary: 'Sign in with a Google ID token',
+  description: OPT_IN,
   request: jsonBody(GoogleSignInBody),
   responses: { 200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER), ...tokenRefusals },
 });
@@ -82,7 +89,7 @@ const appleSignIn = defineRoute({
   path: '/auth/apple',
   tags: TAGS,
   summary: 'Sign in with an Apple identity token',
-  description: 'Optional `name` (string or name parts) is used on first sign-in; without one the name is "Apple User".',
+  description: `Optional \`name\` (string or name parts) is used on first sign-in; without one the name is "Apple User". ${OPT_IN}`,
   request: jsonBody(AppleSignInBody),
   responses: {
     200: jsonResponse(IdpSession, 'Signed in', SESSION_HEADER),
@@ -91,9 +98,14 @@ const appleSignIn = defineRoute({
   },
 });
 
-/** Session body plus the `x-auth-token` header, as Live clients read a sign-in. */
+/**
+ * Session body plus the `x-auth-token` header, as Live clients read a sign-in; a client sending
+ * `x-session-mode: refresh` gets an expiring token and a refresh token instead (docs/sessions.md).
+ */
 async function withSession(c: Context<AppEnv>, user: UserDoc) {
-  const session = await sessionBody(c.env, user);
+  const session = optsIn(c.req.header(SESSION_MODE_HEADER))
+    ? { ...(await openSession(c.env, c.var.db, user, c.req.header('user-agent'))), user: userView(user) }
+    : await sessionBody(c.env, user);
   c.header('x-auth-token', session.token);
   return session;
 }
@@ -119,6 +131,7 @@ export const signInRoutes = createRouter<AppEnv>()
   .openapi(register, async (c) => {
     // Fail on missing configuration before storing an account the caller gets no token for.
     requireSetting(c.env, 'JWT_SECRET');
+    if (optsIn(c.req.header(SESSION_MODE_HEADER))) sessionSettings(c.env);
     const { name, email, password } = c.req.valid('json');
     const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
     if (typeof user === 'string') throw refusal(user);

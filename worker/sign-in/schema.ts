@@ -32,5 +32,12 @@ export function appleDisplayName(name: z.infer<typeof AppleName> | null | undefi
 }
 
 /** A successful sign-in or registration; the token is also in the `x-auth-token` header. */
-export const Session = z.object({ token: z.string(), user: User }).openapi('Session');
+export const Session = z
+  .object({
+    token: z.string(),
+    refreshToken: z.string().optional().describe('opt-in sessions only (x-session-mode: refresh)'),
+    expiresIn: z.number().int().optional().describe("opt-in sessions only: the token's lifetime in seconds"),
+    user: User,
+  })
+  .openapi('Session');
 export const IdpSession = Session.extend({ isNewUser: z.boolean() }).openapi('IdpSession');

@@ -156,6 +156,7 @@ export const PERSONAL_DATA: Cleanup[] = [
     collection: 'mobile_version_policy_history',
     detach: (userId) => ({ filter: { actorId: userId }, update: { $unset: { actorId: '' } } }),
   },
+  { collection: 'sessions', remove: (userId) => ({ userId }) },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {

@@ -111,3 +111,20 @@ async function runFollowUp(store: Store, step: FollowUp): Promise<void> {
   if ('deleteMany' in step) await collection.deleteMany(step.deleteMany);
   else await collection.updateOne(step.updateOne.filter, step.updateOne.update);
 }
+
+/**
+ * Replaces the password hash only if it is still the one the caller checked (undefined: none yet),
+ * so two changes racing cannot both win; false when it changed meanwhile or the account is gone.
+ */
+export async function replacePassword(
+  store: Store,
+  id: ObjectId,
+  expected: string | undefined,
+  hash: string,
+): Promise<boolean> {
+  const updated = await store.users.updateOne(
+    { _id: id, password: expected ?? { $exists: false } },
+    { $set: { password: hash, updatedAt: new Date() } },
+  );
+  return updated.modifiedCount === 1;
+}
