@@ -60,7 +60,7 @@ export interface Env {
   EXPO_ACCESS_TOKEN?: string;
   /** The VAPID public key web clients subscribe with (GET /api/push/vapid-public-key). */
   VAPID_PUBLIC_KEY?: string;
-  /** `gateway`: queries go through the connection-holding objects; `direct` (default for now): a client per request (worker/db/connection.ts). */
+  /** `gateway` (default): queries go through the connection-holding objects; `direct`: a client per request (worker/db/connection.ts). */
   DB_ACCESS?: string;
   /** Gateway objects to spread over, and connections each holds (maxPoolSize); defaults in worker/limits.ts. */
   DB_GATEWAYS?: string;

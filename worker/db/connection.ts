@@ -33,11 +33,11 @@ export interface RequestConnection {
 
 /**
  * The request's Store. DB_ACCESS=gateway: operations go over RPC to Durable Objects that hold their
- * clients (durable-objects/db-gateway.ts), so a request pays no handshake. DB_ACCESS=direct (the
- * default until the gateway passes the whole suite, docs/data-path.md): one MongoClient per request.
+ * clients (durable-objects/db-gateway.ts), so a request pays no handshake; the default.
+ * DB_ACCESS=direct: one MongoClient per request (docs/data-path.md).
  */
 export function openRequestConnection(env: Env): RequestConnection {
-  const access = env.DB_ACCESS?.trim() || 'direct';
+  const access = env.DB_ACCESS?.trim() || 'gateway';
   if (access === 'gateway') return { store: openGatewayStore(env), release: async () => undefined };
   if (access !== 'direct') throw new MissingSettingError('DB_ACCESS', `must be "gateway" or "direct", not "${access}"`);
   return openDirectConnection(env);
