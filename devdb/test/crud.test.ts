@@ -204,3 +204,23 @@ describe('delete and bulk writes', () => {
     ]);
   });
 });
+
+describe('_id $in over a large batch', () => {
+  it('matches the same documents as one lookup per id: numeric types alike, other conditions still applied', async () => {
+    const c = t.db().collection<AnyDoc>('in_batch');
+    const objectIds = Array.from({ length: 40 }, () => new ObjectId());
+    await c.insertMany([
+      ...objectIds.map((_id, i) => ({ _id, status: i % 2 ? 'pending' : 'sent' })),
+      ...Array.from({ length: 40 }, (_, i) => ({ _id: i, status: 'pending' })),
+    ]);
+    const wanted = [...objectIds.slice(0, 30), 1.0, 2, 3, 'not-there'];
+    const found = await c
+      .find({ _id: { $in: wanted }, status: 'pending' })
+      .sort({ _id: 1 })
+      .toArray();
+    const expected = [...objectIds.slice(0, 30).filter((_, i) => i % 2), 1, 2, 3];
+    expect(found.map((doc) => String(doc._id)).sort()).toEqual(expected.map(String).sort());
+    const updated = await c.updateMany({ _id: { $in: wanted }, status: 'pending' }, { $set: { status: 'claimed' } });
+    expect(updated.modifiedCount).toBe(expected.length);
+  });
+});
