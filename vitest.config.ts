@@ -33,6 +33,9 @@ const chartLibraryAsText = {
 
 export default defineConfig({
   test: {
+    // Test files mostly wait on the dev database and the local stack, so three at a time keep two cores busy:
+    // the suite ran in 448 s instead of 716 s (vitest's default on two cores is one file at a time).
+    maxWorkers: 3,
     projects: [
       defineProject({
         plugins: [

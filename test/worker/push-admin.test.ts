@@ -80,7 +80,8 @@ describe('GET /api/push/vapid-public-key', () => {
   });
 
   it('refuses with a 500 naming VAPID_PUBLIC_KEY when it is not set', async () => {
-    const res = await createApi('push-admin-novapid').fetch('/api/push/vapid-public-key');
+    // Unset here even when .dev.vars (npm run setup) gives the local stack a key pair.
+    const res = await createApi('push-admin-novapid', { VAPID_PUBLIC_KEY: '' }).fetch('/api/push/vapid-public-key');
     expect(res.status).toBe(500);
     expect((await res.json<{ error: string }>()).error).toContain('VAPID_PUBLIC_KEY');
   });
