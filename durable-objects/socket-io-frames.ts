@@ -62,6 +62,19 @@ export type IncomingFrame =
   | { kind: 'packet'; packet: Packet }
   | { kind: 'malformed'; reason: string };
 
+const utf8 = new TextEncoder();
+
+/**
+ * A frame's size in bytes as Engine.IO's `maxPayload` counts it (UTF-8 on the wire). A string's length counts
+ * UTF-16 units, up to three times fewer than its bytes, so it is encoded only when it could be over the limit;
+ * below that the length is returned (no more than the bytes, and under the limit either way).
+ */
+export function frameBytes(data: string | ArrayBuffer, limit: number): number {
+  if (typeof data !== 'string') return data.byteLength;
+  if (data.length * 3 <= limit) return data.length;
+  return utf8.encode(data).byteLength;
+}
+
 /** Reads one incoming frame; anything the protocols do not allow is `malformed`, never a throw. */
 export function readFrame(data: string | ArrayBuffer): IncomingFrame {
   // The rooms take no binary attachments; their frames would only follow a binary packet, ignored below.

@@ -20,6 +20,7 @@ import {
   connectErrorFrame,
   connectedFrame,
   eventFrame,
+  frameBytes,
   NOOP_FRAME,
   openFrame,
   type Packet,
@@ -110,8 +111,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const size = typeof message === 'string' ? message.length : message.byteLength;
-    if (size > this.settings().maxPayloadBytes) return this.drop(ws, 1009, 'frame larger than maxPayload');
+    const limit = this.settings().maxPayloadBytes;
+    if (frameBytes(message, limit) > limit) return this.drop(ws, 1009, 'frame larger than maxPayload');
     const frame = readFrame(message);
     switch (frame.kind) {
       case 'ping':

@@ -5,6 +5,7 @@ import {
   connectErrorFrame,
   connectedFrame,
   eventFrame,
+  frameBytes,
   NOOP_FRAME,
   openFrame,
   PacketType,
@@ -65,5 +66,13 @@ describe('client events', () => {
       ok: false,
       error: 'typing:stop: payload Invalid input: expected object, received undefined',
     });
+  });
+
+  it('counts a frame in UTF-8 bytes, as maxPayload does', () => {
+    expect(frameBytes('42["post:new",{"t":"ok"}]', 1000)).toBe(25);
+    // Past a third of the limit the string is encoded: 'é' is one UTF-16 unit and two bytes, '🛹' two units and four.
+    expect(frameBytes('é'.repeat(400), 1000)).toBe(800);
+    expect(frameBytes('🛹'.repeat(300), 1000)).toBe(1200);
+    expect(frameBytes(new ArrayBuffer(12), 1000)).toBe(12);
   });
 });
