@@ -1,5 +1,4 @@
 import { Aggregator, ProcessingMode } from 'mingo';
-import { parseCollation } from './collation.js';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { compileFilter, mingoOptions, type QueryContext } from './query.js';
@@ -16,12 +15,12 @@ const MAX_VIEW_DEPTH = 20;
  */
 export function runPipeline(db: Database | undefined, stages: Doc[], source: Doc[], ctx: QueryContext): Doc[] {
   let rest = stages;
-  if (parseCollation(ctx.collation)?.foldStrength) {
-    while (rest[0] && isPlainObject(rest[0].$match)) {
-      const test = compileFilter(rest[0].$match, ctx);
-      source = source.filter(test);
-      rest = rest.slice(1);
-    }
+  // Leading $match stages run as find filters do: folded under a case-insensitive collation, and a large
+  // `$in` answered by a key set (mingo's own $match would be quadratic over it).
+  while (rest[0] && isPlainObject(rest[0].$match)) {
+    const test = compileFilter(rest[0].$match, ctx);
+    source = source.filter(test);
+    rest = rest.slice(1);
   }
   const options = mingoOptions({
     ...ctx,

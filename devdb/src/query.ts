@@ -74,28 +74,41 @@ const hashable = (v: unknown) =>
 export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): (doc: Doc) => boolean {
   if (!filter || Object.keys(filter).length === 0) return () => true;
   const strength = parseCollation(ctx.collation)?.foldStrength;
-  const { _id: idCondition, ...rest } = filter;
-  // `_id: {$in: [many ids]}` (a batch claimed by id): mingo tests each document against the whole list, which
-  // is quadratic over a batch; a set of the ids' keys answers the same in one lookup.
-  if (
-    !strength &&
-    isPlainObject(idCondition) &&
-    Object.keys(idCondition).length === 1 &&
-    Array.isArray(idCondition.$in) &&
-    idCondition.$in.length > 16 &&
-    idCondition.$in.every(hashable)
-  ) {
-    const ids = new Set(idCondition.$in.map(keyOf));
-    const others = compileFilter(rest, ctx);
-    return (doc) => ids.has(keyOf(doc._id)) && others(doc);
-  }
   if (strength) {
     // Case-insensitive collations: compare folded strings on both sides.
     const folded = new Query(foldFilter(filter, strength) as Doc, mingoOptions(ctx));
     return (doc) => folded.test(foldValue(doc, strength) as Doc);
   }
+  const field = Object.keys(filter).find((name) => isLargeIn(name, filter[name]));
+  if (field) {
+    // `{field: {$in: [many ids]}}` (a batch claimed by id, the lists of a batch): mingo tests each document
+    // against the whole list, which is quadratic over a batch; a set of the values' keys answers a scalar
+    // field in one lookup. Arrays, documents and missing fields keep mingo's rules for that one document.
+    const { [field]: condition, ...rest } = filter;
+    const keys = new Set(((condition as Doc).$in as unknown[]).map(keyOf));
+    const exact = new Query({ [field]: condition }, mingoOptions(ctx));
+    const others = compileFilter(rest, ctx);
+    return (doc) => {
+      const value = doc[field];
+      const hit = hashable(value) ? keys.has(keyOf(value)) : exact.test(doc);
+      return hit && others(doc);
+    };
+  }
   const query = new Query(filter, mingoOptions(ctx));
   return (doc) => query.test(doc);
+}
+
+/** A top-level (undotted) field's `{$in: [...]}` of more than 16 values that a key set answers exactly. */
+function isLargeIn(name: string, condition: unknown): boolean {
+  return (
+    !name.startsWith('$') &&
+    !name.includes('.') &&
+    isPlainObject(condition) &&
+    Object.keys(condition).length === 1 &&
+    Array.isArray(condition.$in) &&
+    condition.$in.length > 16 &&
+    condition.$in.every(hashable)
+  );
 }
 
 /** Documents matching `filter`, narrowed through an index when the filter allows it. */

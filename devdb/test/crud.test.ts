@@ -224,3 +224,32 @@ describe('_id $in over a large batch', () => {
     expect(updated.modifiedCount).toBe(expected.length);
   });
 });
+
+describe('a field $in over a large batch', () => {
+  it('matches scalar, array, missing and Long values as mongod does, in find and in a leading $match', async () => {
+    const c = t.db().collection<AnyDoc>('field_in_batch');
+    const lists = Array.from({ length: 30 }, () => new ObjectId());
+    await c.insertMany([
+      ...lists.map((listId, i) => ({ _id: `scalar-${i}`, listId })),
+      { _id: 'array', listId: [new ObjectId(), lists[3]] },
+      { _id: 'missing' },
+      { _id: 'null', listId: null },
+      { _id: 'other', listId: new ObjectId() },
+      { _id: 'number', listId: 7 },
+    ]);
+    const wanted = [...lists.slice(0, 20), 7.0, null];
+    const expected = [
+      ...Array.from({ length: 20 }, (_, i) => `scalar-${i}`),
+      'array',
+      'missing',
+      'null',
+      'number',
+    ].sort();
+    const found = await c.find({ listId: { $in: wanted } }).toArray();
+    expect(found.map((doc) => String(doc._id)).sort()).toEqual(expected);
+    const grouped = await c
+      .aggregate([{ $match: { listId: { $in: wanted } } }, { $group: { _id: null, n: { $sum: 1 } } }])
+      .toArray();
+    expect(grouped).toEqual([{ _id: null, n: expected.length }]);
+  });
+});
