@@ -5,9 +5,12 @@ import { actionsOf } from '../analytics-dashboard/meaningful';
 import { LIMITS } from '../limits';
 
 const sumIf = (condition: unknown) => ({ $sum: { $cond: [condition, 1, 0] } });
-const orNull = (field: string) => ({ $ifNull: [field, null] });
-/** An installation unit is an event or exposure without a rider: its installation id; null for a rider's. */
-const installationOf = (field: string) => ({ $cond: [{ $eq: [orNull('$userId'), null] }, orNull(field), null] });
+
+/**
+ * The unit of an exposure or an event: the rider, or without one the installation (an exposure's installationId, an
+ * event's anonymousId). An ObjectId and a string never compare equal, so riders and installations cannot collide.
+ */
+const UNIT = { $ifNull: ['$userId', { $ifNull: ['$installationId', '$anonymousId'] }] };
 
 /**
  * Per variant of one experiment: exposed units, converted units and excluded units. A unit is a rider or, never
@@ -21,15 +24,8 @@ export function resultsPipeline(experimentKey: string, domain: ValueDomain, from
   return [
     // An adopted installation counts as the rider who kept its variant (the rider's own row), never twice.
     { $match: { experimentKey, adoptedBy: { $exists: false } } },
-    {
-      $project: {
-        _id: 0,
-        userId: orNull('$userId'),
-        installationId: installationOf('$installationId'),
-        variant: 1,
-        first: '$firstExposedAt',
-      },
-    },
+    // Exposures and actions go through unprojected (each stage costs per document on the dev database): only
+    // exposures carry variant and firstExposedAt, only actions occurredAt.
     {
       $unionWith: {
         coll: 'analytics_events',
@@ -41,23 +37,15 @@ export function resultsPipeline(experimentKey: string, domain: ValueDomain, from
               occurredAt: { $gte: from, $lt: to },
             },
           },
-          {
-            $project: {
-              _id: 0,
-              userId: orNull('$userId'),
-              installationId: installationOf('$anonymousId'),
-              at: '$occurredAt',
-            },
-          },
         ],
       },
     },
     {
       $group: {
-        _id: { userId: '$userId', installationId: '$installationId' },
+        _id: UNIT,
         variant: { $max: '$variant' },
-        first: { $min: '$first' },
-        at: { $push: '$at' },
+        first: { $min: '$firstExposedAt' },
+        at: { $push: '$occurredAt' },
       },
     },
     // Only exposed units count: a unit with actions and no exposure is not in the experiment.
@@ -65,7 +53,6 @@ export function resultsPipeline(experimentKey: string, domain: ValueDomain, from
     {
       $project: {
         variant: 1,
-        userId: '$_id.userId',
         converted: {
           $anyElementTrue: [
             {
@@ -79,7 +66,7 @@ export function resultsPipeline(experimentKey: string, domain: ValueDomain, from
         },
       },
     },
-    { $lookup: { from: 'users', localField: 'userId', foreignField: '_id', as: 'account' } },
+    { $lookup: { from: 'users', localField: '_id', foreignField: '_id', as: 'account' } },
     {
       $addFields: {
         excluded: { $let: { vars: { user: { $arrayElemAt: ['$account', 0] } }, in: excludedAccountExpr('$$user') } },
