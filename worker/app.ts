@@ -13,6 +13,8 @@ import { conversationRoutes } from './conversations/routes';
 import { eventRelationshipRoutes, myEventRoutes } from './event-relationships/routes';
 import { eventSaveRoutes, mySavedEventRoutes } from './event-saves/routes';
 import { eventRoutes } from './events/routes';
+import { adminExperimentRoutes } from './experiments/admin-routes';
+import { experimentRoutes } from './experiments/routes';
 import { feedRoutes } from './feed/routes';
 import { healthRoutes } from './health/routes';
 import { ApiError } from './http/errors';
@@ -116,6 +118,8 @@ export function createApp() {
   app.route('/api/reports', reportRoutes);
   app.route('/api/admin', adminReportRoutes);
   app.route('/api/admin', adminIngestionRoutes);
+  app.route('/api/admin', adminExperimentRoutes);
+  app.route('/api/experiments', experimentRoutes);
   app.route('/api', companionRoutes);
   app.route('/', realtimeRoutes);
   app.route('/api/events', eventRoutes);

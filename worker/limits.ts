@@ -231,6 +231,19 @@ export const LIMITS = {
     /** Keys of a quarantined event's properties kept for diagnosis (values are never kept). */
     quarantineKeysMax: 50,
   },
+  /** Experiments (worker/experiments/; docs/experiments.md). */
+  experiments: {
+    /** Experiment and variant keys: lower snake case, short enough to read in a dashboard. */
+    keyMax: 48,
+    /** Control plus at least one treatment; more than five arms splits traffic too thin to read. */
+    variantsMin: 2,
+    variantsMax: 5,
+    descriptionMax: 500,
+    /** Experiments an admin list returns: far above the handful running at once. */
+    listMax: 200,
+    /** A unit converts with a meaningful action within this long after its first exposure (issue 20). */
+    conversionWindowMs: 7 * 24 * 60 * 60 * 1000,
+  },
   /** The analytics dashboard (worker/analytics-dashboard/): how far back one request may reach. */
   analyticsDashboard: {
     /** Rolling seven-day windows (WPR) and weekly signup cohorts (retention): default and a year at most. */

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../db/documents';
 import { LIMITS } from '../limits';
 import { EnvelopeFields, type QuarantineReason } from './envelope';
-import { ANALYTICS_EVENTS, isAnalyticsEventName } from './taxonomy';
+import { type ExperimentCatalog, exposureRefusal } from './exposures';
+import { ANALYTICS_EVENTS, EXPOSURE_EVENT, isAnalyticsEventName } from './taxonomy';
 
 /** One incoming envelope sorted: an event to store, or a quarantine row with its reason. */
 export type Classified =
@@ -71,9 +72,15 @@ function identityRefusal(envelope: EnvelopeFields, caller: ObjectId | null): Qua
 /**
  * Sorts one envelope by the ingestion rules (the interface spec: unknown names, properties or
  * schema versions go to quarantine; properties hold IDs and bounded enums only). Pure: the
- * caller is the signed-in account (null when anonymous), receivedAt the server's clock.
+ * caller is the signed-in account (null when anonymous), receivedAt the server's clock, experiments the defined
+ * experiments an `experiment_exposed` event must name (issue 20: an unknown key or variant is quarantined).
  */
-export function classifyEvent(input: unknown, caller: ObjectId | null, receivedAt: Date): Classified {
+export function classifyEvent(
+  input: unknown,
+  caller: ObjectId | null,
+  receivedAt: Date,
+  experiments: ExperimentCatalog = new Map(),
+): Classified {
   const raw = record(input);
   const refuse = (reason: QuarantineReason, issues: AnalyticsQuarantineDoc['issues'] = []) =>
     quarantine(raw, reason, issues, caller, receivedAt);
@@ -97,6 +104,10 @@ export function classifyEvent(input: unknown, caller: ObjectId | null, receivedA
   if (!properties.success) {
     const unknownKey = properties.error.issues.some((issue) => issue.code === 'unrecognized_keys');
     return refuse(unknownKey ? 'unknown-property' : 'invalid-property', issuesOf(properties.error));
+  }
+  if (name === EXPOSURE_EVENT) {
+    const refusal = exposureRefusal(properties.data as { experimentKey: string; variant: string }, experiments);
+    if (refusal) return refuse('unknown-experiment', [refusal]);
   }
   const { eventId, occurredAt: _at, anonymousId, userId, properties: _, ...rest } = envelope.data;
   return {

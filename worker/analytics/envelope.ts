@@ -16,6 +16,7 @@ export const QUARANTINE_REASONS = [
   'unauthenticated-user',
   'missing-identity',
   'implausible-time',
+  'unknown-experiment',
 ] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 

@@ -3,6 +3,8 @@ import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { classifyEvent } from './classify';
 import type { QuarantineReason } from './envelope';
+import { type ExperimentCatalog, loadExperimentCatalog, recordExposure } from './exposures';
+import { EXPOSURE_EVENT } from './taxonomy';
 
 /** What happened to one envelope of a batch; `index` is its place in the batch. */
 export type IngestResult =
@@ -33,7 +35,9 @@ async function insertKeepingFirst(insert: () => Promise<unknown>): Promise<Set<n
  */
 export async function ingestEvents(store: Store, caller: ObjectId | null, batch: unknown[]): Promise<IngestResult[]> {
   const receivedAt = new Date();
-  const sorted = batch.map((raw) => classifyEvent(raw, caller, receivedAt));
+  const namesExposure = batch.some((raw) => (raw as { name?: unknown } | null)?.name === EXPOSURE_EVENT);
+  const experiments: ExperimentCatalog = namesExposure ? await loadExperimentCatalog(store) : new Map();
+  const sorted = batch.map((raw) => classifyEvent(raw, caller, receivedAt, experiments));
   const events = sorted.flatMap((entry, index) => (entry.kind === 'event' ? [{ index, doc: entry.doc }] : []));
   const quarantined = sorted.flatMap((entry, index) =>
     entry.kind === 'quarantine' ? [{ index, doc: entry.doc }] : [],
@@ -56,6 +60,15 @@ export async function ingestEvents(store: Store, caller: ObjectId | null, batch:
       ),
     );
   }
+  // A duplicate is recorded again too (the upsert changes nothing): a retry after a failure here completes the exposure.
+  await Promise.all(
+    events.flatMap(({ doc }) => {
+      const properties = doc.properties as { experimentKey: string; variant: string };
+      if (doc.name !== EXPOSURE_EVENT || !experiments.get(properties.experimentKey)?.running) return [];
+      const { userId, occurredAt } = doc;
+      return [recordExposure(store, { ...properties, userId, anonymousId: doc.anonymousId ?? null, occurredAt })];
+    }),
+  );
   const eventPosition = new Map(events.map((event, position) => [event.index, position]));
   return sorted.map((entry, index): IngestResult => {
     const eventId = entry.doc.eventId ?? null;

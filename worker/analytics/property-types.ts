@@ -25,6 +25,12 @@ export const identifier = z
   .max(LIMITS.analytics.identifierMax)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, 'must be an identifier');
 
+/** An experiment or variant key (docs/experiments.md): lower snake case, so never a sentence. */
+export const experimentKey = z
+  .string()
+  .max(LIMITS.experiments.keyMax)
+  .regex(/^[a-z][a-z0-9_]*$/, 'must be a lower snake case key');
+
 /** Where in the app a view started. */
 export const ENTRY_POINTS = [
   'home',

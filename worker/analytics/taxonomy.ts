@@ -7,6 +7,7 @@ import {
   count,
   durationMs,
   entryPoint,
+  experimentKey,
   identifier,
   MAP_APPS,
   NOTIFICATION_CATEGORIES,
@@ -162,6 +163,8 @@ export const ANALYTICS_EVENTS = {
   subscription_canceled: event('client', subscriptionProps),
   subscription_expired: event('client', subscriptionProps),
   ai_credit_debited: event('client', props({ credits: count, operation: z.enum(['chat', 'voice', 'other']) })),
+  // Experiments (issue 20): the client showed this variant; the first per unit is kept in experiment_exposures.
+  experiment_exposed: event('client', props({ experimentKey, variant: experimentKey })),
 } as const satisfies Record<string, EventDefinition>;
 
 export type AnalyticsEventName = keyof typeof ANALYTICS_EVENTS;
@@ -189,6 +192,9 @@ export const isAnalyticsEventName = (name: string): name is AnalyticsEventName =
 
 /** Events the API records itself carry this platform (worker/analytics/server-events.ts); client events never do. */
 export const SERVER_PLATFORM = 'server';
+
+/** The event that reports an experiment variant was shown (worker/analytics/exposures.ts). */
+export const EXPOSURE_EVENT = 'experiment_exposed' satisfies AnalyticsEventName;
 
 const meaningfulFrom = (from: CountedFrom) =>
   (Object.keys(MEANINGFUL_ACTIONS) as MeaningfulActionName[]).filter((name) => COUNTED_FROM[name] === from);

@@ -264,3 +264,37 @@ export interface LegacyTokenUsageDoc {
   _id: string;
   requests: number;
 }
+
+/** An experiment an admin defined (worker/experiments/; docs/experiments.md). */
+export interface ExperimentDoc extends StoredDoc {
+  /** Unique, lower snake case; exposures and assignments name the experiment by it. */
+  key: string;
+  description?: string;
+  /** control first; whole-percent weights summing to 100, frozen once the experiment has run. */
+  variants: { key: string; weight: number }[];
+  status: 'draft' | 'running' | 'stopped';
+  platforms: ('ios' | 'android' | 'web')[];
+  primaryMetric: 'progression' | 'discovery' | 'coaching' | 'community';
+  /** First set to running; stopping and resuming keep it. */
+  startedAt?: Date;
+  stoppedAt?: Date;
+}
+
+/**
+ * A unit's first exposure to an experiment (worker/analytics/exposures.ts): the unit is a rider (`userId`) or, before
+ * sign-in, an installation (`installationId`, the events' anonymousId); unique on (experimentKey, userId, installationId).
+ */
+export interface ExperimentExposureDoc extends StoredDoc {
+  experimentKey: string;
+  /** The rider; null for an installation unit. */
+  userId: ObjectId | null;
+  /** The installation; null for a rider unit. */
+  installationId: string | null;
+  variant: string;
+  /** occurredAt of the earliest exposure event of the unit. */
+  firstExposedAt: Date;
+  /** On an installation unit: the rider who signed in on it and kept its variant; such a unit counts as that rider. */
+  adoptedBy?: ObjectId;
+  /** On a rider unit that kept an installation's variant: that installation. */
+  adoptedFrom?: string;
+}

@@ -73,6 +73,31 @@ export const INDEXES: IndexDeclaration[] = [
   },
   { collection: 'users', key: { createdAt: 1 }, options: { name: 'createdAt' }, why: 'dashboard signup cohorts' },
   {
+    collection: 'experiments',
+    key: { key: 1 },
+    options: { name: 'key_unique', unique: true },
+    why: 'experiments are named by key; two racing creates make one',
+  },
+  {
+    collection: 'experiment_exposures',
+    key: { experimentKey: 1, userId: 1, installationId: 1 },
+    options: { name: 'experimentKey_userId_installationId_unique', unique: true },
+    why: 'one first exposure per unit (rider or installation) and experiment; results and assignment read by experiment',
+  },
+  {
+    collection: 'experiment_exposures',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: 'account deletion',
+  },
+  {
+    collection: 'experiment_exposures',
+    key: { adoptedBy: 1 },
+    options: { name: 'adoptedBy', sparse: true },
+    why: 'account deletion: installations a rider adopted at sign-in',
+  },
+
+  {
     collection: 'events',
     key: { dedupeKey: 1 },
     options: { name: 'dedupeKey_unique', unique: true },

@@ -72,6 +72,8 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'notificationDeliveryLog', remove: (userId) => ({ userId }) },
   { collection: 'analytics_events', remove: (userId) => ({ userId }) },
   { collection: 'analytics_quarantine', remove: (userId) => ({ userId }) },
+  // The rider's exposures, and the installations' exposures the rider adopted at sign-in (they counted as the rider).
+  { collection: 'experiment_exposures', remove: (userId) => ({ $or: [{ userId }, { adoptedBy: userId }] }) },
   // Event saves store ids as strings (Live shape).
   { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
   // A rider's relationships to events go one at a time, each taking its count off the event.
