@@ -209,6 +209,8 @@ export interface EventNotificationJobDoc {
   /** digest: the subscription and the newly published events that matched it. */
   subscriptionId?: ObjectId;
   eventIds?: ObjectId[];
+  /** digest: when it took its subscription's 24-hour window (a retry after quiet hours keeps it). */
+  windowAt?: Date | null;
   outcomeReason?: string | null;
   sentAt?: Date | null;
   createdAt: Date;
