@@ -182,6 +182,8 @@ export interface EventSubscriptionDoc {
   matchKeys: string[];
   /** When its last digest went out: at most one per rolling 24 hours. */
   lastDigestAt: Date | null;
+  /** Moves on every change: a PATCH writes only over the version it read. */
+  version?: number;
   createdAt: Date;
   updatedAt: Date;
 }
