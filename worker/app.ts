@@ -12,6 +12,7 @@ import { companionRoutes } from './companion/routes';
 import { conversationRoutes } from './conversations/routes';
 import { eventRelationshipRoutes, myEventRoutes } from './event-relationships/routes';
 import { eventSaveRoutes, mySavedEventRoutes } from './event-saves/routes';
+import { eventSubscriptionRoutes } from './event-subscriptions/routes';
 import { eventRoutes } from './events/routes';
 import { adminExperimentRoutes } from './experiments/admin-routes';
 import { experimentRoutes } from './experiments/routes';
@@ -127,6 +128,7 @@ export function createApp() {
   app.route('/api/users', mySavedEventRoutes);
   app.route('/api/events', eventRelationshipRoutes);
   app.route('/api/users', myEventRoutes);
+  app.route('/api/event-subscriptions', eventSubscriptionRoutes);
   app.route('/', voiceRoutes);
   app.route('/api', clientHeartbeatRoutes);
   app.route('/api/mobile/version-policy', versionPolicyRoutes);

@@ -1,6 +1,7 @@
 import { openRequestConnection } from './db/connection';
 import type { Store } from './db/store';
 import type { Env } from './env';
+import { runEventNotifications } from './event-notifications/run';
 import { runIngestion } from './ingestion/runner';
 import { runReceipts } from './push/receipts';
 import { runReminders } from './reminders/run';
@@ -32,6 +33,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'trick reminders',
     run: (store, env) => runReminders(store, env),
     why: 'the interface spec runs the reminder worker every 5 minutes: a reminder goes out at most 5 minutes late',
+  },
+  {
+    cron: '*/10 * * * *',
+    job: 'event notifications',
+    run: (store, env) => runEventNotifications(store, env),
+    why: 'changes to followed events and subscription digests reach riders within 10 minutes; news of an event is not urgent to the minute, and digests wait up to 24 hours anyway',
   },
 ];
 

@@ -24,6 +24,8 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   blog: 'authorId',
   conversations: 'participantIds',
   mobile_version_policy_history: 'actorId',
+  // Change-log rows name an admin who made a change, as a hex string (worker/event-changes/record.ts).
+  eventChangeLog: 'by',
 };
 
 /**
@@ -43,9 +45,9 @@ const matchedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId, ow
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
-    const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
+    const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, jobKey, key).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -55,6 +57,8 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       installationId: crypto.randomUUID(),
       installationRecordId: new ObjectId(),
       familyId: crypto.randomUUID(),
+      jobKey: crypto.randomUUID(),
+      key: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

@@ -22,6 +22,7 @@ describe('GET /api/users/me/notification-preferences', () => {
     expect(await res.json()).toEqual({
       messages: { push: true, inApp: true, email: false },
       reminders: { push: true, inApp: false, email: false },
+      events: { push: true, inApp: true, email: false },
       quietHours: { start: '21:00', end: '09:00', timezone: 'UTC' },
       osPermission: { ios: 'unknown', android: 'unknown', web: 'unknown' },
       updatedAt: null,

@@ -41,6 +41,8 @@ export interface UserDoc extends StoredDoc {
   analyticsExcluded?: boolean;
   /** Spot lists owned, kept by worker/spot-lists/service.ts; absent until the first create or delete. */
   spotListCount?: number;
+  /** Event subscriptions held, kept by worker/event-subscriptions/service.ts (the per-rider limit); absent until the first. */
+  eventSubscriptionCount?: number;
   /** Only what the user set (worker/notification-preferences/); the defaults fill the rest on read. */
   notificationPreferences?: StoredNotificationPreferences;
 }

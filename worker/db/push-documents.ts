@@ -4,7 +4,8 @@ import type { StoredDoc } from './stored-doc';
 // The interface spec's "Push token", "Notification preferences" and "Push notifications": the one module of
 // their enums (schemas, the sender and tests import these lists), and the stored shapes.
 
-export const PUSH_CATEGORIES = ['messages', 'reminders'] as const;
+/** The interface spec's two, and `events` (issue 16: changes to events a rider follows, subscription digests). */
+export const PUSH_CATEGORIES = ['messages', 'reminders', 'events'] as const;
 export type PushCategory = (typeof PUSH_CATEGORIES)[number];
 
 export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;
@@ -56,6 +57,7 @@ export interface QuietHours {
 export interface NotificationPreferences {
   messages: ChannelPreferences;
   reminders: ChannelPreferences;
+  events: ChannelPreferences;
   quietHours: QuietHours;
   osPermission: Record<PushPlatform, OsPermissionState>;
   updatedAt: Date | null;
@@ -65,6 +67,7 @@ export interface NotificationPreferences {
 export interface StoredNotificationPreferences {
   messages?: Partial<ChannelPreferences>;
   reminders?: Partial<ChannelPreferences>;
+  events?: Partial<ChannelPreferences>;
   quietHours?: Partial<QuietHours>;
   osPermission?: Partial<Record<PushPlatform, OsPermissionState>>;
   updatedAt?: Date;

@@ -7,6 +7,8 @@ export const FALLBACK_TIME_ZONE = 'UTC';
 const DEFAULTS = {
   messages: { push: true, inApp: true, email: false },
   reminders: { push: true, inApp: false, email: false },
+  /** Issue 16, beside the spec's two: changes to events the rider follows and subscription digests. */
+  events: { push: true, inApp: true, email: false },
   quietHours: { start: '21:00', end: '09:00' },
   osPermission: { ios: 'unknown', android: 'unknown', web: 'unknown' },
 } as const;
@@ -30,6 +32,7 @@ export function withDefaults(
   return {
     messages: { ...DEFAULTS.messages, ...stored?.messages },
     reminders: { ...DEFAULTS.reminders, ...stored?.reminders },
+    events: { ...DEFAULTS.events, ...stored?.events },
     quietHours: { ...DEFAULTS.quietHours, timezone: userTimeZone, ...stored?.quietHours },
     osPermission: { ...DEFAULTS.osPermission, ...stored?.osPermission },
     updatedAt: stored?.updatedAt ?? null,

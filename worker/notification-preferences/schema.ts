@@ -21,6 +21,7 @@ export const PreferencesPatch = z
   .object({
     messages: Channel.partial().strict(),
     reminders: Channel.partial().strict(),
+    events: Channel.partial().strict(),
     quietHours: QuietHoursShape.partial()
       .strict()
       .describe('start equal to end means no quiet hours; start after end spans midnight'),
@@ -34,6 +35,9 @@ export const Preferences = z
   .object({
     messages: Channel,
     reminders: Channel,
+    events: Channel.describe(
+      'changes to events you saved, hold a relationship to or subscribe to, and subscription digests (docs/event-notifications.md); defaults push on, in-app on, email off',
+    ),
     quietHours: QuietHoursShape.extend({ timezone: z.string() }).describe(
       "local wall-clock times in timezone (the user's own: set here, else their newest device's)",
     ),

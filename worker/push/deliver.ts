@@ -25,6 +25,9 @@ export type DeliveryOutcome =
   | { status: 'skipped'; reason: 'category-off' | 'quiet-hours' | 'no-live-tokens' }
   | { status: 'failed'; error: string };
 
+/** Quiet hours hold back what can wait (reminders, event news); a message from another rider is not held. */
+const QUIET_CATEGORIES = new Set<PushCategory>(['reminders', 'events']);
+
 /** The tokens the sender can reach: Expo (`gateway`) tokens of a valid format; web push sending comes later. */
 export const sendableTokens = (tokens: PushTokenDoc[]) =>
   tokens.filter((token) => token.transport === 'gateway' && isExpoPushToken(token.token));
@@ -39,7 +42,7 @@ const groupByUser = (tokens: PushTokenDoc[]) => {
 /**
  * Applies every sender rule of the interface spec's "Push notifications" part for MANY users in a few
  * round trips: preferences of all users in one query, live tokens of all users in one query, quiet hours
- * for reminders only, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL, 429/5xx retried with
+ * for reminders and events, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL, 429/5xx retried with
  * backoff, insertMany into notificationDeliveryLog in writes of LIMITS.push.logWriteBatch rows. Outcomes in input order.
  */
 export async function deliver(
@@ -61,7 +64,7 @@ export async function deliver(
     const preferences = withDefaults(stored.get(id), deviceTimeZone(live));
     const skip = !preferences[request.category].push
       ? 'category-off'
-      : request.category === 'reminders' && isQuietAt(preferences.quietHours, now)
+      : QUIET_CATEGORIES.has(request.category) && isQuietAt(preferences.quietHours, now)
         ? 'quiet-hours'
         : sendableTokens(live).length === 0
           ? 'no-live-tokens'
