@@ -70,13 +70,34 @@ export async function listEventsByStart(store: Store, filters: EventFilters, aft
   return { rows, total };
 }
 
-/** A published event by id (when the text is one) or by slug. */
-export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
+const MERGE_HOPS_MAX = 5;
+
+/**
+ * The event a slug or id names, whatever its approval status, following merges: a merged-away
+ * event (mergedInto, worker/event-desk/merge.ts) answers the event it was merged into, so its
+ * old id and slug keep resolving.
+ */
+export async function resolveEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
   const key =
     ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
       ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
       : { slug: slugOrId };
-  return store.events.findOne({ $and: [key, PUBLISHED] });
+  let event = await store.events.findOne(key);
+  // Merging flattens chains (worker/event-desk/merge.ts), so one hop is the rule; the cap guards a cycle.
+  for (let hop = 0; event?.mergedInto && hop < MERGE_HOPS_MAX; hop += 1) {
+    event = await store.events.findOne({ _id: event.mergedInto });
+  }
+  return event?.mergedInto ? null : event;
+}
+
+/** Whether the public sees the event (PUBLISHED as a predicate). */
+export const isPublished = (event: Pick<EventDoc, 'approvalStatus'>) =>
+  event.approvalStatus !== 'pending' && event.approvalStatus !== 'rejected';
+
+/** A published event by id (when the text is one) or by slug, following merges. */
+export async function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
+  const event = await resolveEvent(store, slugOrId);
+  return event && isPublished(event) ? event : null;
 }
 
 /** A published event by id (pending and rejected ones are not public). */

@@ -91,6 +91,20 @@ export const PERSONAL_DATA: Cleanup[] = [
           ]
         : [],
   },
+  // Community submissions are shared content: the events stay, without their submitter (docs/event-submissions.md).
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { submittedBy: userId }, update: { $unset: { submittedBy: '' } } }),
+  },
+  // An admin's review decisions and merges stay on the events, without naming the admin.
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { 'review.by': userId }, update: { $unset: { 'review.by': '' } } }),
+  },
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { mergedBy: userId }, update: { $unset: { mergedBy: '' } } }),
+  },
   // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
   {
     collection: 'payment_events',
