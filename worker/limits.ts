@@ -301,6 +301,34 @@ export const LIMITS = {
     /** A pending row this long overdue is cancelled as expired: a day-old reminder is noise. */
     expiryHours: 24,
   },
+  /** Event change notifications and subscription digests (worker/event-changes/, worker/event-subscriptions/, worker/event-notifications/). */
+  eventNotifications: {
+    /** Subscriptions one rider may hold: a handful of saved filters, each matched against every new event. */
+    subscriptionsPerUser: 20,
+    /** Values per list filter (sports, disciplines, …) of one subscription. */
+    filterValuesMax: 10,
+    /** One discipline, event kind or subscription name. */
+    textMax: 80,
+    /** Radius of a subscription's place: a region's worth of travel; bounds the geo cells it is indexed under. */
+    radiusKmMin: 1,
+    radiusKmMax: 500,
+    /** One digest per subscription per rolling window (issue 16, item 6). */
+    digestWindowHours: 24,
+    /** Newly published events one digest names at most (the newest); the rest wait for the next one. */
+    digestEventsMax: 50,
+    /** Jobs one run claims and sends at a time: ~20 push requests of 100. */
+    runBatchJobs: 2_000,
+    /** Jobs one run handles at most, well inside the Cron Trigger's 15-minute wall time. */
+    runMaxJobs: 50_000,
+    /** A claimed job stays leased this long: longer than any run, so two overlapping runs never hold one job. */
+    leaseMinutes: 20,
+    /** A job skipped for quiet hours or missing tokens is tried again this much later. */
+    retryDelayMinutes: 60,
+    /** A change notification this long undelivered is dropped: stale news about an event is noise. */
+    expiryHours: 48,
+    /** Recipients read per query when fanning a change out to savers, relationships and subscribers. */
+    fanOutBatch: 1_000,
+  },
   /** Opt-in sessions (docs/sessions.md); each duration has a setting of the same meaning in worker/sessions/settings.ts. */
   sessions: {
     /** Access token lifetime: the interface spec's target "an expiry such as one hour". ACCESS_TOKEN_TTL_S. */

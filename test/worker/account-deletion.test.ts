@@ -24,6 +24,8 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   blog: 'authorId',
   conversations: 'participantIds',
   mobile_version_policy_history: 'actorId',
+  // Change-log rows name an admin who made a change, as a hex string (worker/event-changes/record.ts).
+  eventChangeLog: 'by',
 };
 
 /**
@@ -58,9 +60,9 @@ function nested(fields: Record<string, unknown>): Record<string, unknown> {
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
-    const owner = cleanup.collection === 'event_saves' ? userId.toHexString() : userId;
+    const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -71,6 +73,8 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       installationRecordId: new ObjectId(),
       familyId: crypto.randomUUID(),
       dedupeKey: crypto.randomUUID(),
+      jobKey: crypto.randomUUID(),
+      key: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

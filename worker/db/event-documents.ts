@@ -55,7 +55,7 @@ export interface EventDoc {
   /** Currently always null (the interface spec). */
   timezone?: string | null;
   timeTba?: boolean | null;
-  status?: 'scheduled' | 'completed' | null;
+  status?: 'scheduled' | 'completed' | 'cancelled' | null;
   isOnline?: boolean | null;
   venue?: EventVenue | null;
   organizer?: EventOrganizer | null;
@@ -159,4 +159,69 @@ export interface EventSourceDoc {
   consecutiveFailures?: number;
   lastCounts?: { [count: string]: number };
   totals?: Record<string, number>;
+}
+
+/** One material field of a published event as one write changed it (issue 16, item 4; worker/event-changes/). */
+export interface EventChangeLogDoc {
+  _id: ObjectId;
+  eventId: ObjectId;
+  /** `startAt`, `endAt`, `venue`, `status` or `registrationStatus` (worker/event-changes/material.ts). */
+  field: string;
+  before: unknown;
+  after: unknown;
+  at: Date;
+  /** `source:<sourceId>` or an admin's user id (hex); never a rider (docs/event-notifications.md). */
+  by: string;
+  /** The write's key (one per recordEventChanges call that saw this change); `key` is unique. */
+  changeKey: string;
+  key: string;
+}
+
+/** A rider's saved filter of events (issue 16, item 6; worker/event-subscriptions/). */
+export interface EventSubscriptionDoc {
+  _id: ObjectId;
+  userId: ObjectId;
+  name: string | null;
+  sports: string[];
+  disciplines: string[];
+  eventKinds: string[];
+  intents: string[];
+  level: string[];
+  place: { location: { type: 'Point'; coordinates: [number, number] }; radiusKm: number; label: string | null } | null;
+  organizerId: ObjectId | null;
+  /** The index keys this subscription is found by (worker/event-subscriptions/match-keys.ts). */
+  matchKeys: string[];
+  /** When its last digest went out: at most one per rolling 24 hours. */
+  lastDigestAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One notification to one rider (worker/event-notifications/): a change to an event, or a subscription's digest. */
+export interface EventNotificationJobDoc {
+  _id: ObjectId;
+  kind: 'change' | 'digest';
+  userId: ObjectId;
+  /**
+   * Unique: `change:<changeKey>:<userId>` (one per rider per change, however many reasons), or
+   * `digest:<subscriptionId>` while a digest is open (the next matches join it), then its own id once settled.
+   */
+  jobKey: string;
+  status: 'pending' | 'sent' | 'skipped' | 'failed';
+  dueAt: Date;
+  leaseId: string | null;
+  leaseUntil: Date;
+  attemptCount: number;
+  /** change: the event, the write's key, the fields it changed, why this rider hears of it. */
+  eventId?: ObjectId;
+  changeKey?: string;
+  fields?: string[];
+  reasons?: string[];
+  /** digest: the subscription and the newly published events that matched it. */
+  subscriptionId?: ObjectId;
+  eventIds?: ObjectId[];
+  outcomeReason?: string | null;
+  sentAt?: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }

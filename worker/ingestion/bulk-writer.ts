@@ -1,6 +1,9 @@
-import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError } from 'mongodb';
+import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError, type ObjectId } from 'mongodb';
 import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
+import { recordEventChanges } from '../event-changes/record';
+import { onEventPublished } from '../event-subscriptions/match';
+import { eventKeys } from '../event-subscriptions/match-keys';
 import { STALE_AFTER_MS } from '../events/target-model';
 import { storedLosesTo } from '../events/trust';
 import { LIMITS } from '../limits';
@@ -120,7 +123,65 @@ async function writeSourceRefs(store: Store, batch: EventRecord[], now: Date): P
   if (ops.length) await store.events.bulkWrite(ops, { ordered: false });
 }
 
+/** What the change history and subscription matching read of an event (worker/event-changes/, worker/event-subscriptions/). */
+const WATCHED = {
+  _id: 1,
+  dedupeKey: 1,
+  contentHash: 1,
+  approvalStatus: 1,
+  updatedAt: 1,
+  startAt: 1,
+  endAt: 1,
+  venue: 1,
+  status: 1,
+  'participation.registrationStatus': 1,
+  sports: 1,
+  disciplines: 1,
+  eventKinds: 1,
+  intents: 1,
+  level: 1,
+  'organizer.canonicalId': 1,
+} as const;
+
+/**
+ * After a batch is written: a source's update of an existing published event goes through the change
+ * history (logged with the source as `by`, riders notified), and a newly inserted approved event is
+ * matched against subscriptions. Two reads per batch, plus writes only where something changed.
+ */
+async function afterWrite(
+  store: Store,
+  batch: EventRecord[],
+  stored: Map<string, EventDoc>,
+  insertedIds: ObjectId[],
+  now: Date,
+): Promise<void> {
+  const touched = batch.filter((record) => {
+    const before = stored.get(record.dedupeKey);
+    return before && before.contentHash !== record.contentHash;
+  });
+  const ids = [...touched.map((record) => stored.get(record.dedupeKey)!._id), ...insertedIds];
+  if (!ids.length) return;
+  const after = await store.events.find({ _id: { $in: ids } }, { projection: WATCHED }).toArray();
+  const afterById = new Map(after.map((event) => [event._id.toHexString(), event]));
+  for (const record of touched) {
+    const before = stored.get(record.dedupeKey)!;
+    const current = afterById.get(before._id.toHexString());
+    if (!current) continue;
+    await recordEventChanges(store, { before, after: current, by: `source:${record.content.source}`, at: now });
+    if (eventKeys(current).join() !== eventKeys(before).join())
+      await onEventPublished(store, current, now, { previously: before });
+  }
+  for (const id of insertedIds) {
+    const event = afterById.get(id.toHexString());
+    if (event) await onEventPublished(store, event, now);
+  }
+}
+
 async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promise<WriteCounts> {
+  const before = await store.events
+    .find({ dedupeKey: { $in: batch.map((record) => record.dedupeKey) } }, { projection: WATCHED })
+    .toArray();
+  const stored = new Map(before.map((event) => [event.dedupeKey, event]));
   const ops = batch.flatMap((record) => statements(record, now));
   let result: BulkWriteResult;
   const failedEvents = new Set<number>();
@@ -148,6 +209,8 @@ async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promis
     batch.filter((_, index) => !failedUpserts.has(index)),
     now,
   );
+  const insertedIds = Object.values(result.upsertedIds ?? {}) as ObjectId[];
+  await afterWrite(store, batch, stored, insertedIds, now);
   return { inserted, updated, unchanged: batch.length - inserted - updated - failed, failed };
 }
 

@@ -105,6 +105,15 @@ export const PERSONAL_DATA: Cleanup[] = [
     collection: 'events',
     detach: (userId) => ({ filter: { mergedBy: userId }, update: { $unset: { mergedBy: '' } } }),
   },
+  // A rider's saved event filters and every notification queued for them (issue 16, items 4 and 6).
+  { collection: 'eventSubscriptions', remove: (userId) => ({ userId }) },
+  { collection: 'eventNotificationJobs', remove: (userId) => ({ userId }) },
+  // Change-log rows name who made a change: a source, or an admin (never a rider). The history of a
+  // public event stays; a deleted admin's id is replaced (docs/event-notifications.md).
+  {
+    collection: 'eventChangeLog',
+    detach: (userId) => ({ filter: { by: userId.toHexString() }, update: { $set: { by: 'deleted-admin' } } }),
+  },
   // The ledger row stays so a replayed event is still recognised; only the link to the person goes.
   {
     collection: 'payment_events',
