@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { subscriptionKeys } from '../../worker/event-subscriptions/match-keys';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call, refusedFields } from '../support/content';
@@ -77,6 +78,39 @@ describe('submit → review', () => {
     const rejected = await review(admin, submitted._id, 'reject', 'not a real event');
     expect(await rejected.json()).toMatchObject({ approvalStatus: 'rejected', review: { reason: 'not a real event' } });
     expect((await call(api, 'GET', `/api/events/${submitted._id}`)).status).toBe(404);
+  });
+
+  it('notifies subscribers of a matching filter when a submission is approved, once however often it is approved', async () => {
+    const [rider, admin] = [await register(api), await registerAdmin(api)];
+    const now = new Date();
+    const criteria = {
+      _id: new ObjectId(),
+      userId: new ObjectId(),
+      name: null,
+      sports: ['wakeboarding'],
+      disciplines: [],
+      eventKinds: [],
+      intents: [],
+      level: [],
+      place: null,
+      organizerId: null,
+      lastDigestAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const sub = { ...criteria, matchKeys: subscriptionKeys(criteria as never) };
+    await api.db((db) => db.collection('eventSubscriptions').insertOne(sub));
+    const submitted = await submit(rider, { sports: ['wakeboarding'] });
+    const digests = () =>
+      api.db((db) =>
+        db.collection('eventNotificationJobs').find({ kind: 'digest', subscriptionId: sub._id }).toArray(),
+      );
+    expect(await digests()).toEqual([]);
+    await review(admin, submitted._id, 'approve');
+    await review(admin, submitted._id, 'approve');
+    const jobs = await digests();
+    expect(jobs).toHaveLength(1);
+    expect(JSON.stringify(jobs[0])).toContain(submitted._id);
   });
 
   it('answers 404 for an unknown event and 400 naming a bad decision', async () => {
@@ -245,6 +279,26 @@ describe('PATCH /api/admin/events/:id', () => {
       venue: { name: 'Southbank', city: 'Bristol', location: { type: 'Point', coordinates: [-2.58, 51.45] } },
       participation: { registrationStatus: 'closed' },
     });
+
+    // An admin's time change of a published event is logged once with the admin as `by`, and reaches the riders who saved it.
+    await review(admin, submitted._id, 'approve');
+    const saver = await register(api);
+    await call(api, 'POST', `/api/events/${submitted._id}/save`, { as: saver });
+    const moved = await call(api, 'PATCH', `/api/admin/events/${submitted._id}`, {
+      as: admin,
+      json: { startLocal: '2031-07-02T09:30', status: 'cancelled' },
+    });
+    expect(moved.status).toBe(200);
+    const eventId = new ObjectId(submitted._id);
+    const log = await api.db((db) => db.collection('eventChangeLog').find({ eventId }).toArray());
+    expect(log.map((row) => [row.field, row.by]).sort()).toEqual([
+      ['startAt', admin._id],
+      ['status', admin._id],
+    ]);
+    const jobs = await api.db((db) =>
+      db.collection('eventNotificationJobs').find({ eventId, kind: 'change' }).toArray(),
+    );
+    expect(jobs.map((job) => job.userId.toHexString())).toEqual([saver._id]);
 
     const live = eventDoc();
     await insertEvents(api, [live]);

@@ -31,6 +31,7 @@ export function editSet(before: EventDoc, body: EditInput, times: UtcTimes): Loo
     'level',
     'timeTba',
     'isOnline',
+    'status',
   ] as const;
   for (const field of plain) if (body[field] !== undefined) set[field] = body[field];
   for (const field of ['image', 'series', 'resultsUrl'] as const)

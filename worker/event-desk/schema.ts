@@ -99,6 +99,10 @@ export const EditBody = z
         'IANA zone; startLocal/endLocal/schedule are read in it (else in the stored zone); alone it changes the zone, not the instants',
       ),
     timeTba: eventFields.timeTba.optional(),
+    status: z
+      .enum(['scheduled', 'cancelled'])
+      .optional()
+      .describe('cancelled cancels the event (a material change riders hear of); scheduled takes a cancellation back'),
     isOnline: eventFields.isOnline.optional(),
     schedule: eventFields.schedule.optional(),
     venue: eventFields.venue
