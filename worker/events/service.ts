@@ -116,8 +116,9 @@ export function eventsInBox(store: Store, filters: EventFilters, box: BoundingBo
 }
 
 /**
- * Candidates for "similar": other events sharing a sport or a kind, within the similar window
- * around `at`, nearest in time first; worker/events/similar.ts ranks them by time and place.
+ * Candidates for "similar": published events sharing a sport or a kind, within the similar window
+ * around `at`: those nearest in time and, for an event placed by venue.location, those nearest in
+ * place ($geoNear on the 2dsphere index); worker/events/similar.ts ranks them by time and place.
  */
 export async function similarCandidates(store: Store, event: EventDoc, at: Date): Promise<EventDoc[]> {
   const sports = Array.isArray(event.sports) ? event.sports : [];
@@ -128,10 +129,24 @@ export async function similarCandidates(store: Store, event: EventDoc, at: Date)
   const filter: Filter<EventDoc> = {
     $and: [
       windowFilter(window),
+      PUBLISHED,
       { _id: { $ne: event._id } },
       { $or: [{ sports: { $in: sports } }, { eventKinds: { $in: kinds } }] },
     ],
   };
-  const { rows } = await eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.similarCandidates }, at);
-  return rows;
+  const location = event.venue?.location;
+  const [byTime, byPlace] = await Promise.all([
+    eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.similarCandidates }, at),
+    location?.type === 'Point'
+      ? store.events
+          .aggregate<EventDoc>([
+            { $geoNear: { near: location, distanceField: '_distanceM', key: 'venue.location', query: filter } },
+            { $limit: LIMITS.events.similarCandidates },
+            { $project: { _distanceM: 0 } },
+          ])
+          .toArray()
+      : Promise.resolve([]),
+  ]);
+  const seen = new Set(byTime.rows.map((row) => row._id.toHexString()));
+  return [...byTime.rows, ...byPlace.filter((row) => !seen.has(row._id.toHexString()))];
 }
