@@ -52,6 +52,8 @@ export interface Env {
   OPENAI_TIMEOUT_MS?: string;
   /** Companion chat messages per rider per minute; default in worker/limits.ts. */
   COMPANION_MESSAGES_PER_MINUTE?: string;
+  /** Community event submissions per rider per rolling 24 hours; default in worker/limits.ts. */
+  EVENT_SUBMISSIONS_PER_DAY?: string;
   /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/version-policy/signing.ts). */
   POLICY_SIGNING_KEY?: string;
   /** Base URL of Expo's push API, e.g. https://exp.host; /--/api/v2/push/send and /getReceipts are appended (docs/push.md). */

@@ -163,6 +163,14 @@ export const LIMITS = {
     similarWindowDays: 60,
     /** An event that started this long before a window is not looked at for it: bounds the startAt index scan; festivals and contests run days, not months. */
     longestRunDays: 60,
+    /** Community submissions per rider per rolling 24 hours (EVENT_SUBMISSIONS_PER_DAY overrides). */
+    submissionsPerDay: 5,
+    submissionWindowMs: 24 * 60 * 60 * 1000,
+    /** Lists a submission may carry: sports, disciplines, kinds, divisions, schedule sessions. */
+    submitListMax: 20,
+    submitTextMax: 200,
+    /** Admin desk pages (queue, duplicates, stale). */
+    deskPageMax: 100,
   },
   /** The AI companion (worker/companion/; the interface spec, Limits). */
   companion: {

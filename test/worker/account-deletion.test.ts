@@ -41,13 +41,28 @@ const matchedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId, ow
     : undefined;
 };
 
+/** A filter's dotted paths (events' `review.by`) as the nested fields a document holds. */
+function nested(fields: Record<string, unknown>): Record<string, unknown> {
+  const doc: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(fields)) {
+    const keys = path.split('.');
+    let at = doc;
+    for (const key of keys.slice(0, -1)) {
+      at[key] ??= {};
+      at = at[key] as Record<string, unknown>;
+    }
+    at[keys[keys.length - 1]!] = value;
+  }
+  return doc;
+}
+
 /** One document per personal-data collection, shaped as each cleanup expects. */
 async function seedPersonalData(db: Db, userId: ObjectId) {
   const now = new Date();
   for (const cleanup of PERSONAL_DATA) {
     const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, jobKey, key).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -57,6 +72,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       installationId: crypto.randomUUID(),
       installationRecordId: new ObjectId(),
       familyId: crypto.randomUUID(),
+      dedupeKey: crypto.randomUUID(),
       jobKey: crypto.randomUUID(),
       key: crypto.randomUUID(),
     };
@@ -73,7 +89,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
           }
         : field
           ? { [field]: owner }
-          : (matchedBy(cleanup, userId, owner) ?? { userId: owner });
+          : nested(matchedBy(cleanup, userId, owner) ?? { userId: owner });
     await db
       .collection(cleanup.collection)
       .insertOne({ ...member, name: 'kept?', ...unique, ...stays, createdAt: now, updatedAt: now });

@@ -1,5 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it, vi } from 'vitest';
+import { registerAdmin } from '../support/accounts';
+import { call } from '../support/content';
 import { ingestionTestbed } from '../support/ingestion';
 
 // Provenance (issue 16, item 3): raw records, source health, one event per real event across
@@ -71,5 +73,32 @@ describe('event provenance', () => {
     expect(two).toMatchObject({ consecutiveFailures: 2, lastError: expect.any(String) });
     expect(two.lastFailureAt).toBeInstanceOf(Date);
     expect(two.lastCounts.fetched).toBe(22);
+  });
+
+  it('a listing of an event merged on the desk writes to the survivor, never bringing the merged event back', async () => {
+    const bed = ingestionTestbed('prov-merged');
+    await bed.runCron();
+    const before = await bed.events();
+    const mayhem = before.find((event) => event.title === 'Mini Ramp Mayhem')!;
+    const survivor = before.find((event) => event.title !== 'Mini Ramp Mayhem' && event.startAt)!;
+    const admin = await registerAdmin(bed.api);
+    const merged = await call(bed.api, 'POST', `/api/admin/events/${mayhem._id.toHexString()}/merge`, {
+      as: admin,
+      json: { intoId: survivor._id.toHexString() },
+    });
+    expect(merged.status).toBe(200);
+    // Forget the listings' hashes so the next run writes every listing again.
+    await bed.api.db((db) => db.collection('events').updateMany({}, { $set: { contentHash: 'stale' } }));
+    await bed.runCron();
+    const after = await bed.events();
+    expect(after).toHaveLength(before.length);
+    const tombstone = after.find((event) => event._id.equals(mayhem._id))!;
+    expect(tombstone).toMatchObject({ mergedInto: survivor._id, approvalStatus: 'rejected' });
+    const kept = after.find((event) => event._id.equals(survivor._id))!;
+    const refs = kept.sourceRefs.map(
+      (ref: { sourceId: string; externalId: string }) => `${ref.sourceId}:${ref.externalId}`,
+    );
+    expect(new Set(refs).size).toBe(refs.length);
+    for (const ref of mayhem.sourceRefs) expect(refs).toContain(`${ref.sourceId}:${ref.externalId}`);
   });
 });

@@ -53,6 +53,26 @@ describe('GET /api/events/{id}/similar', () => {
     ]);
   });
 
+  it('places target events by venue.location ($geoNear on the 2dsphere index) and never offers an unpublished one', async () => {
+    const placed = (venue: { lat: number; lng: number }, fields: Record<string, unknown>) =>
+      eventDoc({
+        schemaVersion: 2,
+        approvalStatus: 'approved',
+        sports: ['bmx'],
+        venue: { ...venue, location: { type: 'Point', coordinates: [venue.lng, venue.lat] } },
+        ...fields,
+      });
+    const event = placed(austin, { title: 'Origin', startAt: base });
+    await insertEvents(api, [
+      event,
+      placed(houston, { title: 'Houston, two days on', startAt: dayOf(2) }),
+      placed(berlin, { title: 'Berlin, next day', startAt: dayOf(1) }),
+      placed(austin, { title: 'Pending submission', startAt: dayOf(1), approvalStatus: 'pending' }),
+      placed(austin, { title: 'Merged away', startAt: dayOf(1), approvalStatus: 'rejected', mergedInto: event._id }),
+    ]);
+    expect(await similarTitles(event._id.toHexString())).toEqual(['Houston, two days on', 'Berlin, next day']);
+  });
+
   it(`answers at most ${LIMITS.events.similarMax}`, async () => {
     const event = eventDoc({ startAt: base, sports: ['bmx'] });
     const others = Array.from({ length: LIMITS.events.similarMax + 4 }, (_, i) =>

@@ -55,7 +55,7 @@ export interface EventDoc {
   /** Currently always null (the interface spec). */
   timezone?: string | null;
   timeTba?: boolean | null;
-  status?: 'scheduled' | 'completed' | null;
+  status?: 'scheduled' | 'completed' | 'cancelled' | null;
   isOnline?: boolean | null;
   venue?: EventVenue | null;
   organizer?: EventOrganizer | null;
@@ -88,6 +88,17 @@ export interface EventDoc {
   relationshipCounts?: Record<string, number>;
   /** Live-view values the target shape cannot give back (worker/events/views.ts). */
   liveCompat?: Record<string, unknown>;
+  /** A community submission (worker/event-submissions/): its rider, until they delete their account. */
+  submittedBy?: ObjectId;
+  submittedAt?: Date;
+  /** Stored events a submission looks like (worker/event-submissions/duplicates.ts), for the reviewer. */
+  possibleDuplicateOf?: ObjectId[];
+  /** The admin desk's last review decision (worker/event-desk/). */
+  review?: { decision: 'approve' | 'reject'; reason: string | null; by?: ObjectId; at: Date };
+  /** Merged away (worker/event-desk/merge.ts): its id and slug resolve to this surviving event. */
+  mergedInto?: ObjectId;
+  mergedAt?: Date;
+  mergedBy?: ObjectId;
 }
 
 /** A rider's relationship to an event (issue 16, item 5): one per rider and event. */

@@ -507,6 +507,36 @@ export const INDEXES: IndexDeclaration[] = [
     why: 'map pins reach Live records not yet migrated; the migration counts what is left',
   },
   {
+    collection: 'events',
+    key: { approvalStatus: 1, _id: 1 },
+    options: { name: 'approvalStatus__id' },
+    why: 'the admin review queue: one approval status, oldest first',
+  },
+  {
+    collection: 'events',
+    key: { possibleDuplicateOf: 1 },
+    options: { name: 'possibleDuplicateOf' },
+    why: "the admin duplicates list; a merge takes the merged event off others' candidates",
+  },
+  {
+    collection: 'events',
+    key: { 'freshness.staleAfter': 1 },
+    options: { name: 'freshness_staleAfter' },
+    why: 'the admin stale list: published events past staleAfter',
+  },
+  {
+    collection: 'events',
+    key: { mergedInto: 1 },
+    options: { name: 'mergedInto', sparse: true },
+    why: 'a merge keeps chains one hop (what was merged into the merged event)',
+  },
+  {
+    collection: 'events',
+    key: { submittedBy: 1 },
+    options: { name: 'submittedBy', sparse: true },
+    why: 'account deletion detaches a rider from their submissions',
+  },
+  {
     collection: 'eventSourceRecords',
     key: { sourceId: 1, externalId: 1 },
     options: { name: 'sourceId_externalId_unique', unique: true },

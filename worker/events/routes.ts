@@ -6,16 +6,18 @@ import { ApiError } from '../http/errors';
 import { encodeKeyset } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../http/openapi';
 import { LIMITS } from '../limits';
+import { tokenCaller } from '../session/service';
 import { eventCalendar } from './calendar';
 import { CalendarQuery, EventListQuery, filtersOf, MapPinsQuery } from './query-schema';
 import { calendarResponse, Event, EventPage, EventParam, MapPins, SimilarEvents, SlugOrIdParam } from './schema';
 import {
   eventsInBox,
-  findEvent,
   findEventById,
+  isPublished,
   listEvents,
   listEventsByStart,
   listEventsForCalendar,
+  resolveEvent,
   similarCandidates,
 } from './service';
 import { rankSimilar } from './similar';
@@ -66,7 +68,8 @@ const detail = defineRoute({
   path: '/{slugOrId}',
   tags: TAGS,
   summary: 'One event, by slug or id',
-  description: 'Pending and rejected events (the target model) are not public: 404.',
+  description:
+    'Pending and rejected events (the target model) are not public: 404, except to the rider who submitted it and to admins, who send their `x-auth-token` (optional; any other token is the public). The id or slug of an event merged into another answers the surviving event (migrations-notes/events-target-model.md, "Merging").',
   request: { params: SlugOrIdParam, query: ViewQuery },
   responses: {
     200: jsonResponse(z.union([Event, TargetEvent]), 'The event: Event, or TargetEvent with view=target'),
@@ -137,8 +140,13 @@ export const eventRoutes = createRouter<AppEnv>()
     return c.json({ pins: rows.map(mapPinView), totalCount: total }, 200);
   })
   .openapi(detail, async (c) => {
-    const event = await findEvent(c.var.db, c.req.valid('param').slugOrId);
+    const event = await resolveEvent(c.var.db, c.req.valid('param').slugOrId);
     if (!event) throw notFound();
+    if (!isPublished(event)) {
+      const caller = await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token'));
+      const mine = caller && (caller.isAdmin || event.submittedBy?.equals(caller.userId));
+      if (!mine) throw notFound();
+    }
     return c.json(viewOf(c.req.valid('query').view)(event), 200);
   })
   .openapi(oneCalendar, async (c) => {

@@ -70,13 +70,34 @@ export async function listEventsByStart(store: Store, filters: EventFilters, aft
   return { rows, total };
 }
 
-/** A published event by id (when the text is one) or by slug. */
-export function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
+const MERGE_HOPS_MAX = 5;
+
+/**
+ * The event a slug or id names, whatever its approval status, following merges: a merged-away
+ * event (mergedInto, worker/event-desk/merge.ts) answers the event it was merged into, so its
+ * old id and slug keep resolving.
+ */
+export async function resolveEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
   const key =
     ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
       ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
       : { slug: slugOrId };
-  return store.events.findOne({ $and: [key, PUBLISHED] });
+  let event = await store.events.findOne(key);
+  // Merging flattens chains (worker/event-desk/merge.ts), so one hop is the rule; the cap guards a cycle.
+  for (let hop = 0; event?.mergedInto && hop < MERGE_HOPS_MAX; hop += 1) {
+    event = await store.events.findOne({ _id: event.mergedInto });
+  }
+  return event?.mergedInto ? null : event;
+}
+
+/** Whether the public sees the event (PUBLISHED as a predicate). */
+export const isPublished = (event: Pick<EventDoc, 'approvalStatus'>) =>
+  event.approvalStatus !== 'pending' && event.approvalStatus !== 'rejected';
+
+/** A published event by id (when the text is one) or by slug, following merges. */
+export async function findEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
+  const event = await resolveEvent(store, slugOrId);
+  return event && isPublished(event) ? event : null;
 }
 
 /** A published event by id (pending and rejected ones are not public). */
@@ -95,8 +116,9 @@ export function eventsInBox(store: Store, filters: EventFilters, box: BoundingBo
 }
 
 /**
- * Candidates for "similar": other events sharing a sport or a kind, within the similar window
- * around `at`, nearest in time first; worker/events/similar.ts ranks them by time and place.
+ * Candidates for "similar": published events sharing a sport or a kind, within the similar window
+ * around `at`: those nearest in time and, for an event placed by venue.location, those nearest in
+ * place ($geoNear on the 2dsphere index); worker/events/similar.ts ranks them by time and place.
  */
 export async function similarCandidates(store: Store, event: EventDoc, at: Date): Promise<EventDoc[]> {
   const sports = Array.isArray(event.sports) ? event.sports : [];
@@ -107,10 +129,24 @@ export async function similarCandidates(store: Store, event: EventDoc, at: Date)
   const filter: Filter<EventDoc> = {
     $and: [
       windowFilter(window),
+      PUBLISHED,
       { _id: { $ne: event._id } },
       { $or: [{ sports: { $in: sports } }, { eventKinds: { $in: kinds } }] },
     ],
   };
-  const { rows } = await eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.similarCandidates }, at);
-  return rows;
+  const location = event.venue?.location;
+  const [byTime, byPlace] = await Promise.all([
+    eventsNearestInTime(store, filter, { offset: 0, limit: LIMITS.events.similarCandidates }, at),
+    location?.type === 'Point'
+      ? store.events
+          .aggregate<EventDoc>([
+            { $geoNear: { near: location, distanceField: '_distanceM', key: 'venue.location', query: filter } },
+            { $limit: LIMITS.events.similarCandidates },
+            { $project: { _distanceM: 0 } },
+          ])
+          .toArray()
+      : Promise.resolve([]),
+  ]);
+  const seen = new Set(byTime.rows.map((row) => row._id.toHexString()));
+  return [...byTime.rows, ...byPlace.filter((row) => !seen.has(row._id.toHexString()))];
 }

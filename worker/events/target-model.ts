@@ -33,3 +33,12 @@ export const NO_RELATIONSHIP_COUNTS = { interested: 0, going: 0, competing: 0, w
 
 /** Filter of events the public sees: approved, or a Live record from before approvalStatus existed. */
 export const PUBLISHED = { approvalStatus: { $nin: ['pending', 'rejected'] } } as const;
+
+/**
+ * sourceTrust of a community submission (worker/event-submissions/): below APPROVAL_TRUST_MIN, so
+ * a submission always waits for review, and any source listing of the same event outranks it.
+ */
+export const COMMUNITY_TRUST = 0.3;
+
+/** The `source` of a community submission. */
+export const COMMUNITY_SOURCE = 'community';

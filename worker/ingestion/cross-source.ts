@@ -43,6 +43,36 @@ export async function joinNearIdentical(store: Store, records: EventRecord[]): P
   });
 }
 
+/**
+ * Listings of an event the desk merged into another (worker/event-desk/merge.ts) write to the
+ * survivor: the merged-away document keeps its dedupe key only as an alias. One read of the batch's
+ * merged keys, one of their survivors.
+ */
+export async function followMerges(store: Store, records: EventRecord[]): Promise<EventRecord[]> {
+  if (!records.length) return records;
+  const merged = await store.events
+    .find(
+      { dedupeKey: { $in: records.map((record) => record.dedupeKey) }, mergedInto: { $exists: true } },
+      { projection: { dedupeKey: 1, mergedInto: 1 } },
+    )
+    .toArray();
+  if (!merged.length) return records;
+  const survivors = await store.events
+    .find({ _id: { $in: merged.map((event) => event.mergedInto!) } }, { projection: { dedupeKey: 1 } })
+    .toArray();
+  const keyOf = new Map(survivors.map((event) => [event._id.toHexString(), event.dedupeKey]));
+  const target = new Map(
+    merged.flatMap((event) => {
+      const key = keyOf.get(event.mergedInto!.toHexString());
+      return key ? [[event.dedupeKey, key] as const] : [];
+    }),
+  );
+  return records.map((record) => {
+    const key = target.get(record.dedupeKey);
+    return key ? { ...record, dedupeKey: key, content: { ...record.content, dedupeKey: key } } : record;
+  });
+}
+
 /** An organizer's name as an alias: normalized, company suffixes gone ("VANS Inc." is "vans"). */
 export function organizerAlias(name: string | null | undefined): string {
   return normalizeText(name)

@@ -3,7 +3,7 @@ import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { completePastEvents, writeEvents } from './bulk-writer';
-import { joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
+import { followMerges, joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
 import { toEventRecord, uniqueByDedupeKey } from './event-record';
 import { lastSucceededRun, recordRun } from './run-log';
 import { ShapeError } from './shape-error';
@@ -39,7 +39,11 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
   await keepSourceRecords(store, source.name, listed, now);
   // Near-identical listings join stored events, so the same real event is listed once (issue 16, item 3).
   const joined = uniqueByDedupeKey(
-    await joinNearIdentical(store, await linkSpots(store, await mapOrganizers(store, listed, now))),
+    // …and a listing of an event merged on the desk writes to the survivor.
+    await followMerges(
+      store,
+      await joinNearIdentical(store, await linkSpots(store, await mapOrganizers(store, listed, now))),
+    ),
   );
   const counts = await writeEvents(store, joined.records, now);
   return { ...counts, fetched, duplicates: repeats + joined.repeats, failed: counts.failed + rejected.length };

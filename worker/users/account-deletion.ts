@@ -93,6 +93,20 @@ export const PERSONAL_DATA: Cleanup[] = [
           ]
         : [],
   },
+  // Community submissions are shared content: the events stay, without their submitter (docs/event-submissions.md).
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { submittedBy: userId }, update: { $unset: { submittedBy: '' } } }),
+  },
+  // An admin's review decisions and merges stay on the events, without naming the admin.
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { 'review.by': userId }, update: { $unset: { 'review.by': '' } } }),
+  },
+  {
+    collection: 'events',
+    detach: (userId) => ({ filter: { mergedBy: userId }, update: { $unset: { mergedBy: '' } } }),
+  },
   // A rider's saved event filters and every notification queued for them (issue 16, items 4 and 6).
   { collection: 'eventSubscriptions', remove: (userId) => ({ userId }) },
   { collection: 'eventNotificationJobs', remove: (userId) => ({ userId }) },
