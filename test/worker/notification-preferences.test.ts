@@ -24,6 +24,8 @@ describe('GET /api/users/me/notification-preferences', () => {
       reminders: { push: true, inApp: false, email: false },
       quietHours: { start: '21:00', end: '09:00', timezone: 'UTC' },
       osPermission: { ios: 'unknown', android: 'unknown', web: 'unknown' },
+      softAsk: { ios: {}, android: {}, web: {} },
+      shouldAsk: { ios: true, android: true, web: true },
       updatedAt: null,
     });
   });

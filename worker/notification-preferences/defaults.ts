@@ -32,6 +32,11 @@ export function withDefaults(
     reminders: { ...DEFAULTS.reminders, ...stored?.reminders },
     quietHours: { ...DEFAULTS.quietHours, timezone: userTimeZone, ...stored?.quietHours },
     osPermission: { ...DEFAULTS.osPermission, ...stored?.osPermission },
+    softAsk: {
+      ios: { ...stored?.softAsk?.ios },
+      android: { ...stored?.softAsk?.android },
+      web: { ...stored?.softAsk?.web },
+    },
     updatedAt: stored?.updatedAt ?? null,
   };
 }
