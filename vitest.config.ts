@@ -62,6 +62,8 @@ export default defineConfig({
                 EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,
                 // Push tests take an Expo stand-in of their own under /expo-push/<name> (test/support/expo-push-stand-in.ts).
                 EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
+                // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
+                WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
               },
             },
           })),

@@ -4,6 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface LocalStack {
   url: string;
+  /** The stack's process group (scripts/dev.ts leads it; wrangler and workerd are in it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export async function startLocalStack(options: {
   await new Promise<void>((resolve, reject) => {
     let log = '';
     const onData = (chunk: Buffer) => {
+      // STACK_LOG=1 shows the stack's own output (the Worker's console), for a bench that misbehaves.
+      if (process.env.STACK_LOG) process.stderr.write(chunk);
       log += chunk.toString();
       if (/Ready on http/.test(log)) resolve();
     };
@@ -38,6 +42,7 @@ export async function startLocalStack(options: {
   });
   return {
     url: `http://127.0.0.1:${options.port}`,
+    pid: child.pid!,
     stop: async () => {
       if (!child.pid || child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -29,6 +29,8 @@ const PASSED_THROUGH = [
   'EXPO_PUSH_URL',
   'EXPO_ACCESS_TOKEN',
   'VAPID_PUBLIC_KEY',
+  'VAPID_PRIVATE_KEY',
+  'VAPID_SUBJECT',
   // The data path (docs/data-path.md); DEVDB_LATENCY_MS and DEVDB_HANDSHAKE_MS reach the dev database through its environment.
   'DB_ACCESS',
   'DB_GATEWAYS',
@@ -123,6 +125,9 @@ function startWorker(uri: string, dbName: string): void {
       `MONGODB_DB:${dbName}`,
       '--var',
       `VOICE_URL:${config.voiceUrl}`,
+      // The local stack is local: web push subscriptions may point at a push-service stand-in on this machine.
+      '--var',
+      'WEB_PUSH_LOCAL_ENDPOINTS:allow',
       ...passedVars,
       '--test-scheduled',
     ],

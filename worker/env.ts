@@ -62,6 +62,12 @@ export interface Env {
   EXPO_ACCESS_TOKEN?: string;
   /** The VAPID public key web clients subscribe with (GET /api/push/vapid-public-key). */
   VAPID_PUBLIC_KEY?: string;
+  /** The VAPID private key (a secret): the P-256 scalar, base64url, web pushes are signed with (worker/push/vapid.ts). */
+  VAPID_PRIVATE_KEY?: string;
+  /** The VAPID contact push services may write to: a `mailto:` or `https:` URL (RFC 8292 `sub`). */
+  VAPID_SUBJECT?: string;
+  /** `allow`: web push subscriptions to http://127.0.0.1 and http://localhost are accepted (local push-service stand-ins; `npm run dev` and the tests set it). */
+  WEB_PUSH_LOCAL_ENDPOINTS?: string;
   /** `gateway` (default): queries go through the connection-holding objects; `direct`: a client per request (worker/db/connection.ts). */
   DB_ACCESS?: string;
   /** Gateway objects to spread over, and connections each holds (maxPoolSize); defaults in worker/limits.ts. */

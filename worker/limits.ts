@@ -291,6 +291,23 @@ export const LIMITS = {
     fieldMax: 100,
     /** The admin test push's body (cut to bodyMax when sent). */
     testBodyMax: 500,
+    /** After an in-app decline the soft ask is repeated no sooner than this (interface spec: 7 days). */
+    softAskRepeatDays: 7,
+    /** A soft-ask time the client reports may run this far ahead of our clock (phone clocks drift); beyond it, a 400. */
+    softAskClockSkewMs: 60_000,
+  },
+  /** Web push (RFC 8030/8291/8292; worker/push/web-push.ts). */
+  webPush: {
+    /** Interface spec: a message is worth delivering for a minute, a reminder for a day. */
+    messagesTtlSeconds: 60,
+    remindersTtlSeconds: 86_400,
+    /** Every push service must accept an encrypted body of 4,096 bytes (RFC 8030 §7.2). */
+    maxBodyBytes: 4096,
+    /** VAPID JWT lifetime (RFC 8292 allows at most 24 hours); a token is reused until this much of it is left. */
+    jwtLifetimeSeconds: 12 * 60 * 60,
+    jwtRenewBeforeSeconds: 60 * 60,
+    /** Web pushes in flight at once: one request each, and a Worker holds at most six outgoing connections. */
+    sendConcurrency: 6,
   },
   /** Trick reminders (worker/reminders/; interface spec, Limits). */
   reminders: {

@@ -25,6 +25,8 @@ describe('GET /api/users/me/notification-preferences', () => {
       events: { push: true, inApp: true, email: false },
       quietHours: { start: '21:00', end: '09:00', timezone: 'UTC' },
       osPermission: { ios: 'unknown', android: 'unknown', web: 'unknown' },
+      softAsk: { ios: {}, android: {}, web: {} },
+      shouldAsk: { ios: true, android: true, web: true },
       updatedAt: null,
     });
   });

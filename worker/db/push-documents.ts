@@ -11,7 +11,7 @@ export type PushCategory = (typeof PUSH_CATEGORIES)[number];
 export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;
 export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
-/** `gateway` is Expo's push service, the only transport the sender speaks so far (worker/push/expo-client.ts). */
+/** `gateway` is Expo's push service (worker/push/expo-client.ts), `webpush` a browser's push service (worker/push/web-push.ts); the native transports are not sent to yet. */
 export const PUSH_TRANSPORTS = ['gateway', 'android_native', 'ios_native', 'webpush'] as const;
 export type PushTransport = (typeof PUSH_TRANSPORTS)[number];
 
@@ -53,6 +53,16 @@ export interface QuietHours {
   timezone: string;
 }
 
+/**
+ * The in-app soft ask before the OS permission prompt, per platform (interface spec: the OS prompt only after
+ * acceptance, a declined ask repeated no sooner than 7 days later): the times the client reports.
+ */
+export interface SoftAskRecord {
+  shownAt?: Date;
+  declinedAt?: Date;
+  acceptedAt?: Date;
+}
+
 /** The preferences as a client sees them: every field present (worker/notification-preferences/defaults.ts). */
 export interface NotificationPreferences {
   messages: ChannelPreferences;
@@ -60,6 +70,7 @@ export interface NotificationPreferences {
   events: ChannelPreferences;
   quietHours: QuietHours;
   osPermission: Record<PushPlatform, OsPermissionState>;
+  softAsk: Record<PushPlatform, SoftAskRecord>;
   updatedAt: Date | null;
 }
 
@@ -70,6 +81,7 @@ export interface StoredNotificationPreferences {
   events?: Partial<ChannelPreferences>;
   quietHours?: Partial<QuietHours>;
   osPermission?: Partial<Record<PushPlatform, OsPermissionState>>;
+  softAsk?: Partial<Record<PushPlatform, SoftAskRecord>>;
   updatedAt?: Date;
 }
 
@@ -87,4 +99,10 @@ export interface NotificationDeliveryLogDoc extends StoredDoc {
   receiptCheckedAt?: Date;
   /** Expo's error code (`details.error`, e.g. DeviceNotRegistered) and message, of the ticket or the receipt. */
   error?: { code: string | null; message: string };
+  /** Set on web push rows only (no receipts there: the push service's answer is final). */
+  transport?: 'webpush';
+  /** The web push service's HTTP status of the last request (201 accepted), absent when it was never reached. */
+  serviceStatus?: number;
+  /** Requests this message took (a 429, a 5xx or a 413 adds one). */
+  attempts?: number;
 }

@@ -35,6 +35,11 @@ export function withDefaults(
     events: { ...DEFAULTS.events, ...stored?.events },
     quietHours: { ...DEFAULTS.quietHours, timezone: userTimeZone, ...stored?.quietHours },
     osPermission: { ...DEFAULTS.osPermission, ...stored?.osPermission },
+    softAsk: {
+      ios: { ...stored?.softAsk?.ios },
+      android: { ...stored?.softAsk?.android },
+      web: { ...stored?.softAsk?.web },
+    },
     updatedAt: stored?.updatedAt ?? null,
   };
 }

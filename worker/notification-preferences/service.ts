@@ -45,11 +45,14 @@ export async function updatePreferences(
 ): Promise<NotificationPreferences | 'not-found'> {
   const now = new Date();
   const set: Record<string, unknown> = { 'notificationPreferences.updatedAt': now };
-  for (const [group, fields] of Object.entries(patch)) {
-    for (const [field, value] of Object.entries(fields ?? {})) {
-      if (value !== undefined) set[`notificationPreferences.${group}.${field}`] = value;
-    }
-  }
+  // softAsk nests one level deeper (platform, then field): every leaf, at any depth, is its own dotted $set.
+  const setLeaves = (path: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value && typeof value === 'object' && !(value instanceof Date)) {
+      for (const [key, inner] of Object.entries(value)) setLeaves(`${path}.${key}`, inner);
+    } else set[path] = value;
+  };
+  setLeaves('notificationPreferences', patch);
   const [user, tokens] = await Promise.all([
     store.users.findOneAndUpdate(
       { _id: userId },

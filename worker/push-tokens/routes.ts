@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
+import { allowsLocalEndpoints, isPushEndpoint } from './format';
 import { PushToken, RegisterTokenBody, RemovedToken, TokenParam, WebUnsubscribeQuery } from './schema';
 import { registerToken, removeToken, removeWebSubscription } from './service';
 import { pushTokenView } from './views';
@@ -46,7 +47,14 @@ const deleteWeb = defineRoute({
 /** The signed-in rider's device addresses, mounted at /api/push-tokens. */
 export const pushTokenRoutes = createRouter<AppEnv>()
   .openapi(postToken, async (c) => {
-    const stored = await registerToken(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    const registration = c.req.valid('json');
+    if (registration.endpoint && !isPushEndpoint(registration.endpoint, allowsLocalEndpoints(c.env))) {
+      const message = 'must be the https endpoint URL of the push service';
+      throw new ApiError(400, `subscription.endpoint ${message}.`, {
+        details: [{ field: 'subscription.endpoint', message }],
+      });
+    }
+    const stored = await registerToken(c.var.db, new ObjectId(c.var.user._id), registration);
     return c.json(pushTokenView(stored), 201);
   })
   .openapi(deleteToken, async (c) => {

@@ -11,7 +11,11 @@ const Label = z.string().trim().min(1).max(L.fieldMax);
 /** A browser's PushSubscription as `subscription.toJSON()` gives it. */
 export const WebSubscription = z
   .object({
-    endpoint: z.string().max(L.tokenMax).refine(isPushEndpoint, 'must be the https endpoint URL of the push service'),
+    // http://127.0.0.1 and http://localhost pass here; the route refuses them unless WEB_PUSH_LOCAL_ENDPOINTS=allow.
+    endpoint: z
+      .string()
+      .max(L.tokenMax)
+      .refine((endpoint) => isPushEndpoint(endpoint, true), 'must be the https endpoint URL of the push service'),
     expirationTime: z.number().nullable().optional(),
     keys: z.object({
       p256dh: z.string().max(200).refine(isP256dhKey, 'must be the base64url P-256 public key (65 bytes)'),

@@ -5,9 +5,10 @@ import type { Env } from '../env';
 import { deviceTimeZone, withDefaults } from '../notification-preferences/defaults';
 import { isQuietAt } from '../notification-preferences/quiet-hours';
 import { readStoredPreferences } from '../notification-preferences/service';
-import { isExpoPushToken } from '../push-tokens/format';
+import { allowsLocalEndpoints, isExpoPushToken, isSendableWebSubscription } from '../push-tokens/format';
 import { liveTokensOf } from '../push-tokens/service';
 import { type Dispatch, dispatchAll, type Notification } from './dispatch';
+import { readVapid } from './vapid';
 
 export type { PushCategory } from '../db/documents';
 export type { Notification } from './dispatch';
@@ -21,16 +22,26 @@ export interface DeliveryRequest {
 }
 
 export type DeliveryOutcome =
-  | { status: 'accepted'; tickets: { token: string; ticketId: string }[] }
+  /** Expo tokens carry their ticket id; a web push accepted (201) has none: the push service's answer is final. */
+  | { status: 'accepted'; tickets: { token: string; ticketId?: string }[] }
   | { status: 'skipped'; reason: 'category-off' | 'quiet-hours' | 'no-live-tokens' }
   | { status: 'failed'; error: string };
 
 /** Quiet hours hold back what can wait (reminders, event news); a message from another rider is not held. */
 const QUIET_CATEGORIES = new Set<PushCategory>(['reminders', 'events']);
 
-/** The tokens the sender can reach: Expo (`gateway`) tokens of a valid format; web push sending comes later. */
-export const sendableTokens = (tokens: PushTokenDoc[]) =>
-  tokens.filter((token) => token.transport === 'gateway' && isExpoPushToken(token.token));
+/**
+ * The tokens the sender can reach: Expo (`gateway`) tokens of a valid format, and web push subscriptions with
+ * an allowed endpoint and valid keys when `web` (VAPID is configured). The native transports are not sent to.
+ */
+export function sendableTokens(tokens: PushTokenDoc[], env: Env, web = true) {
+  const allowLocal = allowsLocalEndpoints(env);
+  return tokens.filter((token) =>
+    token.transport === 'gateway'
+      ? isExpoPushToken(token.token)
+      : token.transport === 'webpush' && web && isSendableWebSubscription(token, allowLocal),
+  );
+}
 
 const groupByUser = (tokens: PushTokenDoc[]) => {
   const byUser = new Map<string, PushTokenDoc[]>();
@@ -42,8 +53,9 @@ const groupByUser = (tokens: PushTokenDoc[]) => {
 /**
  * Applies every sender rule of the interface spec's "Push notifications" part for MANY users in a few
  * round trips: preferences of all users in one query, live tokens of all users in one query, quiet hours
- * for reminders and events, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL, 429/5xx retried with
- * backoff, insertMany into notificationDeliveryLog in writes of LIMITS.push.logWriteBatch rows. Outcomes in input order.
+ * for reminders and event news, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL and one request per
+ * web push subscription, 429/5xx retried with backoff, insertMany into notificationDeliveryLog in writes of
+ * LIMITS.push.logWriteBatch rows. Outcomes in input order.
  */
 export async function deliver(
   store: Store,
@@ -55,6 +67,12 @@ export async function deliver(
   const userIds = [...new Map(requests.map((request) => [request.userId.toHexString(), request.userId])).values()];
   const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
   const tokensByUser = groupByUser(tokens);
+  const vapid = readVapid(env);
+  const web = !('problem' in vapid);
+  const webSkipped = web ? 0 : tokens.filter((token) => token.transport === 'webpush').length;
+  // One line a run, not one a token: the operator's fix is one setting.
+  if (webSkipped)
+    console.warn(`${(vapid as { problem: string }).problem} ${webSkipped} web push subscriptions skipped.`);
   const outcomes: (DeliveryOutcome | null)[] = [];
   const dispatches: Dispatch[] = [];
   const dispatchOf: number[] = [];
@@ -66,7 +84,7 @@ export async function deliver(
       ? 'category-off'
       : QUIET_CATEGORIES.has(request.category) && isQuietAt(preferences.quietHours, now)
         ? 'quiet-hours'
-        : sendableTokens(live).length === 0
+        : sendableTokens(live, env, web).length === 0
           ? 'no-live-tokens'
           : null;
     if (skip) {
@@ -75,12 +93,12 @@ export async function deliver(
     }
     outcomes.push(null);
     dispatchOf.push(outcomes.length - 1);
-    dispatches.push({ ...request, tokens: sendableTokens(live) });
+    dispatches.push({ ...request, tokens: sendableTokens(live, env, web) });
   }
   const tickets = await dispatchAll(store, env, dispatches, now);
   tickets.forEach((perToken, i) => {
     const ok = perToken.flatMap((t) =>
-      t.status === 'ok' && t.ticketId ? [{ token: t.token, ticketId: t.ticketId }] : [],
+      t.status === 'ok' ? [{ token: t.token, ...(t.ticketId ? { ticketId: t.ticketId } : {}) }] : [],
     );
     outcomes[dispatchOf[i]!] = ok.length
       ? { status: 'accepted', tickets: ok }

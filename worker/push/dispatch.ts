@@ -5,22 +5,10 @@ import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { markTokensDead } from '../push-tokens/service';
 import { type ExpoMessage, type ExpoTicket, sendChunk } from './expo-client';
+import type { Notification } from './notification';
+import { sendWebPushes, type WebSendResult } from './web-push';
 
-/** What the device shows and the app receives (docs/push.md, "What the app receives"). */
-export interface Notification {
-  /** Already within 30 characters (worker/push/text.ts fitTitle). */
-  title: string;
-  /** Already one line within 80 characters (fitBody). */
-  body: string;
-  /** iOS grouping. */
-  threadId: string;
-  /** Android channel. */
-  channelId?: PushCategory;
-  /** Android group. */
-  group?: string;
-  badge?: number;
-  data: { url: string; category: PushCategory } & Record<string, string | number | boolean>;
-}
+export type { Notification } from './notification';
 
 /** One notification to send to these tokens of one user, after the sender's rules let it through. */
 export interface Dispatch {
@@ -35,7 +23,10 @@ export interface Dispatch {
 export interface TokenTicket {
   token: string;
   status: 'ok' | 'error';
+  /** Expo's ticket id (gateway tokens). */
   ticketId?: string;
+  /** The web push service's HTTP status (webpush tokens). */
+  serviceStatus?: number;
   error?: { code: string | null; message: string };
 }
 
@@ -80,51 +71,90 @@ async function sendAll(env: Env, messages: ExpoMessage[]): Promise<(ExpoTicket |
   return results.flat();
 }
 
+const expoTicket = (token: string, answer: ExpoTicket | { failed: string }): TokenTicket =>
+  'failed' in answer
+    ? { token, status: 'error', error: { code: null, message: answer.failed } }
+    : answer.status === 'ok'
+      ? { token, status: 'ok', ticketId: answer.id }
+      : { token, status: 'error', error: { code: answer.details?.error ?? null, message: answer.message } };
+
+const webTicket = (token: string, result: WebSendResult): TokenTicket => ({
+  token,
+  status: result.status,
+  ...(result.serviceStatus !== undefined ? { serviceStatus: result.serviceStatus } : {}),
+  ...(result.error ? { error: result.error } : {}),
+});
+
 /**
- * Sends each dispatch to its tokens in chunks, stores one delivery-log row per message (ticket id or
- * error) in a few insertMany writes, and marks dead the tokens whose ticket already says DeviceNotRegistered.
- * Returns, per dispatch and in order, the ticket of each token.
+ * Sends each dispatch to its tokens: Expo (`gateway`) tokens in chunks, web push subscriptions one request
+ * each, both at once. Stores one delivery-log row per message (Expo's ticket id, or the web push service's
+ * status, or the error) in a few insertMany writes, and marks dead the tokens already known gone:
+ * DeviceNotRegistered tickets, and web push subscriptions answered 404 or 410 (`410-Gone`).
+ * Returns, per dispatch and in token order, the ticket of each token.
  */
 export async function dispatchAll(store: Store, env: Env, dispatches: Dispatch[], now: Date): Promise<TokenTicket[][]> {
-  const addressed = dispatches.flatMap((dispatch, index) =>
-    dispatch.tokens.map((token) => ({ index, token: token.token })),
-  );
+  const addressed = dispatches.flatMap((dispatch, index) => dispatch.tokens.map((token) => ({ index, token })));
   if (!addressed.length) return dispatches.map(() => []);
-  const answers = await sendAll(
-    env,
-    addressed.map(({ index, token }) => expoMessage(dispatches[index]!, token)),
-  );
+  const expo = addressed.filter(({ token }) => token.transport !== 'webpush');
+  const web = addressed.filter(({ token }) => token.transport === 'webpush');
+  const [expoAnswers, webAnswers] = await Promise.all([
+    expo.length
+      ? sendAll(
+          env,
+          expo.map(({ index, token }) => expoMessage(dispatches[index]!, token.token)),
+        )
+      : [],
+    sendWebPushes(
+      env,
+      web.map(({ index, token }) => ({
+        token,
+        category: dispatches[index]!.category,
+        notification: dispatches[index]!.notification,
+      })),
+    ),
+  ]);
+  const answered = new Map<(typeof addressed)[number], { ticket: TokenTicket; web?: WebSendResult }>();
+  for (const [i, address] of expo.entries()) {
+    answered.set(address, { ticket: expoTicket(address.token.token, expoAnswers[i]!) });
+  }
+  for (const [i, address] of web.entries()) {
+    answered.set(address, { ticket: webTicket(address.token.token, webAnswers[i]!), web: webAnswers[i]! });
+  }
   const tickets: TokenTicket[][] = dispatches.map(() => []);
   const rows: NotificationDeliveryLogDoc[] = [];
+  const unregistered: string[] = [];
   const gone: string[] = [];
-  addressed.forEach(({ index, token }, i) => {
-    const answer = answers[i]!;
-    const dispatch = dispatches[index]!;
-    const ticket: TokenTicket =
-      'failed' in answer
-        ? { token, status: 'error', error: { code: null, message: answer.failed } }
-        : answer.status === 'ok'
-          ? { token, status: 'ok', ticketId: answer.id }
-          : { token, status: 'error', error: { code: answer.details?.error ?? null, message: answer.message } };
-    if (ticket.error?.code === 'DeviceNotRegistered') gone.push(token);
-    tickets[index]!.push(ticket);
+  for (const address of addressed) {
+    const { ticket, web: sent } = answered.get(address)!;
+    const dispatch = dispatches[address.index]!;
+    if (ticket.error?.code === 'DeviceNotRegistered') unregistered.push(ticket.token);
+    if (sent?.gone) gone.push(ticket.token);
+    tickets[address.index]!.push(ticket);
     rows.push({
       _id: new ObjectId(),
       userId: dispatch.userId,
-      token,
+      token: ticket.token,
       category: dispatch.category,
       ...(dispatch.idempotencyKey ? { idempotencyKey: dispatch.idempotencyKey } : {}),
       sentAt: now,
       ticketStatus: ticket.status,
       ...(ticket.ticketId ? { ticketId: ticket.ticketId, receiptStatus: 'pending' as const } : {}),
       ...(ticket.error ? { error: ticket.error } : {}),
+      ...(sent
+        ? {
+            transport: 'webpush' as const,
+            attempts: sent.attempts,
+            ...(sent.serviceStatus !== undefined ? { serviceStatus: sent.serviceStatus } : {}),
+          }
+        : {}),
       createdAt: now,
       updatedAt: now,
     });
-  });
+  }
   for (let i = 0; i < rows.length; i += LIMITS.push.logWriteBatch) {
     await store.notificationDeliveryLog.insertMany(rows.slice(i, i + LIMITS.push.logWriteBatch), { ordered: false });
   }
-  await markTokensDead(store, gone, 'DeviceNotRegistered', now);
+  await markTokensDead(store, unregistered, 'DeviceNotRegistered', now);
+  await markTokensDead(store, gone, '410-Gone', now);
   return tickets;
 }

@@ -16,8 +16,14 @@ export const TestPushBody = z
 const Ticket = z.object({
   token: z.string(),
   status: z.enum(['ok', 'error']),
-  ticketId: z.string().optional(),
-  error: z.object({ code: z.string().nullable(), message: z.string() }).optional(),
+  ticketId: z.string().optional().describe('Expo tokens'),
+  serviceStatus: z.number().int().optional().describe("web push: the push service's HTTP status (201 accepted)"),
+  error: z
+    .object({ code: z.string().nullable(), message: z.string() })
+    .optional()
+    .describe(
+      'web push: a 400 or 403 means a VAPID configuration mistake; vapid-not-configured names the missing setting',
+    ),
 });
 
 export const TestPushAnswer = z

@@ -27,7 +27,8 @@ export async function sendTestPush(
     liveTokensOf(store, [userId]),
   ]);
   if (!user) return 'not-found';
-  const tokens = sendableTokens(live);
+  // Web subscriptions are addressed even without VAPID settings: their tickets then say which setting is missing.
+  const tokens = sendableTokens(live, env);
   if (!tokens.length) return { status: 'skipped', reason: 'no-live-tokens', tickets: [] };
   const notification = {
     title: TEST_TITLE,

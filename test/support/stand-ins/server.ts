@@ -5,6 +5,7 @@ import { createExpoPushHandler } from './expo-push';
 import { createJwksHandler } from './jwks';
 import { createOpenAiHandler } from './openai';
 import { createVoiceHandler } from './voice';
+import { createWebPushHandler } from './web-push';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 
@@ -19,6 +20,7 @@ export async function startStandIns(): Promise<{ url: string; close(): Promise<v
     createOpenAiHandler(),
     createVoiceHandler(),
     createExpoPushHandler(),
+    createWebPushHandler(),
   ];
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;

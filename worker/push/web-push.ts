@@ -1,0 +1,162 @@
+import { encryptNotification } from '@block65/webcrypto-web-push';
+import type { PushCategory, PushTokenDoc } from '../db/documents';
+import type { Env } from '../env';
+import { LIMITS } from '../limits';
+import type { Notification } from './notification';
+import { readVapid, type VapidConfig, vapidAuthorization } from './vapid';
+import { classifyWebAnswer, encodeWebPayload, halveBody, retryDelayMs, webPushHeaders } from './web-payload';
+
+// Sending to browsers' push services (RFC 8030), each push its own request: the payload encrypted with the
+// `aes128gcm` content coding of RFC 8291 by @block65/webcrypto-web-push (WebCrypto, runs in workerd; checked
+// in the commit that added it), authorised with VAPID (worker/push/vapid.ts).
+
+/** One notification to one web push subscription. */
+export interface WebSend {
+  token: Pick<PushTokenDoc, 'token' | 'endpoint' | 'keys'>;
+  category: PushCategory;
+  notification: Notification;
+}
+
+/** What the push service made of it, after the retries. */
+export interface WebSendResult {
+  status: 'ok' | 'error';
+  /** The HTTP status of the last request; absent when the service was never reached. */
+  serviceStatus?: number;
+  attempts: number;
+  /** 404 or 410: the subscription is gone and its token is to be marked dead. */
+  gone: boolean;
+  error?: { code: string | null; message: string };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const CONFIGURATION_HINT =
+  'a 400 or 403 means a configuration mistake: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be the pair the browser subscribed with, VAPID_SUBJECT a mailto: or https: contact';
+
+async function encrypted(send: WebSend, notification: Notification): Promise<Uint8Array> {
+  const keys = send.token.keys!;
+  // No padding up to the record size: the push service's bandwidth and our CPU are spent on the message only.
+  return encryptNotification(
+    { endpoint: send.token.endpoint!, expirationTime: null, keys },
+    encodeWebPayload(notification),
+    { pad: false },
+  );
+}
+
+/**
+ * Sends one push: 201 is accepted; 404/410 mean the subscription is gone; a 413 is tried once more with the
+ * body preview halved; 429 and 5xx (and an unreachable service) are retried with backoff honouring
+ * Retry-After, at most LIMITS.push.sendAttempts requests; 400/403 and the rest are refusals, reported.
+ */
+export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<WebSendResult> {
+  const endpoint = send.token.endpoint!;
+  const { ttl, urgency, topic } = webPushHeaders(send.category, send.notification);
+  let notification = send.notification;
+  let shortened = false;
+  let body: Uint8Array;
+  try {
+    body = await encrypted(send, notification);
+  } catch (err) {
+    return {
+      status: 'error',
+      attempts: 0,
+      gone: false,
+      error: { code: 'encryption-failed', message: (err as Error).message },
+    };
+  }
+  let last: WebSendResult = { status: 'error', attempts: 0, gone: false };
+  for (let attempt = 0; attempt < LIMITS.push.sendAttempts; attempt++) {
+    let response: Response | null = null;
+    try {
+      response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          authorization: await vapidAuthorization(config, endpoint),
+          'content-encoding': 'aes128gcm',
+          'content-type': 'application/octet-stream',
+          ttl: String(ttl),
+          urgency,
+          ...(topic ? { topic } : {}),
+        },
+        body,
+      });
+    } catch (err) {
+      last = {
+        status: 'error',
+        attempts: attempt + 1,
+        gone: false,
+        error: {
+          code: null,
+          message: `The push service at ${new URL(endpoint).origin} is unreachable: ${(err as Error).message}`,
+        },
+      };
+    }
+    if (response) {
+      const text = response.ok ? '' : (await response.text()).slice(0, 300);
+      if (response.ok) await response.body?.cancel();
+      const answer = classifyWebAnswer(response.status);
+      const said = `The push service at ${new URL(endpoint).origin} answered ${response.status}${text ? `: ${text}` : ''}`;
+      last = {
+        status: answer === 'accepted' ? 'ok' : 'error',
+        serviceStatus: response.status,
+        attempts: attempt + 1,
+        gone: answer === 'gone',
+        ...(answer === 'accepted'
+          ? {}
+          : {
+              error: {
+                code: answer === 'gone' ? '410-Gone' : String(response.status),
+                message: answer === 'refused' && response.status < 404 ? `${said} (${CONFIGURATION_HINT})` : said,
+              },
+            }),
+      };
+      if (answer === 'accepted' || answer === 'gone' || answer === 'refused') return last;
+      if (answer === 'too-large') {
+        if (shortened) return last;
+        shortened = true;
+        notification = halveBody(notification);
+        body = await encrypted(send, notification);
+        continue;
+      }
+    }
+    if (attempt + 1 >= LIMITS.push.sendAttempts) break;
+    const wait = retryDelayMs(response?.headers.get('retry-after') ?? null, attempt);
+    if (wait === null) {
+      last.error = {
+        code: last.error?.code ?? null,
+        message: `${last.error?.message} (its Retry-After is beyond this run)`,
+      };
+      break;
+    }
+    await sleep(wait);
+  }
+  return last;
+}
+
+/**
+ * Sends many pushes, a few in flight at once. Without a usable VAPID key pair or subject every result is an
+ * error naming the setting, and one line is logged.
+ */
+export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSendResult[]> {
+  if (!sends.length) return [];
+  const config = readVapid(env);
+  if ('problem' in config) {
+    console.warn(`${config.problem} ${sends.length} web pushes not sent.`);
+    return sends.map(() => ({
+      status: 'error',
+      attempts: 0,
+      gone: false,
+      error: { code: 'vapid-not-configured', message: config.problem },
+    }));
+  }
+  const results: WebSendResult[] = new Array(sends.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < sends.length) {
+      const index = next++;
+      results[index] = await sendWebPush(config, sends[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIMITS.webPush.sendConcurrency, sends.length) }, lane));
+  return results;
+}
