@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { type CounterSnapshot, ObjectCounters } from './object-counters';
 import {
   type ClientEvent,
   isNamespace,
@@ -58,6 +59,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /** Sockets by rider, rebuilt from the attachments after a wake-up. */
   private joinedIndex: Map<string, Joined[]> | null = null;
   private readonly typing = new TypingLedger(this.ctx.storage);
+  /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
+  private readonly counters = new ObjectCounters();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,7 +89,31 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     seq: number,
   ): Promise<void>;
 
-  override async fetch(request: Request): Promise<Response> {
+  override fetch(request: Request): Promise<Response> {
+    return this.counters.track(() => this.accept(request));
+  }
+
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    return this.counters.track(() => this.onMessage(ws, message));
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    return this.counters.track(() => {
+      answerClose(ws, code, reason);
+      return this.forget(ws);
+    });
+  }
+
+  override webSocketError(ws: WebSocket): Promise<void> {
+    return this.counters.track(() => this.forget(ws));
+  }
+
+  /** What this instance carried since it started (docs/scale.md). */
+  readCounters(): CounterSnapshot {
+    return this.counters.snapshot();
+  }
+
+  private async accept(request: Request): Promise<Response> {
     const settings = this.settings();
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
@@ -109,7 +136,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  private async onMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const size = typeof message === 'string' ? message.length : message.byteLength;
     if (size > this.settings().maxPayloadBytes) return this.drop(ws, 1009, 'frame larger than maxPayload');
     const frame = readFrame(message);
@@ -127,21 +154,16 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     }
   }
 
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    answerClose(ws, code, reason);
-    await this.forget(ws);
-  }
-
-  override async webSocketError(ws: WebSocket): Promise<void> {
-    await this.forget(ws);
-  }
-
   /**
    * Sends an event to the given riders' sockets here that joined its namespace, except one
    * connection (the one that caused it). Answers the riders who have no socket here any more,
    * so the directory can forget this shard for them.
    */
-  async deliver(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
+  deliver(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
+    return this.counters.track(() => this.deliverHere(userIds, event, exceptSid));
+  }
+
+  private async deliverHere(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
     const index = this.index();
     const absent: string[] = [];
     const reached: string[] = [];
@@ -161,7 +183,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */
-  async broadcast(event: ServerEvent, exceptUserIds: string[] = []): Promise<number> {
+  broadcast(event: ServerEvent, exceptUserIds: string[] = []): Promise<number> {
+    return this.counters.track(() => this.broadcastHere(event, exceptUserIds));
+  }
+
+  private broadcastHere(event: ServerEvent, exceptUserIds: string[]): number {
     const except = new Set(exceptUserIds);
     let sent = 0;
     for (const joined of this.index().values()) {
@@ -178,7 +204,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
    * One alarm per shard: it pings every socket, closes those silent for longer than a client would
    * wait, and stops typing indicators nobody refreshed; then it sets itself for the next due time.
    */
-  override async alarm(): Promise<void> {
+  override alarm(): Promise<void> {
+    return this.counters.track(() => this.pingRound());
+  }
+
+  private async pingRound(): Promise<void> {
     const { pingIntervalMs, pingTimeoutMs } = this.settings();
     const now = Date.now();
     const sockets = this.ctx.getWebSockets();
