@@ -113,6 +113,25 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return this.counters.snapshot();
   }
 
+  /**
+   * Restarts this shard as a deploy or a crash would (docs/realtime.md, When an object restarts): every
+   * socket is closed with 1012 (socket.io-client reconnects, to a random shard) and the instance ends,
+   * losing its memory. For operators and the failure runs of bench/scale; answers how many sockets it closed.
+   */
+  reset(): number {
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) {
+      try {
+        ws.close(1012, 'shard restarting');
+      } catch {
+        // Already closing.
+      }
+    }
+    // After this call has answered: abort ends the instance and every request in it.
+    setTimeout(() => this.ctx.abort('reset by an admin'), 0);
+    return sockets.length;
+  }
+
   private async accept(request: Request): Promise<Response> {
     const settings = this.settings();
     const { 0: client, 1: server } = new WebSocketPair();

@@ -44,13 +44,13 @@ export interface MeasuredCosts {
   shardCpuMsPerFrame: number;
   /** Shard CPU per request other than the frames it writes (inbound frames, deliver, alarm). */
   shardCpuMsPerRequest: number;
-  /** Presence object wall time per request (storage read or write). */
-  presenceWallMsPerRequest: number;
+  /** Presence object CPU per request (a storage read or write). */
+  presenceCpuMsPerRequest: number;
   /** Database operations per REST write (auth, the write, the audience lookups). */
   dbOpsPerRestWrite: number;
   dbOpsPerRestRead: number;
-  /** Gateway wall time per database operation. */
-  gatewayWallMsPerOp: number;
+  /** Gateway CPU per database operation (its wait on the database overlaps other operations). */
+  gatewayCpuMsPerOp: number;
   /** Worker CPU per REST request (outside the objects). */
   workerCpuMsPerRequest: number;
   /** From the write's response to the first receiver: publish, presence, RPC hops. */
@@ -147,7 +147,7 @@ export interface ObjectLoad {
   /** Requests per second at one average instance, and at the busiest one. */
   requestsPerSecond: number;
   busiestRequestsPerSecond: number;
-  /** CPU (shards) or wall (presence, gateways) ms per second at the busiest instance. */
+  /** CPU ms per second at the busiest instance. */
   busiestMsPerSecond: number;
   /** The busiest instance's load as a share of its binding limit (1 = at the limit). */
   busiestShare: number;
@@ -327,7 +327,7 @@ export function predict(
     riders,
     presenceRps,
     busiestPresenceRps,
-    busiestPresenceRps * costs.presenceWallMsPerRequest,
+    busiestPresenceRps * costs.presenceCpuMsPerRequest,
     0,
     limits,
   );
@@ -344,7 +344,7 @@ export function predict(
     topology.dbGateways,
     gatewayRps,
     gatewayRps,
-    gatewayRps * costs.gatewayWallMsPerOp,
+    gatewayRps * costs.gatewayCpuMsPerOp,
     0,
     limits,
   );
@@ -363,7 +363,7 @@ export function predict(
       // database connections, so they never hibernate: billed the whole month.
       objectGbSeconds:
         ((shardRequests * costs.shardCpuMsPerRequest + framesOut * costs.shardCpuMsPerFrame) / 1000 +
-          (presenceRequests * costs.presenceWallMsPerRequest) / 1000) *
+          (presenceRequests * Math.max(costs.presenceCpuMsPerRequest, 1)) / 1000) *
           MONTH_SECONDS *
           prices.objectGb +
         topology.dbGateways * MONTH_SECONDS * prices.objectGb,

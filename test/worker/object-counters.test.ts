@@ -10,7 +10,10 @@ import { createApi } from '../support/worker-api';
 
 const api = createApi('object-counters', { REALTIME_SHARDS: '2' });
 
-describeAccessChecks(api, [{ method: 'GET', path: '/api/admin/object-counters', check: 'admin' }]);
+describeAccessChecks(api, [
+  { method: 'GET', path: '/api/admin/object-counters', check: 'admin' },
+  { method: 'POST', path: '/api/admin/socket-shards/1/reset', check: 'admin' },
+]);
 
 const read = async (token: string, riders?: string[]) =>
   api.fetch(`/api/admin/object-counters${riders ? `?riders=${riders.join(',')}` : ''}`, {
@@ -62,5 +65,46 @@ describe('GET /api/admin/object-counters', () => {
     const tooMany = await read(admin.token, many);
     expect(tooMany.status).toBe(400);
     expect(JSON.stringify(await tooMany.json())).toContain('at most 100');
+  });
+});
+
+describe('POST /api/admin/socket-shards/{index}/reset', () => {
+  it("closes the shard's sockets with 1012 so clients reconnect elsewhere", async () => {
+    const admin = await registerAdmin(api);
+    const res = await api.fetch('/socket.io/?EIO=4&transport=websocket', { headers: { upgrade: 'websocket' } });
+    const ws = res.webSocket!;
+    const closed = new Promise<number>((resolve) => ws.addEventListener('close', (event) => resolve(event.code)));
+    ws.accept();
+    // The upgrade went to one of the two shards at random: reset both, and find it closed by one.
+    const answers = await Promise.all(
+      [0, 1].map((index) =>
+        api.fetch(`/api/admin/socket-shards/${index}/reset`, {
+          method: 'POST',
+          headers: { 'x-auth-token': admin.token },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const counts = await Promise.all(
+      answers.map(async (answer) => ((await answer.json()) as { closed: number }).closed),
+    );
+    expect(counts[0]! + counts[1]!).toBeGreaterThanOrEqual(1);
+    expect(await closed).toBe(1012);
+  });
+
+  it('answers 404 for a shard index beyond REALTIME_SHARDS, 400 for one that is not a number', async () => {
+    const admin = await registerAdmin(api);
+    const beyond = await api.fetch('/api/admin/socket-shards/2/reset', {
+      method: 'POST',
+      headers: { 'x-auth-token': admin.token },
+    });
+    expect(beyond.status).toBe(404);
+    expect(await beyond.json()).toMatchObject({ error: 'No such socket shard.' });
+    const word = await api.fetch('/api/admin/socket-shards/first/reset', {
+      method: 'POST',
+      headers: { 'x-auth-token': admin.token },
+    });
+    expect(word.status).toBe(400);
+    expect(JSON.stringify(await word.json())).toContain('index');
   });
 });

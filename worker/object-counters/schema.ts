@@ -37,3 +37,13 @@ export const ObjectCountersReport = z
   .openapi('ObjectCounters');
 
 export type ObjectCountersReport = z.infer<typeof ObjectCountersReport>;
+
+export const ShardParam = z.object({
+  index: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .openapi({ param: { name: 'index', in: 'path' }, description: 'the shard index: shard-<index>' }),
+});
+
+export const ShardReset = z.object({ closed: z.number().int().describe('sockets the shard closed') });

@@ -45,3 +45,9 @@ const plain = (c: CounterSnapshot): CounterSnapshot => ({
   peakPerSecond: c.peakPerSecond,
   startedAt: c.startedAt,
 });
+
+/** Restarts shard `index`; null when there is no such shard. */
+export async function resetShard(env: Env, index: number): Promise<number | null> {
+  if (index >= shardCount(env)) return null;
+  return env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromName(shardName(index))).reset();
+}
