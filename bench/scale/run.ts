@@ -49,9 +49,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The run stops by itself whatever happens: the stack is stopped and the process exits.
 let stopStack: () => Promise<void> = async () => undefined;
+let killStack: () => void = () => undefined;
 const deadline = setTimeout(async () => {
   console.error(`Deadline of ${DEADLINE_S} s reached: stopping.`);
-  await Promise.race([stopStack(), pause(15_000)]);
+  await Promise.race([stopStack(), pause(10_000)]);
+  killStack();
   process.exit(2);
 }, DEADLINE_S * 1000);
 deadline.unref();
@@ -130,11 +132,9 @@ async function main() {
   });
   const db = proxy.current!;
   const port = new URL(stack.url).port;
-  stopStack = async () => {
-    await Promise.race([stack.stop(), pause(20_000)]);
-    await db.close();
+  // Whatever of this stack did not stop by itself, by pid.
+  killStack = () => {
     stopDevdb();
-    // Whatever of this stack did not stop by itself, by pid.
     for (const pid of stackProcesses(port)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -142,6 +142,11 @@ async function main() {
         // Already gone.
       }
     }
+  };
+  stopStack = async () => {
+    await Promise.race([stack.stop(), pause(8_000)]);
+    await Promise.race([db.close(), pause(2_000)]);
+    killStack();
   };
   const riders: Rider[] = [];
   try {
@@ -526,7 +531,8 @@ async function run(
   );
 
   running = false;
-  await Promise.all(generators);
+  // The generators see `running` at their next arrival; a slow kind may sleep for minutes, so they are not awaited.
+  void generators;
   for (let wait = 0; wait < 100 && inFlight > 0; wait++) await pause(100);
   await pause(2000);
 
@@ -645,6 +651,15 @@ async function run(
   const local = predict(opened, activity, costs, localTopology);
   const at100k = predict(100_000, RIDER_ACTIVITY, costs);
   const at1m = predict(1_000_000, RIDER_ACTIVITY, costs);
+  // What the next step buys (docs/scale.md, Where it breaks first): smaller shards and more gateways,
+  // then reaction counts sent only to the riders who show the post instead of to everyone.
+  const tuned = { ...PRODUCTION_TOPOLOGY, socketsPerShard: 250 };
+  const at100kTuned = predict(100_000, RIDER_ACTIVITY, costs, { ...tuned, dbGateways: 8 });
+  const at1mTuned = predict(1_000_000, RIDER_ACTIVITY, costs, { ...tuned, dbGateways: 64 });
+  const at1mNoReactionBroadcast = predict(1_000_000, { ...RIDER_ACTIVITY, reactions: 0 }, costs, {
+    ...tuned,
+    dbGateways: 64,
+  });
 
   const busiest = (rows: { rps: number; cpuMsPerSecond: number; wallMsPerSecond: number }[]) =>
     rows.reduce(
@@ -767,6 +782,8 @@ async function run(
     ]),
   );
   for (const p of [local, at100k, at1m]) console.log(predictionRow(p));
+  console.log('next steps: 250 sockets per shard, 8 gateways at 100k and 64 at 1M; then no feed-wide reaction counts');
+  for (const p of [at100kTuned, at1mTuned, at1mNoReactionBroadcast]) console.log(predictionRow(p));
   const c = at100k.monthlyCost;
   console.log(
     `\n100k monthly: Workers $${c.workers.toFixed(2)}, DO requests $${c.objectRequests.toFixed(2)}, DO duration $${c.objectDuration.toFixed(2)}, storage $${c.storage.toFixed(2)}, base $5 → $${c.total.toFixed(2)} (usage ${JSON.stringify(round(c.usage))})`,
