@@ -480,8 +480,9 @@ async function run(
   const resetRes = await fetch(`${stack.url}/api/admin/socket-shards/0/reset`, {
     method: 'POST',
     headers: { 'x-auth-token': adminToken },
-  });
-  const closedByReset = resetRes.status === 200 ? ((await resetRes.json()) as { closed: number }).closed : -1;
+    signal: AbortSignal.timeout(20_000),
+  }).catch(() => null);
+  const closedByReset = resetRes?.status === 200 ? ((await resetRes.json()) as { closed: number }).closed : -1;
   let lowest = connectedCount(riders);
   let restartRecoveryMs = Number.NaN;
   for (let wait = 0; wait < 600; wait++) {
