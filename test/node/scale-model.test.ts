@@ -29,10 +29,10 @@ const NOTHING: ActivityModel = {
 const COSTS: MeasuredCosts = {
   shardCpuMsPerFrame: 0.01,
   shardCpuMsPerRequest: 0.1,
-  presenceWallMsPerRequest: 1,
+  presenceCpuMsPerRequest: 1,
   dbOpsPerRestWrite: 3,
   dbOpsPerRestRead: 2,
-  gatewayWallMsPerOp: 2,
+  gatewayCpuMsPerOp: 2,
   workerCpuMsPerRequest: 2,
   fanoutBaseMs: 20,
 };
