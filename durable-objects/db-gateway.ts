@@ -10,6 +10,7 @@ import {
   type GatewayRequest,
   VALUE_ARGUMENTS,
 } from './db-gateway-codec';
+import { type CounterSnapshot, ObjectCounters } from './object-counters';
 import { repairSocketTimeouts } from './socket-timeouts';
 
 // Held connections outlive the handshake's idle timer: without the repair, workerd fires it on every
@@ -36,8 +37,18 @@ const HELD_CLIENT_OPTIONS: MongoClientOptions = {
 export class DbGateway extends DurableObject {
   // Keyed by connection string; few entries in production (one), a handful in tests.
   private readonly clients = new Map<string, MongoClient>();
+  /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
+  private readonly counters = new ObjectCounters();
 
-  async run(request: GatewayRequest): Promise<GatewayReply> {
+  readCounters(): CounterSnapshot {
+    return this.counters.snapshot();
+  }
+
+  run(request: GatewayRequest): Promise<GatewayReply> {
+    return this.counters.track(() => this.runHere(request));
+  }
+
+  private async runHere(request: GatewayRequest): Promise<GatewayReply> {
     try {
       return { ok: encodeResult(await this.execute(request)) };
     } catch (err) {

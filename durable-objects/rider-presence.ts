@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { type CounterSnapshot, ObjectCounters } from './object-counters';
 
 const PREFIX = 'socket:';
 const VIEWING = 'viewing:';
@@ -17,19 +18,34 @@ interface Viewing {
  * reported in either order, leave the shard listed.
  */
 export class RiderPresence extends DurableObject {
-  async attach(shardId: string, socketId: string): Promise<void> {
-    await this.ctx.storage.put(`${PREFIX}${shardId}:${socketId}`, Date.now());
+  /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
+  private readonly counters = new ObjectCounters();
+
+  readCounters(): CounterSnapshot {
+    return this.counters.snapshot();
   }
 
-  async detach(shardId: string, socketId: string): Promise<void> {
-    await this.ctx.storage.delete([`${PREFIX}${shardId}:${socketId}`, `${VIEWING}${shardId}:${socketId}`]);
+  attach(shardId: string, socketId: string): Promise<void> {
+    return this.counters.track(() => this.ctx.storage.put(`${PREFIX}${shardId}:${socketId}`, Date.now()));
+  }
+
+  detach(shardId: string, socketId: string): Promise<void> {
+    return this.counters.track(() =>
+      this.ctx.storage
+        .delete([`${PREFIX}${shardId}:${socketId}`, `${VIEWING}${shardId}:${socketId}`])
+        .then(() => undefined),
+    );
   }
 
   /**
    * Forgets the sockets a shard said it does not hold (it restarted without closing them), as of
    * `askedAt`: a socket that attached after the shard was asked stays.
    */
-  async detachShard(shardId: string, askedAt: number): Promise<void> {
+  detachShard(shardId: string, askedAt: number): Promise<void> {
+    return this.counters.track(() => this.detachShardHere(shardId, askedAt));
+  }
+
+  private async detachShardHere(shardId: string, askedAt: number): Promise<void> {
     const entries = await this.ctx.storage.list<number>({ prefix: `${PREFIX}${shardId}:` });
     const stale = [...entries].filter(([, attachedAt]) => attachedAt < askedAt).map(([key]) => key);
     const views = stale.map((key) => `${VIEWING}${key.slice(PREFIX.length)}`);
@@ -39,7 +55,11 @@ export class RiderPresence extends DurableObject {
   }
 
   /** The shards holding at least one of this rider's sockets. */
-  async shards(): Promise<string[]> {
+  shards(): Promise<string[]> {
+    return this.counters.track(() => this.shardsHere());
+  }
+
+  private async shardsHere(): Promise<string[]> {
     const keys = (await this.ctx.storage.list({ prefix: PREFIX })).keys();
     return [...new Set([...keys].map((key) => key.slice(PREFIX.length, key.lastIndexOf(':'))))];
   }
@@ -48,7 +68,11 @@ export class RiderPresence extends DurableObject {
    * Records what an attached socket shows. A report for a socket already detached (it closed while
    * the report travelled) or older than the one stored (two changes crossed) is dropped.
    */
-  async view(shardId: string, socketId: string, conversationId: string | null, seq: number): Promise<void> {
+  view(shardId: string, socketId: string, conversationId: string | null, seq: number): Promise<void> {
+    return this.counters.track(() => this.viewHere(shardId, socketId, conversationId, seq));
+  }
+
+  private async viewHere(shardId: string, socketId: string, conversationId: string | null, seq: number) {
     const socket = `${shardId}:${socketId}`;
     const [attachedAt, stored] = await Promise.all([
       this.ctx.storage.get<number>(`${PREFIX}${socket}`),
@@ -59,7 +83,11 @@ export class RiderPresence extends DurableObject {
   }
 
   /** Whether any of this rider's sockets shows the conversation. */
-  async viewing(conversationId: string): Promise<boolean> {
+  viewing(conversationId: string): Promise<boolean> {
+    return this.counters.track(() => this.viewingHere(conversationId));
+  }
+
+  private async viewingHere(conversationId: string): Promise<boolean> {
     const views = await this.ctx.storage.list<Viewing>({ prefix: VIEWING });
     return [...views.values()].some((view) => view.conversationId === conversationId);
   }

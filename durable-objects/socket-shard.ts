@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { type CounterSnapshot, ObjectCounters } from './object-counters';
 import {
   type ClientEvent,
   isNamespace,
@@ -59,6 +60,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /** Sockets by rider, rebuilt from the attachments after a wake-up. */
   private joinedIndex: Map<string, Joined[]> | null = null;
   private readonly typing = new TypingLedger(this.ctx.storage);
+  /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
+  private readonly counters = new ObjectCounters();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -87,7 +90,50 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     seq: number,
   ): Promise<void>;
 
-  override async fetch(request: Request): Promise<Response> {
+  override fetch(request: Request): Promise<Response> {
+    return this.counters.track(() => this.accept(request));
+  }
+
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    return this.counters.track(() => this.onMessage(ws, message));
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    return this.counters.track(() => {
+      answerClose(ws, code, reason);
+      return this.forget(ws);
+    });
+  }
+
+  override webSocketError(ws: WebSocket): Promise<void> {
+    return this.counters.track(() => this.forget(ws));
+  }
+
+  /** What this instance carried since it started (docs/scale.md). */
+  readCounters(): CounterSnapshot {
+    return this.counters.snapshot();
+  }
+
+  /**
+   * Restarts this shard as a deploy or a crash would (docs/realtime.md, When an object restarts): every
+   * socket is closed with 1012 (socket.io-client reconnects, to a random shard) and the instance ends,
+   * losing its memory. For operators and the failure runs of bench/scale; answers how many sockets it closed.
+   */
+  reset(): number {
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) {
+      try {
+        ws.close(1012, 'shard restarting');
+      } catch {
+        // Already closing.
+      }
+    }
+    // After this call has answered: abort ends the instance and every request in it.
+    setTimeout(() => this.ctx.abort('reset by an admin'), 0);
+    return sockets.length;
+  }
+
+  private async accept(request: Request): Promise<Response> {
     const settings = this.settings();
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
@@ -110,7 +156,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  private async onMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     const limit = this.settings().maxPayloadBytes;
     if (frameBytes(message, limit) > limit) return this.drop(ws, 1009, 'frame larger than maxPayload');
     const frame = readFrame(message);
@@ -128,21 +174,16 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     }
   }
 
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    answerClose(ws, code, reason);
-    await this.forget(ws);
-  }
-
-  override async webSocketError(ws: WebSocket): Promise<void> {
-    await this.forget(ws);
-  }
-
   /**
    * Sends an event to the given riders' sockets here that joined its namespace, except one
    * connection (the one that caused it). Answers the riders who have no socket here any more,
    * so the directory can forget this shard for them.
    */
-  async deliver(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
+  deliver(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
+    return this.counters.track(() => this.deliverHere(userIds, event, exceptSid));
+  }
+
+  private async deliverHere(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
     const index = this.index();
     const absent: string[] = [];
     const reached: string[] = [];
@@ -162,7 +203,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */
-  async broadcast(event: ServerEvent, exceptUserIds: string[] = []): Promise<number> {
+  broadcast(event: ServerEvent, exceptUserIds: string[] = []): Promise<number> {
+    return this.counters.track(() => this.broadcastHere(event, exceptUserIds));
+  }
+
+  private broadcastHere(event: ServerEvent, exceptUserIds: string[]): number {
     const except = new Set(exceptUserIds);
     let sent = 0;
     for (const joined of this.index().values()) {
@@ -179,7 +224,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
    * One alarm per shard: it pings every socket, closes those silent for longer than a client would
    * wait, and stops typing indicators nobody refreshed; then it sets itself for the next due time.
    */
-  override async alarm(): Promise<void> {
+  override alarm(): Promise<void> {
+    return this.counters.track(() => this.pingRound());
+  }
+
+  private async pingRound(): Promise<void> {
     const { pingIntervalMs, pingTimeoutMs } = this.settings();
     const now = Date.now();
     const sockets = this.ctx.getWebSockets();

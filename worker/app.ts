@@ -30,6 +30,7 @@ import { messageRoutes } from './messages/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
 import { notificationPreferenceRoutes } from './notification-preferences/routes';
+import { objectCounterRoutes } from './object-counters/routes';
 import { openApiRoutes } from './openapi/routes';
 import { adminPushRoutes, pushRoutes } from './push/routes';
 import { pushTokenRoutes } from './push-tokens/routes';
@@ -146,6 +147,7 @@ export function createApp() {
   app.route('/api/users', notificationPreferenceRoutes);
   app.route('/api/push', pushRoutes);
   app.route('/api/admin', adminPushRoutes);
+  app.route('/api/admin', objectCounterRoutes);
   app.route('/api', sessionRoutes);
   app.route('/api', passwordRoutes);
   app.route('/api/admin', adminSessionRoutes);

@@ -19,6 +19,10 @@ export const LIMITS = {
   /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */
   databaseRetryAfterSeconds: 5,
   /** The database gateway (durable-objects/db-gateway.ts, docs/data-path.md); DB_GATEWAYS and DB_POOL_SIZE override. */
+  objectCounters: {
+    /** Presence objects one read of the counters may name: each is one RPC from the Worker. */
+    riders: 100,
+  },
   dbGateway: {
     /** Gateway objects a Worker spreads its operations over. */
     objects: 2,

@@ -18,14 +18,21 @@ export interface RealtimeStackOptions {
   pingTimeoutMs?: number;
   /** More Worker settings, e.g. EXPO_PUSH_URL pointing at a stand-in. */
   vars?: Record<string, string>;
+  /**
+   * The address the Worker reaches the dev database at, given its own (no trailing slash): e.g. a proxy
+   * that a bench cuts to make the database unreachable (bench/scale/run.ts).
+   */
+  routeDatabase?: (devdbUri: string) => Promise<string>;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const devdb = await startDevDb({ port: 0, quiet: true });
   const state = mkdtempSync(join(tmpdir(), 'rider-realtime-'));
   const port = await freePort();
+  const devdbUri = devdb.uri.replace(/\/$/, '');
+  const reachedAt = options.routeDatabase ? await options.routeDatabase(devdbUri) : devdbUri;
   const vars = {
-    MONGODB_URI: `${devdb.uri.replace(/\/$/, '')}/realtime-${crypto.randomUUID().slice(0, 8)}`,
+    MONGODB_URI: `${reachedAt}/realtime-${crypto.randomUUID().slice(0, 8)}`,
     JWT_SECRET,
     ...(options.pingIntervalMs ? { REALTIME_PING_INTERVAL_MS: String(options.pingIntervalMs) } : {}),
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
