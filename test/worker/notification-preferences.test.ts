@@ -63,6 +63,17 @@ describe('PATCH /api/users/me/notification-preferences', () => {
     expect(await (await get(rider)).json()).toEqual(body);
   });
 
+  it("patches the events category (issue 16) like the spec's two, leaving them as they were", async () => {
+    const rider = await register(api);
+    const res = await patch(rider, { events: { push: false } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      messages: { push: true, inApp: true, email: false },
+      reminders: { push: true, inApp: false, email: false },
+      events: { push: false, inApp: true, email: false },
+    });
+  });
+
   it('keeps both of two concurrent changes to different fields', async () => {
     const rider = await register(api);
     await Promise.all([
