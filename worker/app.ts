@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { adminAiCreditRoutes, myAiCreditRoutes } from './ai-credits/routes';
 import { analyticsIngestRoutes } from './analytics/ingest-routes';
 import { analyticsDashboardPageRoutes, analyticsDashboardRoutes } from './analytics-dashboard/routes';
 import type { AppEnv } from './app-env';
@@ -138,6 +139,8 @@ export function createApp() {
   app.route('/api', sessionRoutes);
   app.route('/api', passwordRoutes);
   app.route('/api/admin', adminSessionRoutes);
+  app.route('/api/users', myAiCreditRoutes);
+  app.route('/api/admin', adminAiCreditRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

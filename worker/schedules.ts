@@ -1,3 +1,5 @@
+import { grantMonthlyCredits } from './ai-credits/grants';
+import { sweepStaleReservations } from './ai-credits/reservations';
 import { openRequestConnection } from './db/connection';
 import type { Store } from './db/store';
 import type { Env } from './env';
@@ -32,6 +34,18 @@ export const SCHEDULES: Schedule[] = [
     job: 'trick reminders',
     run: (store, env) => runReminders(store, env),
     why: 'the interface spec runs the reminder worker every 5 minutes: a reminder goes out at most 5 minutes late',
+  },
+  {
+    cron: '*/2 * * * *',
+    job: 'AI credit reservation sweep',
+    run: (store) => sweepStaleReservations(store),
+    why: "a request that died mid-reply never keeps a rider's credits: its reservation is released within minutes of going stale",
+  },
+  {
+    cron: '20 * * * *',
+    job: 'premium monthly AI credits',
+    run: (store, env) => grantMonthlyCredits(store, env),
+    why: "once per calendar month per rider (keyed by month); hourly, so a rider who turns premium gets this month's within the hour",
   },
 ];
 
