@@ -1,6 +1,5 @@
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
 import type { CreditAccountDoc, CreditHold, CreditLedgerDoc, PaidOperation } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import { appendEntry } from './ledger';
@@ -110,8 +109,9 @@ function applyFinish(r: Reservation, refund: number) {
 
 /**
  * The cron sweep: releases every hold older than `reservationStaleMs` (its request died before
- * settling), in batches: the reserve entries it may lack, the release entries, then the
- * accounts, each batch in three bulk writes. A hold whose settle was entered but not applied is
+ * settling), in batches of accounts: the reserve entries a crash may have left out, the release
+ * entries, then one update per account for all its stale holds, conditional on every one of them
+ * still being held (else hold by hold). A hold whose settle was entered but not applied is
  * settled instead, as that entry says. Returns how many holds it ended.
  */
 export async function sweepStaleReservations(store: Store, now = new Date()): Promise<number> {
@@ -124,53 +124,75 @@ export async function sweepStaleReservations(store: Store, now = new Date()): Pr
         { projection: { userId: 1, holds: 1 }, limit: LIMITS.aiCredits.sweepBatch },
       )
       .toArray();
-    const stale = accounts.flatMap((account) =>
-      account.holds
+    const perAccount = accounts.map((account) => ({
+      accountId: account._id,
+      stale: account.holds
         .filter((hold) => hold.at < cutoff)
         .map((hold) => ({ userId: account.userId, id: hold.id, amount: hold.amount, operation: hold.operation })),
-    );
+    }));
+    const stale = perAccount.flatMap((account) => account.stale);
     // A hold seen twice was not removed by the write before: stop rather than loop on it.
     if (!stale.length || stale.some((r) => seen.has(r.id))) return seen.size;
     for (const r of stale) seen.add(r.id);
-    await insertMissing(store, stale.map(reserveEntry));
+    await insertEntries(store, stale.map(reserveEntry));
     const releases = stale.map((r) => finishEntry(r, { kind: 'release' }));
-    await insertMissing(store, releases);
+    const taken = await insertEntries(store, releases);
+    // Where a settle or release was already entered, that entry decides what goes back.
     const decided = new Map(
-      (
-        await store.credit_ledger
-          .find({ idempotencyKey: { $in: releases.map((entry) => entry.idempotencyKey) } })
-          .project<{ reservationId: string; amount: number }>({ reservationId: 1, amount: 1 })
-          .toArray()
-      ).map((entry) => [entry.reservationId, entry.amount]),
+      taken.size
+        ? (
+            await store.credit_ledger
+              .find({ idempotencyKey: { $in: releases.filter((_, i) => taken.has(i)).map((e) => e.idempotencyKey) } })
+              .project<{ reservationId: string; amount: number }>({ reservationId: 1, amount: 1 })
+              .toArray()
+          ).map((entry) => [entry.reservationId, entry.amount])
+        : [],
     );
-    await store.credit_accounts.bulkWrite(
-      stale.map((r) => applyFinish(r, decided.get(r.id) ?? r.amount)),
+    const refund = (r: Reservation) => decided.get(r.id) ?? r.amount;
+    const sum = (rows: Reservation[], of: (r: Reservation) => number) => rows.reduce((total, r) => total + of(r), 0);
+    const result = await store.credit_accounts.bulkWrite(
+      perAccount.map(({ accountId, stale: holds }) => ({
+        updateOne: {
+          filter: { _id: accountId, 'holds.id': { $all: holds.map((r) => r.id) } },
+          update: {
+            $inc: { balance: sum(holds, refund), reserved: -sum(holds, (r) => r.amount) },
+            $pull: { holds: { id: { $in: holds.map((r) => r.id) } } },
+            $set: { updatedAt: new Date() },
+          },
+        },
+      })),
       { ordered: false },
     );
+    // An account where a request finished one of the holds meanwhile: hold by hold, each conditional.
+    if (result.matchedCount < perAccount.length) {
+      await store.credit_accounts.bulkWrite(
+        stale.map((r) => applyFinish(r, refund(r))),
+        { ordered: false },
+      );
+    }
   }
 }
 
-/** Inserts entries whose keys are not in the ledger yet; the others are left as they are. */
-async function insertMissing(store: Store, entries: Omit<CreditLedgerDoc, '_id' | 'createdAt'>[]) {
-  const keys = entries.map((entry) => entry.idempotencyKey);
-  const present = new Set(
-    (
-      await store.credit_ledger
-        .find({ idempotencyKey: { $in: keys } })
-        .project({ idempotencyKey: 1 })
-        .toArray()
-    ).map((entry) => entry.idempotencyKey as string),
-  );
+/** Inserts entries; returns the positions whose key was already in the ledger (those are left as they are). */
+async function insertEntries(
+  store: Store,
+  entries: Omit<CreditLedgerDoc, '_id' | 'createdAt'>[],
+): Promise<Set<number>> {
   const now = new Date();
-  const missing = entries.filter((entry) => !present.has(entry.idempotencyKey));
-  if (!missing.length) return;
   try {
     await store.credit_ledger.insertMany(
-      missing.map((entry) => ({ ...entry, _id: new ObjectId(), createdAt: now })),
+      entries.map((entry) => ({ ...entry, _id: new ObjectId(), createdAt: now })),
       { ordered: false },
     );
+    return new Set();
   } catch (err) {
-    // A request settling at the same moment entered its own: the unique key keeps one, as intended.
-    if (!isDuplicateKey(err)) throw err;
+    const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+    const errors = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as {
+      index: number;
+      code: number;
+    }[];
+    // Anything but a taken key (code 11000) is a real failure.
+    if (!errors.length || errors.some((e) => e.code !== 11000)) throw err;
+    return new Set(errors.map((e) => e.index));
   }
 }
