@@ -33,6 +33,7 @@ import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { reminderRoutes } from './reminders/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
+import { adminRetrievalRoutes } from './retrieval/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { passwordRoutes } from './sessions/password-routes';
@@ -141,6 +142,7 @@ export function createApp() {
   app.route('/api/admin', adminSessionRoutes);
   app.route('/api/users', myAiCreditRoutes);
   app.route('/api/admin', adminAiCreditRoutes);
+  app.route('/api/admin', adminRetrievalRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

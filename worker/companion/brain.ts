@@ -77,6 +77,7 @@ export async function companionReply(store: Store, env: Env, turn: CompanionTurn
   const startedAt = Date.now();
   const result = await runToolLoop(provider, messages, persona, {
     store,
+    env,
     userId: turn.userId,
     now: new Date(),
     sport,
