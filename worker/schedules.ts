@@ -1,4 +1,5 @@
 import { grantMonthlyCredits } from './ai-credits/grants';
+import { reconcileYesterday } from './ai-credits/reconciliation';
 import { sweepStaleReservations } from './ai-credits/reservations';
 import { openRequestConnection } from './db/connection';
 import type { Store } from './db/store';
@@ -46,6 +47,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'premium monthly AI credits',
     run: (store, env) => grantMonthlyCredits(store, env),
     why: "once per calendar month per rider (keyed by month); hourly, so a rider who turns premium gets this month's within the hour",
+  },
+  {
+    cron: '15 0 * * *',
+    job: 'usage reconciliation',
+    run: (store) => reconcileYesterday(store),
+    why: 'the previous UTC day is complete a little after midnight; a quarter hour leaves room for settles still in flight',
   },
 ];
 

@@ -12,7 +12,8 @@ import { findUserById } from '../users/service';
 import { allowanceUsed } from './allowance';
 import { grantByAdmin } from './grants';
 import { findAccount, ledgerPage } from './ledger';
-import { AdminCreditGrant, AdminCreditGrantResult, AiCredits, LedgerPage } from './schema';
+import { reconciliationPage } from './reconciliation';
+import { AdminCreditGrant, AdminCreditGrantResult, AiCredits, LedgerPage, UsageReconciliationPage } from './schema';
 import { ledgerEntryView } from './views';
 
 const TAGS = ['ai-credits'];
@@ -54,6 +55,18 @@ const adminGrant = defineRoute({
   },
 });
 
+const listReconciliations = defineRoute({
+  method: 'get',
+  path: '/usage/reconciliation',
+  tags: ['admin'],
+  summary: 'Daily usage reconciliations: ledger settles against usage_events, per UTC day',
+  description:
+    'A cron (00:15 UTC) checks the previous day; every day gets an entry, clean (difference 0) or not. Most recently created first.',
+  middleware: [admin()] as const,
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(UsageReconciliationPage, 'A page of days') },
+});
+
 /** The rider's own credit and ledger, mounted under /api/users. */
 export const myAiCreditRoutes = createRouter<AppEnv>()
   .openapi(getMyCredits, async (c) => {
@@ -81,12 +94,21 @@ export const myAiCreditRoutes = createRouter<AppEnv>()
     return c.json(toPage(rows, query.limit, ledgerEntryView), 200);
   });
 
-/** Admin grants, mounted under /api/admin. */
-export const adminAiCreditRoutes = createRouter<AppEnv>().openapi(adminGrant, async (c) => {
-  const userId = new ObjectId(c.req.valid('param').id);
-  if (!(await findUserById(c.var.db, userId))) throw refusal('not-found');
-  const grant = c.req.valid('json');
-  await grantByAdmin(c.var.db, userId, { ...grant, adminId: new ObjectId(c.var.user._id) });
-  const { balance } = await findAccount(c.var.db, userId);
-  return c.json({ granted: grant.amount, balance }, 201);
-});
+/** Admin grants and the usage reconciliation, mounted under /api/admin. */
+export const adminAiCreditRoutes = createRouter<AppEnv>()
+  .openapi(adminGrant, async (c) => {
+    const userId = new ObjectId(c.req.valid('param').id);
+    if (!(await findUserById(c.var.db, userId))) throw refusal('not-found');
+    const grant = c.req.valid('json');
+    await grantByAdmin(c.var.db, userId, { ...grant, adminId: new ObjectId(c.var.user._id) });
+    const { balance } = await findAccount(c.var.db, userId);
+    return c.json({ granted: grant.amount, balance }, 201);
+  })
+  .openapi(listReconciliations, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await reconciliationPage(c.var.db, query);
+    return c.json(
+      toPage(rows, query.limit, ({ _id, checkedAt, ...row }) => ({ ...row, checkedAt: checkedAt.toISOString() })),
+      200,
+    );
+  });

@@ -42,3 +42,17 @@ export const AdminCreditGrantResult = z.object({
   granted: z.number().int(),
   balance: z.number().int().describe("the rider's spendable balance after the grant"),
 });
+
+export const UsageReconciliation = z
+  .object({
+    day: z.string().describe('the UTC day checked, YYYY-MM-DD'),
+    ledgerCredits: z.number().int().describe("credits charged by the day's settles in the ledger"),
+    usageCredits: z.number().int().describe("credits charged in the day's usage_events rows"),
+    difference: z.number().int().describe('ledgerCredits - usageCredits; anything but 0 is a bug (and logged)'),
+    settles: z.number().int(),
+    calls: z.number().int().describe('AI calls metered that day, within the allowance or on credits'),
+    checkedAt: z.string(),
+  })
+  .openapi('UsageReconciliation');
+
+export const UsageReconciliationPage = pageOf(UsageReconciliation);

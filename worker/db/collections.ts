@@ -58,6 +58,7 @@ const COLLECTIONS = {
   legacy_token_usage: holds<D.LegacyTokenUsageDoc>(),
   credit_accounts: holds<D.CreditAccountDoc>(),
   credit_ledger: holds<D.CreditLedgerDoc>(),
+  usage_reconciliations: holds<D.StoredDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

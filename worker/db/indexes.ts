@@ -577,6 +577,12 @@ export const INDEXES: IndexDeclaration[] = [
     options: { name: 'at' },
     why: "the daily usage reconciliation sums a day's rows",
   },
+  {
+    collection: 'usage_reconciliations',
+    key: { day: 1 },
+    options: { name: 'day_unique', unique: true },
+    why: 'one reconciliation entry per UTC day',
+  },
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */
