@@ -31,8 +31,10 @@ export async function takeAllowance(store: Store, userId: ObjectId, limit: numbe
       ],
     );
   if ((await take()).matchedCount) return true;
-  // No account yet: create it and try once more (a rider's first paid-AI request).
-  return (await ensureAccount(store, userId)) && (await take()).matchedCount > 0;
+  // Perhaps no account yet (a rider's first AI request), or one a parallel request has just created:
+  // make sure it exists and try once more, whoever created it.
+  await ensureAccount(store, userId);
+  return (await take()).matchedCount > 0;
 }
 
 /** Gives back a reply taken today whose generation failed. */
