@@ -38,6 +38,14 @@ const PASSED_THROUGH = [
   'ACCESS_TOKEN_TTL_S',
   'REFRESH_TOKEN_TTL_DAYS',
   'REFRESH_GRACE_S',
+  // Paid AI work (worker/paid-ai.ts) and retrieval's embeddings model.
+  'AI_DAILY_REPLIES_FREE',
+  'AI_DAILY_REPLIES_PREMIUM',
+  'AI_CREDIT_MICROS',
+  'AI_REPLY_MAX_CREDITS',
+  'AI_SPEECH_CREDITS_PER_1K_CHARS',
+  'AI_PREMIUM_MONTHLY_CREDITS',
+  'OPENAI_EMBEDDING_MODEL',
 ] as const;
 const passedVars = PASSED_THROUGH.flatMap((name) =>
   process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],

@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { adminAiCreditRoutes, myAiCreditRoutes } from './ai-credits/routes';
 import { analyticsIngestRoutes } from './analytics/ingest-routes';
 import { analyticsDashboardPageRoutes, analyticsDashboardRoutes } from './analytics-dashboard/routes';
 import type { AppEnv } from './app-env';
@@ -38,6 +39,7 @@ import { reactionRoutes } from './reactions/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { reminderRoutes } from './reminders/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
+import { adminRetrievalRoutes } from './retrieval/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { passwordRoutes } from './sessions/password-routes';
@@ -151,6 +153,9 @@ export function createApp() {
   app.route('/api', sessionRoutes);
   app.route('/api', passwordRoutes);
   app.route('/api/admin', adminSessionRoutes);
+  app.route('/api/users', myAiCreditRoutes);
+  app.route('/api/admin', adminAiCreditRoutes);
+  app.route('/api/admin', adminRetrievalRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

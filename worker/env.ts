@@ -88,6 +88,18 @@ export interface Env {
   REFRESH_GRACE_S?: string;
   /** The origin identity-provider callbacks are registered for (staging sets its own; docs/deploy.md). */
   PUBLIC_ORIGIN?: string;
+  /** Paid AI work (worker/paid-ai.ts): daily companion replies per plan, then credits; defaults in worker/limits.ts. */
+  AI_DAILY_REPLIES_FREE?: string;
+  AI_DAILY_REPLIES_PREMIUM?: string;
+  /** USD micros per credit, the most a reply reserves, speech per 1,000 characters, premium's monthly grant. */
+  AI_CREDIT_MICROS?: string;
+  AI_REPLY_MAX_CREDITS?: string;
+  AI_SPEECH_CREDITS_PER_1K_CHARS?: string;
+  AI_PREMIUM_MONTHLY_CREDITS?: string;
+  /** The embeddings model at OPENAI_BASE_URL; with a VECTORIZE binding the companion's look-ups are semantic. */
+  OPENAI_EMBEDDING_MODEL?: string;
+  /** Optional Vectorize index for the companion's retrieval; absent: keyword search in the database. */
+  VECTORIZE?: VectorizeIndex;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/realtime/socket-shard.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

@@ -208,6 +208,27 @@ export const LIMITS = {
     /** A turn this long after the previous one starts a new AI session (ai_session_started). */
     sessionGapMs: 30 * 60 * 1000,
   },
+  /** Paid AI work (worker/paid-ai.ts, worker/ai-credits/): defaults of the AI_* settings and the ledger's bounds. */
+  aiCredits: {
+    /** A free rider's companion replies a day before credits: enough for a real chat, not for a bot farm. */
+    dailyRepliesFree: 20,
+    dailyRepliesPremium: 500,
+    /** One credit is a tenth of a US cent of model cost: a gpt-4o-mini reply costs one. */
+    creditMicros: 1000,
+    /** Reserved before a paid reply: a long tool-calling turn on gpt-4o-mini stays well below it. */
+    replyMaxCredits: 20,
+    speechCreditsPer1kChars: 5,
+    premiumMonthlyCredits: 1000,
+    /** A reservation this old belongs to a request that died: a reply times out long before (modelTimeoutMs twice). */
+    reservationStaleMs: 5 * 60 * 1000,
+    /** Holds the sweep releases per database round: bounds one bulk write. */
+    sweepBatch: 500,
+    /** An admin grant: a typo guard, and the reason a short note. */
+    adminGrantMax: 1_000_000,
+    reasonMax: 200,
+    /** A purchase in one webhook event. */
+    purchaseMax: 10_000_000,
+  },
   /** Client heartbeat (worker/client-heartbeat/): installation ids are client-made UUIDs or similar opaque ids. */
   heartbeat: { installationIdMin: 8, installationIdMax: 100, fieldMax: 100, versionMax: 64, buildMax: 2_147_483_647 },
   /** Mobile version policy (worker/version-policy/; the interface spec, Client installation and version policy). */

@@ -1,3 +1,6 @@
+import { grantMonthlyCredits } from './ai-credits/grants';
+import { reconcileYesterday } from './ai-credits/reconciliation';
+import { sweepStaleReservations } from './ai-credits/reservations';
 import { openRequestConnection } from './db/connection';
 import type { Store } from './db/store';
 import type { Env } from './env';
@@ -39,6 +42,24 @@ export const SCHEDULES: Schedule[] = [
     job: 'event notifications',
     run: (store, env) => runEventNotifications(store, env),
     why: 'changes to followed events and subscription digests reach riders within 10 minutes; news of an event is not urgent to the minute, and digests wait up to 24 hours anyway',
+  },
+  {
+    cron: '*/2 * * * *',
+    job: 'AI credit reservation sweep',
+    run: (store) => sweepStaleReservations(store),
+    why: "a request that died mid-reply never keeps a rider's credits: its reservation is released within minutes of going stale",
+  },
+  {
+    cron: '20 * * * *',
+    job: 'premium monthly AI credits',
+    run: (store, env) => grantMonthlyCredits(store, env),
+    why: "once per calendar month per rider (keyed by month); hourly, so a rider who turns premium gets this month's within the hour",
+  },
+  {
+    cron: '15 0 * * *',
+    job: 'usage reconciliation',
+    run: (store) => reconcileYesterday(store),
+    why: 'the previous UTC day is complete a little after midnight; a quarter hour leaves room for settles still in flight',
   },
 ];
 

@@ -39,7 +39,14 @@ export type SettingName =
   | 'REFRESH_TOKEN_SECRET'
   | 'ACCESS_TOKEN_TTL_S'
   | 'REFRESH_TOKEN_TTL_DAYS'
-  | 'REFRESH_GRACE_S';
+  | 'REFRESH_GRACE_S'
+  | 'AI_DAILY_REPLIES_FREE'
+  | 'AI_DAILY_REPLIES_PREMIUM'
+  | 'AI_CREDIT_MICROS'
+  | 'AI_REPLY_MAX_CREDITS'
+  | 'AI_SPEECH_CREDITS_PER_1K_CHARS'
+  | 'AI_PREMIUM_MONTHLY_CREDITS'
+  | 'OPENAI_EMBEDDING_MODEL';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/http/on-error.ts

@@ -62,7 +62,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key, callId).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -75,6 +75,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       dedupeKey: crypto.randomUUID(),
       jobKey: crypto.randomUUID(),
       key: crypto.randomUUID(),
+      callId: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

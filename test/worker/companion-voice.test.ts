@@ -4,6 +4,7 @@ import { isDemoReply } from '../../worker/companion/demo';
 import worker from '../../worker/index';
 import { register, type TestAccount } from '../support/accounts';
 import { chat, companionApi } from '../support/companion';
+import { setSubscription } from '../support/spot-lists';
 import type { Api } from '../support/worker-api';
 
 // The offline companion (empty key) with a stand-in voice box (test/support/stand-ins/voice.ts).
@@ -31,6 +32,8 @@ describe('speaking the reply', () => {
   it('sends the reply to the voice box for a valid session, after the response', async () => {
     await voice.voiceMode('ok');
     const rider = await register(api);
+    // Speech is free on premium; on the free plan it costs credits (test/worker/ai-credits-chat.test.ts).
+    await setSubscription(api, rider);
     const { reply } = await chat(api, rider, 'hey', { voiceSession: SESSION.toUpperCase() });
     const spoken = await voice.spoken();
     expect(spoken.at(-1)).toEqual({ sessionId: SESSION, body: { text: reply } });
@@ -48,6 +51,7 @@ describe('speaking the reply', () => {
 
   it('answers the same, as fast, when the voice box fails, is down or never answers', async () => {
     const rider = await register(api);
+    await setSubscription(api, rider);
     await voice.voiceMode('ok');
     const baseline = await timedChat(api, rider, SESSION);
     await voice.voiceMode('fail');

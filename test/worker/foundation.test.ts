@@ -9,7 +9,12 @@ describe('health and API description', () => {
     const res = await api.fetch('/api/health');
     expect(res.status).toBe(200);
     const body = await res.json<{ ok: boolean; db: string; version: string }>();
-    expect(body).toEqual({ ok: true, db: 'up', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(body).toEqual({
+      ok: true,
+      db: 'up',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      retrieval: 'keyword',
+    });
   });
 
   it('serves an OpenAPI 3.1 document built from the route schemas', async () => {

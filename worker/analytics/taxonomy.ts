@@ -135,7 +135,8 @@ export const ANALYTICS_EVENTS = {
     'client',
     props({ surface: z.enum(COMPANION_SURFACES), turns: count.optional(), durationMs: durationMs.optional() }),
   ),
-  ai_allowance_exhausted: event('client', props({ surface: z.enum(COMPANION_SURFACES), plan: z.enum(PLANS) })),
+  // Recorded by the chat routes when a rider first runs out of the day's allowance (worker/ai-credits/paid-call.ts).
+  ai_allowance_exhausted: event('server', props({ surface: z.enum(COMPANION_SURFACES), plan: z.enum(PLANS) })),
   // Community
   post_created: event('server', props({ postId: objectId, hasMedia: z.boolean().optional() }), 'community'),
   comment_created: event('server', props({ postId: objectId, commentId: objectId }), 'community'),
@@ -162,7 +163,8 @@ export const ANALYTICS_EVENTS = {
   subscription_renewed: event('client', subscriptionProps),
   subscription_canceled: event('client', subscriptionProps),
   subscription_expired: event('client', subscriptionProps),
-  ai_credit_debited: event('client', props({ credits: count, operation: z.enum(['chat', 'voice', 'other']) })),
+  // Recorded on each settle that charged credits: the amount and the reason, never text (worker/ai-credits/paid-call.ts).
+  ai_credit_debited: event('server', props({ credits: count, operation: z.enum(['chat', 'voice', 'other']) })),
   // Experiments (issue 20): the client showed this variant; the first per unit is kept in experiment_exposures.
   experiment_exposed: event('client', props({ experimentKey, variant: experimentKey })),
 } as const satisfies Record<string, EventDefinition>;

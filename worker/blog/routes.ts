@@ -1,11 +1,14 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
+import type { BlogPostDoc } from '../db/documents';
+import type { Env } from '../env';
 import { IdParam } from '../http/ids';
 import { toKeysetPage } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { pageOf } from '../http/pagination';
 import { slugify } from '../http/slug';
 import { admin } from '../middleware/admin';
+import { blogDocument, indexDocuments, keepIndexed, unindexDocuments } from '../retrieval/vector-search';
 import { tokenIsAdmin } from '../session/service';
 import { draftsAreAdminOnly, refusal } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
@@ -75,6 +78,12 @@ const remove = defineRoute({
   responses: { 200: jsonResponse(DeletedPost, 'Deleted'), 404: noPost },
 });
 
+/** Drafts are hidden from the public, so only a published post is searchable. */
+const reindexPost = (env: Env, post: BlogPostDoc) =>
+  post.status === 'published'
+    ? indexDocuments(env, 'blog', [blogDocument(post)])
+    : unindexDocuments(env, 'blog', [post._id]);
+
 /** The blog: published posts are public, drafts and every change are the admins' (interface spec, Admin content). */
 export const blogRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
@@ -102,6 +111,7 @@ export const blogRoutes = createRouter<AppEnv>()
       authorId: new ObjectId(c.var.user._id),
     });
     if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
     return c.json(postView(outcome), 201);
   })
   .openapi(update, async (c) => {
@@ -111,10 +121,12 @@ export const blogRoutes = createRouter<AppEnv>()
       ...(tags ? { tags: unique(tags) } : {}),
     });
     if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
     return c.json(postView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
     if ((await deletePost(c.var.db, new ObjectId(id))) === 'not-found') throw refusal('not-found');
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => unindexDocuments(c.env, 'blog', [id]));
     return c.json({ deleted: true as const, id }, 200);
   });

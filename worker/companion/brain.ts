@@ -37,6 +37,8 @@ export interface CompanionAnswer {
   reply: string;
   /** The relationship stage after this turn. */
   stage: CompanionStage;
+  /** What the turn's model calls used, for its settle and usage row (worker/ai-credits/paid-call.ts). */
+  usage: { model: string; promptTokens: number; completionTokens: number; costMicros: number | null };
 }
 
 const SILENT_MODEL_LINE = 'Sorry, I lost my line there. Say that again?';
@@ -75,6 +77,7 @@ export async function companionReply(store: Store, env: Env, turn: CompanionTurn
   const startedAt = Date.now();
   const result = await runToolLoop(provider, messages, persona, {
     store,
+    env,
     userId: turn.userId,
     now: new Date(),
     sport,
@@ -88,6 +91,7 @@ export async function companionReply(store: Store, env: Env, turn: CompanionTurn
 
   const { profile: updated, sessionStarted } = await recordTurn(store, turn.userId, learnings, turn.accountName);
   const common = { surface: turn.surface, provider: provider.name, model: provider.model, onStage: turn.onStage };
+  const cost = costMicros(provider.model, result.usage);
   if (sessionStarted) await recordServerEvent(store, turn.userId, 'ai_session_started', common);
   await recordServerEvent(store, turn.userId, 'ai_response_completed', {
     ...common,
@@ -96,12 +100,12 @@ export async function companionReply(store: Store, env: Env, turn: CompanionTurn
     completionTokens: result.usage.completionTokens,
     inputChars: result.inputChars,
     outputChars: reply.length,
-    costMicros: costMicros(provider.model, result.usage),
+    costMicros: cost,
     modelCalls: result.modelCalls,
     toolCalls: result.toolCalls,
     stage: updated.stage,
     demo: Boolean(demoTrick),
     substantive: isSubstantiveTurn(turn.message, result.toolCalls),
   });
-  return { reply, stage: updated.stage };
+  return { reply, stage: updated.stage, usage: { model: provider.model, ...result.usage, costMicros: cost } };
 }

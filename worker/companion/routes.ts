@@ -1,14 +1,20 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import { isRefused, payForReply, payForSpeech, refundCall, settleCall } from '../ai-credits/paid-call';
 import type { AppEnv } from '../app-env';
+import type { ChatMessageDoc } from '../db/documents';
+import type { Store } from '../db/store';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse, RETRY_AFTER } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { auth } from '../middleware/auth';
-import { companionReply, ProviderError, type Surface } from './brain';
+import { type Plan, paidAiSettings, replyCredits } from '../paid-ai';
+import { hasPremium } from '../users/entitlements';
+import { findUserById } from '../users/service';
+import { type CompanionAnswer, companionReply, ProviderError, type Surface } from './brain';
 import { takeChatAllowance } from './chat-limit';
-import { providerRefusal, tooManyMessages } from './refusals';
-import { ChatBody, CompanionReply, VoiceSessionHeader } from './schema';
-import { speakAfterResponse, voiceSessionOf } from './speak';
+import { paymentRequired, providerRefusal, tooManyMessages } from './refusals';
+import { ChatBody, CompanionReply, PaymentRequired, VoiceSessionHeader } from './schema';
+import { speakReply, VOICE_MODEL, voiceSessionOf } from './speak';
 import { storeChatMessage } from './transcript';
 import { replyView } from './views';
 
@@ -20,11 +26,15 @@ const chatRoute = (path: string, summary: string) =>
     path,
     tags: TAGS,
     summary,
-    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default.`,
+    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default. Replies come from the plan's daily allowance, then cost credits (\`GET /api/users/me/ai-credits\`): the reply's most is reserved first, its real cost settled after, all of it given back when the model fails. Speech costs credits on the free plan; without them the reply is served with \`spoken: false\`.`,
     middleware: [auth()] as const,
     request: { headers: VoiceSessionHeader, ...jsonBody(ChatBody) },
     responses: {
       200: jsonResponse(CompanionReply, "The companion's reply"),
+      402: jsonResponse(
+        PaymentRequired,
+        "Today's allowance is used up and the credit balance does not cover the reply's most; the message is kept",
+      ),
       429: errorResponse('Too many messages this minute; Retry-After gives the seconds to wait', RETRY_AFTER),
       502: errorResponse('The model provider failed; the message is kept'),
       503: errorResponse(
@@ -40,26 +50,89 @@ const botChat = chatRoute(
   'Chat with the companion in the mobile app or on the 3D stage (stored in bot_chats)',
 );
 
-/** One turn: persist the message, ask the brain, persist the reply, then speak it after the response. */
+/** Premium or free, from the stored account (entitlements come only from the payment webhook). */
+async function planOf(store: Store, userId: ObjectId): Promise<Plan> {
+  const user = await findUserById(store, userId);
+  return hasPremium(user?.subscription) ? 'premium' : 'free';
+}
+
+/**
+ * One turn: persist the message, pay for the reply (allowance, else a credit reservation; 402
+ * when neither covers it), ask the brain, settle what it cost or refund it when it failed,
+ * persist the reply, then speak it after the response when paid for.
+ */
 async function chat(c: Context<AppEnv>, surface: Surface, message: string, voiceHeader: string | undefined) {
   const limited = await takeChatAllowance(c.env, c.var.user._id);
   if (limited) throw tooManyMessages(limited.retryAfterSeconds);
+  const store = c.var.db;
   const userId = new ObjectId(c.var.user._id);
   const voiceSession = voiceSessionOf(voiceHeader);
-  const stored = await storeChatMessage(c.var.db, surface, userId, 'user', message);
-  const answer = await companionReply(c.var.db, c.env, {
-    userId,
-    accountName: c.var.user.name,
-    surface,
-    message,
-    messageId: stored._id,
-    onStage: voiceSession !== null,
-  }).catch((err: unknown) => {
+  const [stored, plan] = await Promise.all([
+    storeChatMessage(store, surface, userId, 'user', message),
+    planOf(store, userId),
+  ]);
+  const payment = await payForReply(store, c.env, { userId, plan, surface });
+  if (isRefused(payment)) throw paymentRequired(payment.balance, payment.needed);
+  let answer: CompanionAnswer;
+  try {
+    answer = await companionReply(store, c.env, {
+      userId,
+      accountName: c.var.user.name,
+      surface,
+      message,
+      messageId: stored._id,
+      onStage: voiceSession !== null,
+    });
+  } catch (err) {
+    await refundCall(store, payment);
     throw err instanceof ProviderError ? providerRefusal(err) : err;
+  }
+  const { usage } = answer;
+  await settleCall(store, payment, {
+    callId: `chat:${stored._id.toHexString()}`,
+    operation: 'chat',
+    model: usage.model,
+    inputTokens: usage.promptTokens,
+    outputTokens: usage.completionTokens,
+    costMicros: usage.costMicros,
+    credits: replyCredits(usage.costMicros, paidAiSettings(c.env)),
   });
-  const reply = await storeChatMessage(c.var.db, surface, userId, 'assistant', answer.reply);
-  if (voiceSession) speakAfterResponse(c.executionCtx, c.env, voiceSession, answer.reply);
-  return replyView(reply, answer.stage);
+  const reply = await storeChatMessage(store, surface, userId, 'assistant', answer.reply);
+  const spoken = voiceSession ? await speakIfPaid(c, { userId, plan }, voiceSession, reply) : undefined;
+  return replyView(reply, answer.stage, spoken);
+}
+
+/**
+ * Pays for speaking the reply (credits for free riders) and hands it to the voice box after the
+ * response: settled when the voice box takes it, refunded when it does not. False when a free
+ * rider cannot pay: the text reply is served unspoken, never refused.
+ */
+async function speakIfPaid(
+  c: Context<AppEnv>,
+  caller: { userId: ObjectId; plan: Plan },
+  voiceSession: string,
+  reply: ChatMessageDoc,
+): Promise<boolean> {
+  const store = c.var.db;
+  const speech = await payForSpeech(store, c.env, caller, reply.text.length);
+  if (isRefused(speech)) return false;
+  c.var.inBackground(async () => {
+    try {
+      if (!(await speakReply(c.env, voiceSession, reply.text))) return await refundCall(store, speech);
+      await settleCall(store, speech, {
+        callId: `voice:${reply._id.toHexString()}`,
+        operation: 'voice',
+        model: VOICE_MODEL,
+        characters: reply.text.length,
+        costMicros: null,
+        credits: speech.by === 'credits' ? speech.reservation.amount : 0,
+      });
+    } catch (err) {
+      // The sweep releases a reservation this left behind (worker/ai-credits/reservations.ts).
+      console.error(`paid speech not settled: ${String(err)}`);
+    }
+  });
+  return true;
 }
 
 /** The companion's two chat routes (the product decisions, Companion), mounted under /api. */

@@ -20,5 +20,19 @@ export const CompanionReply = z
     reply: z.string().describe('1 to 3 short sentences; an on-stage trick demo has the fixed 7-sentence structure'),
     messageId: z.string().describe("the stored reply's id"),
     stage: z.enum(STAGES).optional().describe('the relationship stage after this turn'),
+    spoken: z
+      .boolean()
+      .optional()
+      .describe(
+        'present with a valid `x-voice-session`: whether the reply goes to the voice box. False when a free rider has no credit for speech (the text reply is served all the same)',
+      ),
   })
   .openapi('CompanionReply');
+
+export const PaymentRequired = z
+  .object({
+    error: z.string(),
+    balance: z.number().int().describe('credits spendable now'),
+    needed: z.number().int().describe('credits this reply reserves (its most; the rest is given back after it)'),
+  })
+  .openapi('PaymentRequired');

@@ -1,9 +1,10 @@
 import type { ChatMessageDoc } from '../db/documents';
 import type { CompanionStage } from './stages';
 
-/** The chat routes' answer: the reply's text and stored id, and the stage after the turn. */
-export const replyView = (reply: ChatMessageDoc, stage: CompanionStage) => ({
+/** The chat routes' answer: the reply's text and stored id, the stage after the turn, and with a voice session whether it is spoken. */
+export const replyView = (reply: ChatMessageDoc, stage: CompanionStage, spoken?: boolean) => ({
   reply: reply.text,
   messageId: reply._id.toHexString(),
   stage,
+  ...(spoken !== undefined ? { spoken } : {}),
 });

@@ -57,6 +57,9 @@ const COLLECTIONS = {
   migration_checkpoints: holds<D.MigrationCheckpointDoc>(),
   sessions: holds<D.SessionDoc>(),
   legacy_token_usage: holds<D.LegacyTokenUsageDoc>(),
+  credit_accounts: holds<D.CreditAccountDoc>(),
+  credit_ledger: holds<D.CreditLedgerDoc>(),
+  usage_reconciliations: holds<D.StoredDoc>(),
 };
 
 export type CollectionDocuments = typeof COLLECTIONS;

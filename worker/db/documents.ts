@@ -3,6 +3,7 @@ import type { StoredNotificationPreferences } from './push-documents';
 import type { StoredDoc } from './stored-doc';
 
 export * from './client-version-documents';
+export * from './credit-documents';
 export * from './event-documents';
 export * from './ingestion-documents';
 export * from './push-documents';

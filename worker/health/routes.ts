@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { AppEnv } from '../app-env';
 import { createRouter, jsonResponse } from '../http/openapi';
+import { retrievalMode } from '../retrieval/vector-search';
 import { SERVICE_VERSION } from '../version';
 import { Health } from './schema';
 import { databaseAnswers } from './service';
@@ -19,5 +20,8 @@ const health = createRoute({
 
 export const healthRoutes = createRouter<AppEnv>().openapi(health, async (c) => {
   const up = await databaseAnswers(c.var.db);
-  return c.json({ ok: up, db: up ? ('up' as const) : ('down' as const), version: SERVICE_VERSION }, up ? 200 : 503);
+  return c.json(
+    { ok: up, db: up ? ('up' as const) : ('down' as const), version: SERVICE_VERSION, retrieval: retrievalMode(c.env) },
+    up ? 200 : 503,
+  );
 });

@@ -18,7 +18,11 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
     // The Live access errors' exact content type, as the checks answered before.
     if (err.plainText) return c.body(err.message, err.status, { ...err.headers, 'content-type': PLAIN_TEXT });
-    const body = err.details ? { error: err.message, details: err.details } : { error: err.message };
+    const body = {
+      error: err.message,
+      ...(err.details ? { details: err.details } : {}),
+      ...err.fields,
+    };
     return c.json(body, err.status, err.headers);
   }
   if (err instanceof HTTPException) {

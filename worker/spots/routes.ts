@@ -4,6 +4,7 @@ import { detachSpotFromPosts } from '../feed/service';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
+import { indexDocuments, keepIndexed, spotDocument, unindexDocuments } from '../retrieval/vector-search';
 import { callerOf } from '../session/service';
 import { removeSpotFromAllLists } from '../spot-lists/service';
 import { ratingSummaries, ratingSummary } from '../spot-reviews/service';
@@ -126,6 +127,7 @@ export const spotRoutes = createRouter<AppEnv>()
   })
   .openapi(createSpot, async (c) => {
     const spot = await insertSpot(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(spot)]));
     return c.json(spotView(spot, { ratingAverage: null, reviewCount: 0 }), 201);
   })
   .openapi(getSpot, async (c) => {
@@ -141,6 +143,7 @@ export const spotRoutes = createRouter<AppEnv>()
       const details = outcome.fields.map((field) => ({ field, message: 'contradicts a stay of this spot' }));
       throw new ApiError(400, "The spot's new place contradicts its stays.", { details });
     }
+    keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(outcome)]));
     return c.json(spotView(outcome, await ratingSummary(c.var.db, outcome._id)), 200);
   })
   .openapi(removeSpot, async (c) => {
@@ -149,5 +152,6 @@ export const spotRoutes = createRouter<AppEnv>()
     if (outcome !== 'deleted') throw refusal(outcome);
     // Its reviews and landings stay, unreachable; spot lists and posts stop naming it.
     await Promise.all([removeSpotFromAllLists(c.var.db, id), detachSpotFromPosts(c.var.db, id)]);
+    keepIndexed(c.env, c.var.inBackground, 'spot', () => unindexDocuments(c.env, 'spot', [id]));
     return c.json({ deleted: true as const, spotId: id.toHexString() }, 200);
   });

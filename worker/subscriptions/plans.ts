@@ -18,6 +18,9 @@ export const PAYMENT_EVENT_TYPES = [
   'subscription.past_due',
 ] as const;
 
+/** The credit purchase event (issue 18); its body carries `data.credits` instead of a subscription. */
+export const CREDITS_PURCHASED = 'credits.purchased';
+
 export type PaidPlan = (typeof PAID_PLANS)[number];
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

@@ -35,9 +35,9 @@ const paymentWebhook = defineRoute({
   method: 'post',
   path: '/webhooks/payments',
   tags: TAGS,
-  summary: "The payment provider's subscription events",
+  summary: "The payment provider's subscription events and AI credit purchases",
   description:
-    'Signed with `x-signature`, checked before the body is read. Every signed, valid event answers 200, including replays, stale events and unknown accounts (the provider retries anything else, and none of those would ever succeed); `outcome` says what happened.',
+    "Signed with `x-signature`, checked before the body is read. Every signed, valid event answers 200, including replays, stale events and unknown accounts (the provider retries anything else, and none of those would ever succeed); `outcome` says what happened. `credits.purchased` (`data: {userId, credits}`) adds the credits to the rider's AI credit balance once per event id.",
   middleware: [paymentSignature()] as const,
   request: jsonBody(PaymentEvent),
   responses: { 200: jsonResponse(PaymentEventReceipt, 'Received; `outcome` says whether it changed anything') },

@@ -2,29 +2,47 @@ import { z } from '@hono/zod-openapi';
 import { IdString } from '../http/ids';
 import { pageOf } from '../http/pagination';
 import { LIMITS } from '../limits';
-import { BILLING_INTERVALS, PAID_PLANS, PAYMENT_EVENT_TYPES, SUBSCRIPTION_STATUSES } from './plans';
+import { BILLING_INTERVALS, CREDITS_PURCHASED, PAID_PLANS, PAYMENT_EVENT_TYPES, SUBSCRIPTION_STATUSES } from './plans';
 
 const Timestamp = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
   .transform((iso) => new Date(iso));
 
-/** The payment provider's webhook body (product decisions, "Subscriptions"); unknown extra fields are ignored. */
+const eventId = z.string().min(1).max(LIMITS.paymentEventIdMax).describe('the provider event id; applied at most once');
+
+/** A subscription event (product decisions, "Subscriptions"); unknown extra fields are ignored. */
+const SubscriptionEvent = z.object({
+  id: eventId,
+  type: z.enum(PAYMENT_EVENT_TYPES),
+  created: Timestamp.describe("the event's own time; an older event never moves a subscription back"),
+  data: z.object({
+    userId: IdString,
+    plan: z.enum(PAID_PLANS),
+    interval: z.enum(BILLING_INTERVALS),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    renewsAt: Timestamp.nullable().optional(),
+  }),
+});
+
+/** A purchase of AI credits (issue 18): added to the rider's balance once, whatever the delivery order. */
+const CreditsPurchasedEvent = z.object({
+  id: eventId,
+  type: z.literal(CREDITS_PURCHASED),
+  created: Timestamp.describe("the event's own time"),
+  data: z.object({
+    userId: IdString,
+    credits: z.number().int().min(1).max(LIMITS.aiCredits.purchaseMax).describe('credits bought'),
+  }),
+});
+
+/** The payment provider's webhook body: a subscription event or a credit purchase. */
 export const PaymentEvent = z
-  .object({
-    id: z.string().min(1).max(LIMITS.paymentEventIdMax).describe('the provider event id; applied at most once'),
-    type: z.enum(PAYMENT_EVENT_TYPES),
-    created: Timestamp.describe("the event's own time; an older event never moves a subscription back"),
-    data: z.object({
-      userId: IdString,
-      plan: z.enum(PAID_PLANS),
-      interval: z.enum(BILLING_INTERVALS),
-      status: z.enum(SUBSCRIPTION_STATUSES),
-      renewsAt: Timestamp.nullable().optional(),
-    }),
-  })
+  .discriminatedUnion('type', [SubscriptionEvent, CreditsPurchasedEvent])
   .openapi('PaymentEvent');
 
 export type PaymentEventBody = z.output<typeof PaymentEvent>;
+export type SubscriptionEventBody = z.output<typeof SubscriptionEvent>;
+export type CreditsPurchasedBody = z.output<typeof CreditsPurchasedEvent>;
 
 export const PaymentEventReceipt = z.object({
   received: z.literal(true),

@@ -1,8 +1,10 @@
 import { ObjectId } from 'mongodb';
+import { addCredits } from '../ai-credits/ledger';
 import type { PaymentEventDoc, SubscriptionState } from '../db/documents';
 import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
-import type { PaymentEventBody } from './schema';
+import { CREDITS_PURCHASED } from './plans';
+import type { CreditsPurchasedBody, PaymentEventBody, SubscriptionEventBody } from './schema';
 
 // Every query of the payment webhook. Outcomes come back as values; the route answers 200 for all.
 
@@ -20,7 +22,10 @@ export async function applyPaymentEvent(store: Store, event: PaymentEventBody): 
   const recorded = await recordEvent(store, event, userId);
   if (!recorded && (await ledgerOutcome(store, event.id))) return 'duplicate';
 
-  const outcome = await setSubscription(store, userId, event);
+  const outcome =
+    event.type === CREDITS_PURCHASED
+      ? await addPurchase(store, userId, event)
+      : await setSubscription(store, userId, event);
   if (outcome === 'already-applied') return 'duplicate';
   // A delivery that did not record the event only reports a change it made itself.
   if (!recorded && outcome !== 'applied') return 'duplicate';
@@ -29,6 +34,21 @@ export async function applyPaymentEvent(store: Store, event: PaymentEventBody): 
     outcome === 'unknown-user' ? { $set: { outcome }, $unset: { userId: '' } } : { $set: { outcome } },
   );
   return outcome;
+}
+
+/**
+ * Adds purchased credits under a key made of the event id, so however many deliveries get past
+ * the claim above (a retry after a crash), the credit is added once (worker/ai-credits/ledger.ts).
+ */
+async function addPurchase(store: Store, userId: ObjectId, event: CreditsPurchasedBody): Promise<ApplyOutcome> {
+  if (!(await store.users.countDocuments({ _id: userId }, { limit: 1 }))) return 'unknown-user';
+  const outcome = await addCredits(store, userId, {
+    kind: 'purchase',
+    amount: event.data.credits,
+    idempotencyKey: `purchase:${event.id}`,
+    providerEventId: event.id,
+  });
+  return outcome === 'applied' ? 'applied' : 'already-applied';
 }
 
 /** Claims the event id in the ledger; false when another delivery already holds it. */
@@ -60,7 +80,7 @@ async function ledgerOutcome(store: Store, providerEventId: string) {
  * conditional write (no read-then-write). Events stamped in the same instant are ordered by
  * id, so every delivery order ends in the same state.
  */
-async function setSubscription(store: Store, userId: ObjectId, event: PaymentEventBody): Promise<ApplyOutcome> {
+async function setSubscription(store: Store, userId: ObjectId, event: SubscriptionEventBody): Promise<ApplyOutcome> {
   const { plan, interval, status, renewsAt } = event.data;
   const subscription: SubscriptionState = {
     plan,

@@ -5,6 +5,7 @@ import { toKeysetPage } from '../http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { pageOf } from '../http/pagination';
 import { admin } from '../middleware/admin';
+import { indexDocuments, keepIndexed, trickDocument, unindexDocuments } from '../retrieval/vector-search';
 import { refusal } from './refusals';
 import { DeletedEntry, EntryBody, EntryQuery, entryFields, TrickipediaEntry } from './schema';
 import { deleteEntry, findEntry, insertEntry, replaceEntry, searchEntries } from './service';
@@ -83,16 +84,19 @@ export const trickipediaRoutes = createRouter<AppEnv>()
   .openapi(create, async (c) => {
     const outcome = await insertEntry(c.var.db, entryFields(c.req.valid('json')));
     if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'trick', () => indexDocuments(c.env, 'trick', [trickDocument(outcome)]));
     return c.json(entryView(outcome), 201);
   })
   .openapi(replace, async (c) => {
     const id = new ObjectId(c.req.valid('param').id);
     const outcome = await replaceEntry(c.var.db, id, entryFields(c.req.valid('json')));
     if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'trick', () => indexDocuments(c.env, 'trick', [trickDocument(outcome)]));
     return c.json(entryView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
     if ((await deleteEntry(c.var.db, new ObjectId(id))) === 'not-found') throw refusal('not-found');
+    keepIndexed(c.env, c.var.inBackground, 'trick', () => unindexDocuments(c.env, 'trick', [id]));
     return c.json({ deleted: true as const, id }, 200);
   });

@@ -1,4 +1,4 @@
-import type { Document, Filter, ObjectId, PullOperator, UpdateFilter } from 'mongodb';
+import { type Document, type Filter, ObjectId, type PullOperator, type UpdateFilter } from 'mongodb';
 import type { CollectionName } from '../db/collections';
 import type { ConversationDoc } from '../db/documents';
 
@@ -182,6 +182,22 @@ export const PERSONAL_DATA: Cleanup[] = [
     detach: (userId) => ({ filter: { actorId: userId }, update: { $unset: { actorId: '' } } }),
   },
   { collection: 'sessions', remove: (userId) => ({ userId }) },
+  // Paid AI work (worker/ai-credits/): the account goes; the ledger and the usage rows stay for accounting,
+  // each under a random id drawn at deletion that nothing links back to the rider (the user id is personal data).
+  { collection: 'credit_accounts', remove: (userId) => ({ userId }) },
+  {
+    collection: 'credit_ledger',
+    detach: (userId) => ({ filter: { userId }, update: { $set: { userId: new ObjectId() } } }),
+  },
+  // Grants an admin made stay, without naming the admin.
+  {
+    collection: 'credit_ledger',
+    detach: (userId) => ({ filter: { adminId: userId }, update: { $unset: { adminId: '' } } }),
+  },
+  {
+    collection: 'usage_events',
+    detach: (userId) => ({ filter: { userId }, update: { $set: { userId: new ObjectId() } } }),
+  },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {

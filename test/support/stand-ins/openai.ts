@@ -45,17 +45,43 @@ function completion(model: string, message: Record<string, unknown>, finishReaso
   };
 }
 
+const EMBEDDING_DIMENSIONS = 256;
+const STOP_WORDS = new Set(
+  'a an and are as at be by for from in is it its of on one or that the this to was where which while with you your'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The stand-in's embeddings: a hashed bag of word stems, normalised. Not a language model: texts
+ * that share words land near each other, which is what the retrieval tests need to tell a vector
+ * search ("the board spins under you") from the database's name search.
+ */
+export function bagOfWordsEmbedding(text: string): number[] {
+  const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    if (STOP_WORDS.has(word)) continue;
+    const stem = word.length > 3 ? word.replace(/(es|s)$/, '') : word;
+    let hash = 0;
+    for (const char of stem) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+    vector[hash % EMBEDDING_DIMENSIONS]! += 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
 /**
  * An OpenAI-compatible chat-completions server (tool calls included), one model per name so
  * parallel test files never share a script:
  * - `POST /openai/<name>/v1/chat/completions`: answers from the script;
  * - `PUT /openai/<name>` with a ModelScript: sets the script and forgets earlier requests;
- * - `GET /openai/<name>/requests`: the request bodies received since.
+ * - `GET /openai/<name>/requests`: the request bodies received since;
+ * - `POST /openai/<name>/v1/embeddings`: bag-of-words embeddings (bagOfWordsEmbedding), not recorded.
  */
 export function createOpenAiHandler() {
   const scripts = new Map<string, { script: ModelScript; next: number; requests: RecordedRequest[] }>();
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
-    const match = /^\/openai\/([\w.-]+)(\/v1\/chat\/completions|\/requests)?$/.exec(path);
+    const match = /^\/openai\/([\w.-]+)(\/v1\/chat\/completions|\/v1\/embeddings|\/requests)?$/.exec(path);
     if (!match) return false;
     const [, name, action] = match as unknown as [string, string, string | undefined];
     const state = scripts.get(name) ?? { script: { steps: [{ reply: 'Stand-in reply.' }] }, next: 0, requests: [] };
@@ -67,6 +93,23 @@ export function createOpenAiHandler() {
     }
     if (req.method === 'GET' && action === '/requests') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state.requests));
+      return true;
+    }
+    if (req.method === 'POST' && action === '/v1/embeddings') {
+      const body = (await readJson(req)) as { model: string; input: string | string[] };
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: bagOfWordsEmbedding(text) })),
+          usage: {
+            prompt_tokens: inputs.join(' ').split(/\s+/).length,
+            total_tokens: inputs.join(' ').split(/\s+/).length,
+          },
+        }),
+      );
       return true;
     }
     if (req.method !== 'POST' || action !== '/v1/chat/completions') return false;

@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { z } from 'zod';
 import type { Store } from '../../db/store';
+import type { Env } from '../../env';
 import { LIMITS } from '../../limits';
 import { EVENT_SPORTS, SPORTS } from '../../taxonomies';
 import type { TurnLearnings } from '../profile';
@@ -11,6 +12,8 @@ import { addTrickFor, spotsFor, trickipediaFor, trickListsOf } from './riding';
 /** What a tool may touch: the calling rider's own data, and what this turn learns about them. */
 export interface ToolContext {
   store: Store;
+  /** Settings: the look-ups search by meaning when a vector store is bound (worker/retrieval/). */
+  env: Env;
   userId: ObjectId;
   now: Date;
   /** The sport a new trick list is filed under: the rider's first known sport. */
@@ -63,7 +66,7 @@ const TOOLS: Tool[] = [
         radiusKm: z.number().positive().max(LIMITS.spotSearchRadiusKm.max).optional(),
       })
       .strict(),
-    async ({ store }, args) => ({ spots: await spotsFor(store, args) }),
+    async ({ store, env }, args) => ({ spots: await spotsFor(store, env, args) }),
   ),
   tool(
     'search_events',
@@ -113,7 +116,7 @@ const TOOLS: Tool[] = [
     'lookup_trick',
     'Look a trick up in the trickipedia, the encyclopedia of tricks.',
     z.object({ name: text(LIMITS.searchQueryMax) }).strict(),
-    async ({ store }, args) => ({ entries: await trickipediaFor(store, args.name) }),
+    async ({ store, env }, args) => ({ entries: await trickipediaFor(store, env, args.name) }),
   ),
   tool(
     'remember_fact',

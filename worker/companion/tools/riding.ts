@@ -1,7 +1,9 @@
 import type { ObjectId } from 'mongodb';
 import type { Store } from '../../db/store';
+import type { Env } from '../../env';
 import { LIMITS } from '../../limits';
-import { searchSpots } from '../../spots/service';
+import { retrievalMode, semanticSearch } from '../../retrieval/vector-search';
+import { type FoundSpot, searchSpots } from '../../spots/service';
 import type { SPORTS } from '../../taxonomies';
 import { searchEntries } from '../../trickipedia/service';
 import { findTrickLists, insertTrickList } from '../../tricklists/service';
@@ -14,16 +16,21 @@ type Sport = (typeof SPORTS)[number];
 
 export async function spotsFor(
   store: Store,
+  env: Env,
   query: { place?: string; near?: { lat: number; lng: number }; sport?: Sport; radiusKm?: number },
 ) {
-  const found = await searchSpots(store, {
-    q: query.place,
-    near: query.near,
-    sport: query.sport,
-    radiusKm: query.near ? query.radiusKm : undefined,
-    limit: rows,
-    cursor: undefined,
-  });
+  // By meaning when a vector store is bound; a search near coordinates stays the database's (distance decides).
+  const found =
+    query.place && !query.near && retrievalMode(env) === 'semantic'
+      ? await spotsByMeaning(store, env, query.place, query.sport)
+      : await searchSpots(store, {
+          q: query.place,
+          near: query.near,
+          sport: query.sport,
+          radiusKm: query.near ? query.radiusKm : undefined,
+          limit: rows,
+          cursor: undefined,
+        });
   return found.slice(0, rows).map((spot) => ({
     name: spot.name,
     city: spot.city ?? null,
@@ -76,9 +83,31 @@ export async function addTrickFor(
   return { added: trick.name, list: list.name, linkedToTrickipedia: Boolean(linked) };
 }
 
-/** The encyclopedia's entries whose name or alias contains the text. */
-export async function trickipediaFor(store: Store, name: string) {
-  const entries = (await searchEntries(store, { q: name, limit: 3 })).slice(0, 3);
+/** Spots nearest in meaning to the text, best first, of the sport when one is given (the stored documents decide). */
+async function spotsByMeaning(store: Store, env: Env, text: string, sport: Sport | undefined): Promise<FoundSpot[]> {
+  const ids = await semanticSearch(env, 'spot', text, { topK: rows * 4 });
+  const found = await store.spots.find({ _id: { $in: ids }, ...(sport ? { sports: sport } : {}) }).toArray();
+  return byRank(ids, found);
+}
+
+/** Documents in the order of the search's ids (an id whose document is gone is skipped). */
+const byRank = <T extends { _id: ObjectId }>(ids: ObjectId[], docs: T[]) =>
+  ids.flatMap((id) => docs.filter((doc) => doc._id.equals(id)));
+
+async function entriesByMeaning(store: Store, env: Env, text: string) {
+  const ids = await semanticSearch(env, 'trick', text, { topK: 3 });
+  return byRank(ids, await store.trickipedia.find({ _id: { $in: ids } }).toArray());
+}
+
+/**
+ * The encyclopedia's entries nearest in meaning to the text when a vector store is bound, else
+ * those whose name or alias contains it.
+ */
+export async function trickipediaFor(store: Store, env: Env, name: string) {
+  const entries =
+    retrievalMode(env) === 'semantic'
+      ? await entriesByMeaning(store, env, name)
+      : (await searchEntries(store, { q: name, limit: 3 })).slice(0, 3);
   return entries.map((entry) => ({
     name: entry.name,
     sport: entry.sport,

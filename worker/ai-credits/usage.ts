@@ -1,0 +1,18 @@
+import { ObjectId } from 'mongodb';
+import type { UsageEventDoc } from '../db/documents';
+import { isDuplicateKey } from '../db/errors';
+import type { Store } from '../db/store';
+
+// usage_events (issue 20, usage metering): one row per AI call, written by the settle that ends it.
+
+// The Store's accessor is typed for the planned collection's bare shape (worker/db/collections.ts).
+export const usageEvents = (store: Store) => store.db.collection<UsageEventDoc>('usage_events');
+
+/** Writes the call's row once: a retried settle finds its callId taken and leaves the first. */
+export async function writeUsageEvent(store: Store, row: Omit<UsageEventDoc, '_id'>): Promise<void> {
+  try {
+    await usageEvents(store).insertOne({ _id: new ObjectId(), ...row });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
