@@ -299,6 +299,11 @@ describe('PATCH /api/admin/events/:id', () => {
       db.collection('eventNotificationJobs').find({ eventId, kind: 'change' }).toArray(),
     );
     expect(jobs.map((job) => job.userId.toHexString())).toEqual([saver._id]);
+    // Live clients know `scheduled` and `completed` only: a cancelled event reads `completed` to them.
+    const liveDetail = await call(api, 'GET', `/api/events/${submitted._id}`);
+    expect((await liveDetail.json<{ status: string }>()).status).toBe('completed');
+    const targetDetail = await call(api, 'GET', `/api/events/${submitted._id}?view=target`);
+    expect((await targetDetail.json<{ status: string }>()).status).toBe('cancelled');
 
     const live = eventDoc();
     await insertEvents(api, [live]);

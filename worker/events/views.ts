@@ -60,6 +60,15 @@ function spectatingView(value: unknown) {
   };
 }
 
+/**
+ * The Live status enum is `scheduled` or `completed` (interface spec); a client decoding it strictly has no
+ * `cancelled`. A cancelled event is no longer happening, which is what `completed` tells a Live client; the
+ * target view (`?view=target`) says `cancelled`.
+ */
+export function liveStatus(status: unknown): string | null {
+  return status === 'cancelled' ? 'completed' : str(status);
+}
+
 function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
   const e = doc as unknown as Loose;
   const organizer = obj(e.organizer);
@@ -74,7 +83,7 @@ function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
     endAt: iso(e.endAt),
     timezone: str(e.timezone),
     timeTba: bool(e.timeTba),
-    status: str(e.status),
+    status: liveStatus(e.status),
     isOnline: bool(e.isOnline),
     venue: venueView(e.venue),
     organizer: organizer ? { name: str(organizer.name), verified: bool(organizer.verified) } : null,
