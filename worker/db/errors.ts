@@ -5,6 +5,10 @@ const UNREACHABLE = new Set([
   'MongoNetworkTimeoutError',
   'MongoTopologyClosedError',
   'MongoNotConnectedError',
+  // The driver cleared its pool (a failed heartbeat: the server stopped answering) and interrupted the
+  // operations in flight on it: the same outage seen from an operation already sent.
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
   // A client-side operation timeout: a server that stopped answering.
   'MongoOperationTimeoutError',
   // No gateway object answered (worker/db/gateway-store.ts).
