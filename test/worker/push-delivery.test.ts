@@ -147,7 +147,8 @@ describe('deliver', () => {
   it('fails when every token errors, and a DeviceNotRegistered ticket marks the token dead', async () => {
     const { userId, tokens } = await riderWithTokens(1);
     await push.script({ ticketErrors: { [tokens[0]!]: 'DeviceNotRegistered' } });
-    const [outcome] = await push.withStore((store) => deliver(store, push.api.env, [message(userId)], noonUtc));
+    // Now, not noonUtc: a token marked dead months ago is past the 30-day TTL and the sweeper may purge it first.
+    const [outcome] = await push.withStore((store) => deliver(store, push.api.env, [message(userId)], new Date()));
     expect(outcome?.status).toBe('failed');
     const token = await push.api.db((db) => db.collection('pushTokens').findOne({ token: tokens[0] }));
     expect(token).toMatchObject({ deadReason: 'DeviceNotRegistered' });
