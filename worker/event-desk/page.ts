@@ -1,3 +1,4 @@
+import { ADMIN_PAGE_SIGN_IN } from '../http/admin-page-sign-in';
 /**
  * The events desk page (GET /admin/events; issue 16, item 8). The admin signs in on it as on the
  * analytics page; the token lives in sessionStorage, never in a URL. Every figure and action goes
@@ -189,19 +190,7 @@ export const DESK_PAGE = `<!doctype html>
     load().catch((error) => { $('error').textContent = error.message; });
   }
 
-  $('sign-in').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const form = new FormData(event.target);
-    const res = await fetch('/api/auth', { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: form.get('email'), password: form.get('password') }) });
-    if (!res.ok) { $('error').textContent = 'Sign-in failed (' + res.status + ')'; return; }
-    sessionStorage.setItem(KEY, (await res.json()).token);
-    run();
-  });
-  $('sign-out').addEventListener('click', () => { sessionStorage.removeItem(KEY); show(false); });
-
-  if (sessionStorage.getItem(KEY)) run(); else show(false);
-})();
+${ADMIN_PAGE_SIGN_IN}})();
 </script>
 </body>
 </html>
