@@ -12,7 +12,10 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  scheduled(controller, env, ctx) {
-    ctx.waitUntil(runSchedule(controller.cron, env));
+  // Awaited, not handed to waitUntil: the runtime cancels waitUntil work 30 s after the handler returns
+  // (workerd does it locally too), while a cron invocation itself may run for 15 minutes. A reminder
+  // run of 20,000 rows was cut off after its first batch that way.
+  async scheduled(controller, env, _ctx) {
+    await runSchedule(controller.cron, env);
   },
 } satisfies ExportedHandler<Env>;
