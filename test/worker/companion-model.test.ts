@@ -39,7 +39,15 @@ describe('the tool loop', () => {
     const [request] = await model.requests();
     const tools = Object.fromEntries(request!.tools!.map((tool) => [tool.function.name, tool.function.parameters]));
     expect(Object.keys(tools).sort()).toEqual(
-      ['add_trick_to_list', 'list_my_tricks', 'lookup_trick', 'remember_fact', 'search_events', 'search_spots'].sort(),
+      [
+        'add_trick_to_list',
+        'list_my_tricks',
+        'lookup_trick',
+        'remember_fact',
+        'search_blog',
+        'search_events',
+        'search_spots',
+      ].sort(),
     );
     expect(tools.add_trick_to_list).toMatchObject({
       type: 'object',

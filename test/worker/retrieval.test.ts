@@ -127,6 +127,30 @@ describe('retrieval by meaning', () => {
     expect(JSON.parse(tool.content!).spots.map((spot: { name: string }) => spot.name)).toEqual(['Dirt yard']);
   });
 
+  it('finds published blog posts by meaning, never a draft, and by title without the vector store', async () => {
+    const boss = await admin;
+    const publish = async (title: string, body: string, status = 'published') => {
+      const res = await call(semantic.api, 'POST', '/api/blog', { as: boss, json: { title, body, status } });
+      expect(res.status, await res.clone().text()).toBe(201);
+    };
+    await publish('Winter gear guide', 'Layers, gloves and goggles that keep you warm on the chairlift in deep cold.');
+    await publish('Park etiquette', 'Call your drop, wait your turn and keep the landing clear.');
+    await publish('Unreleased goggles review', 'Goggles that keep you warm and fog free on the chairlift.', 'draft');
+    const askBlog = async (target: typeof semantic, topic: string) => {
+      await target.script({
+        steps: [{ toolCalls: [{ name: 'search_blog', arguments: { topic } }] }, { reply: 'Here.' }],
+      });
+      await chat(target.api, await registerAdmin(target.api), `anything on the blog about ${topic}?`);
+      const tool = (await target.requests())[1]!.messages.find((message) => message.role === 'tool')!;
+      return (JSON.parse(tool.content!) as { posts: { title: string; slug: string }[] }).posts;
+    };
+    const byMeaning = await askBlog(semantic, 'staying warm on the chairlift');
+    expect(byMeaning[0]).toMatchObject({ title: 'Winter gear guide', slug: 'winter-gear-guide' });
+    expect(byMeaning.map((post) => post.title)).not.toContain('Unreleased goggles review');
+    expect(await askBlog(keyword, 'staying warm on the chairlift')).toEqual([]);
+    expect((await askBlog(keyword, 'etiquette')).map((post) => post.title)).toEqual(['Park etiquette']);
+  });
+
   it('says which search is active, and refuses the backfill without a vector store', async () => {
     expect(await (await semantic.api.fetch('/api/health')).json()).toMatchObject({ retrieval: 'semantic' });
     expect(await (await keyword.api.fetch('/api/health')).json()).toMatchObject({ retrieval: 'keyword' });

@@ -6,6 +6,7 @@ import { LIMITS } from '../../limits';
 import { EVENT_SPORTS, SPORTS } from '../../taxonomies';
 import type { TurnLearnings } from '../profile';
 import type { ToolSpec } from '../providers/types';
+import { blogPostsFor } from './blog';
 import { EVENT_WINDOWS, eventWindow, findUpcomingEvents } from './events';
 import { addTrickFor, spotsFor, trickipediaFor, trickListsOf } from './riding';
 
@@ -117,6 +118,12 @@ const TOOLS: Tool[] = [
     'Look a trick up in the trickipedia, the encyclopedia of tricks.',
     z.object({ name: text(LIMITS.searchQueryMax) }).strict(),
     async ({ store, env }, args) => ({ entries: await trickipediaFor(store, env, args.name) }),
+  ),
+  tool(
+    'search_blog',
+    "Find posts on the app's blog about a topic (guides, news, interviews).",
+    z.object({ topic: text(LIMITS.searchQueryMax) }).strict(),
+    async ({ store, env }, args) => ({ posts: await blogPostsFor(store, env, args.topic) }),
   ),
   tool(
     'remember_fact',
