@@ -1,7 +1,13 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { addCredits } from '../../worker/ai-credits/ledger';
-import { finishReservation, type Reservation, reserveCredits } from '../../worker/ai-credits/reservations';
+import {
+  finishReservation,
+  type Reservation,
+  reserveCredits,
+  sweepStaleReservations,
+} from '../../worker/ai-credits/reservations';
+import type { Store } from '../../worker/db/store';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import {
   creditState,
@@ -175,6 +181,58 @@ describe('the sweep', () => {
     await ageHolds(rider, 10 * MINUTE);
     await runCron(api, SWEEP_CRON);
     expect(await creditState(api, rider)).toMatchObject({ balance: 97, reserved: 0, holds: 0, ledgerSum: 97 });
+  });
+});
+
+/**
+ * The store with one interleaving forced: right after the sweep's read of stale holds, `meanwhile` runs, as a
+ * request finishing one of them late would between the sweep's read and its write.
+ */
+function racingStore(store: Store, meanwhile: () => Promise<unknown>): Store {
+  let raced = false;
+  const accounts = new Proxy(store.credit_accounts, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop !== 'find') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: Parameters<typeof target.find>) => {
+        const cursor = target.find(...args);
+        return {
+          async toArray() {
+            const rows = await cursor.toArray();
+            if (!raced) {
+              raced = true;
+              await meanwhile();
+            }
+            return rows;
+          },
+        };
+      };
+    },
+  });
+  return new Proxy(store, {
+    get: (target, prop) => (prop === 'credit_accounts' ? accounts : Reflect.get(target, prop)),
+  });
+}
+
+describe('the sweep racing a late request', () => {
+  it('goes hold by hold when a request settles one of the stale holds between its read and its write', async () => {
+    const rider = await register(api);
+    const userId = new ObjectId(rider._id);
+    await grantCredits(api, await admin, rider, 100);
+    const [late] = await withStore(api, async (store) => [
+      (await reserveCredits(store, userId, 10, 'chat')) as Reservation,
+      await reserveCredits(store, userId, 15, 'voice'),
+    ]);
+    await ageHolds(rider, 10 * MINUTE);
+    const ended = await withStore(api, (store) =>
+      sweepStaleReservations(racingStore(store, () => finishReservation(store, late!, { kind: 'settle', charged: 4 }))),
+    );
+    expect(ended).toBe(2);
+    // The late request's settle stands (4 charged), the other hold is released whole: nothing lost, nothing twice.
+    const state = await creditState(api, rider);
+    expect(state).toMatchObject({ balance: 96, reserved: 0, holds: 0, ledgerSum: 96 });
+    expect(state.entries.filter((entry) => entry.kind === 'settle')).toEqual([{ kind: 'settle', amount: 6 }]);
+    expect(state.entries.filter((entry) => entry.kind === 'release')).toEqual([{ kind: 'release', amount: 15 }]);
   });
 });
 
