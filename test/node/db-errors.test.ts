@@ -18,6 +18,16 @@ describe('isDatabaseUnreachable', () => {
     expect(isDatabaseUnreachable(new PoolClearedError({ address: '127.0.0.1:27017' }))).toBe(true);
   });
 
+  it('counts a broken connection the driver let through unwrapped (EPIPE from a socket the database ended)', () => {
+    const broken = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    expect(isDatabaseUnreachable(broken)).toBe(true);
+    expect(isDatabaseUnreachable(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(true);
+    // A server error's numeric code is not a socket code.
+    expect(isDatabaseUnreachable(Object.assign(new Error('dup'), { name: 'MongoServerError', code: 11000 }))).toBe(
+      false,
+    );
+  });
+
   it('leaves query errors alone', () => {
     expect(isDatabaseUnreachable(Object.assign(new Error('bad $match'), { name: 'MongoServerError' }))).toBe(false);
     expect(isDatabaseUnreachable(new TypeError('x'))).toBe(false);

@@ -15,8 +15,17 @@ const UNREACHABLE = new Set([
   'DatabaseGatewayUnavailableError',
 ]);
 
+/**
+ * Socket errors the driver lets through unwrapped: under load workerd's node:net answers a write to a
+ * connection the database side already ended with a plain Error coded EPIPE ("This socket has been ended
+ * by the other party"), seen as a 500 while the database was cut (bench/scale). The connection broke: 503.
+ */
+const BROKEN_CONNECTION_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ERR_SOCKET_CLOSED']);
+
 export function isDatabaseUnreachable(err: unknown): boolean {
-  return err instanceof Error && UNREACHABLE.has(err.name);
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return UNREACHABLE.has(err.name) || (typeof code === 'string' && BROKEN_CONNECTION_CODES.has(code));
 }
 
 /** A unique-index violation (E11000), as MongoDB and the dev server report it. */
