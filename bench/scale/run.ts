@@ -15,6 +15,7 @@ import { databaseName } from '../../worker/db/database-name.js';
 import { applyIndexes } from '../../worker/db/indexes.js';
 import { claimsFor, signSessionToken } from '../../worker/session/token.js';
 import { percentile } from '../local-stack.js';
+import { type CounterDelta, type CounterRow, counterDelta, summedDelta } from './counter-delta.js';
 import {
   compressed,
   type MeasuredCosts,
@@ -61,7 +62,6 @@ deadline.unref();
 /** The fields of REST answers the harness reads. */
 type ReplyBody = { _id?: string; counts?: { love: number; respect: number }; items?: { _id: string }[] };
 
-type CounterRow = { requests: number; wallMs: number; cpuMs: number; peakPerSecond: number; startedAt: number };
 type Counters = {
   readAt: number;
   socketShards: (CounterRow & { name: string })[];
@@ -312,9 +312,8 @@ async function run(
   for (let n = 0; n < calibration.reads; n++) await api('/feed', tokens[n]!);
   const afterReads = await counters();
   const calibrationCpu = stackCpuSeconds(port) - cpuBefore;
-  const sum = (rows: CounterRow[], field: keyof CounterRow) => rows.reduce((total, row) => total + row[field], 0);
-  const delta = (a: Counters, b: Counters, kind: 'socketShards' | 'dbGateways', field: keyof CounterRow) =>
-    sum(b[kind], field) - sum(a[kind], field);
+  const delta = (a: Counters, b: Counters, kind: 'socketShards' | 'dbGateways', field: keyof CounterDelta) =>
+    summedDelta<CounterRow & { name: string }>(a[kind], b[kind], (row) => row.name)[field];
   const calibrationFrames = [...Array(calibration.posts).keys()].reduce(
     (n, k) => n + (stats.feedArrivals.get(`calibration ${k}`)?.length ?? 0),
     0,
@@ -456,14 +455,15 @@ async function run(
   };
   const perInstance = (kind: 'socketShards' | 'dbGateways' | 'riderPresence') =>
     (steadyFrom.counters && steadyTo.counters ? steadyTo.counters[kind] : []).map((row, i) => {
-      const from = steadyFrom.counters![kind][i]!;
+      // Same names in the same order in both readings; a restarted instance counts from its restart.
+      const { requests, wallMs, cpuMs } = counterDelta(steadyFrom.counters![kind][i], row);
       return {
-        rps: (row.requests - from.requests) / steadySeconds,
-        wallMsPerSecond: (row.wallMs - from.wallMs) / steadySeconds,
-        cpuMsPerSecond: (row.cpuMs - from.cpuMs) / steadySeconds,
-        requests: row.requests - from.requests,
-        wallMs: row.wallMs - from.wallMs,
-        cpuMs: row.cpuMs - from.cpuMs,
+        rps: requests / steadySeconds,
+        wallMsPerSecond: wallMs / steadySeconds,
+        cpuMsPerSecond: cpuMs / steadySeconds,
+        requests,
+        wallMs,
+        cpuMs,
         peak: row.peakPerSecond,
       };
     });
