@@ -22,6 +22,7 @@ export function runPipeline(db: Database | undefined, stages: Doc[], source: Doc
     source = source.filter(test);
     rest = rest.slice(1);
   }
+  rest = rest.map((stage) => unionWithPrefiltered(db, stage, ctx) ?? stage);
   const options = mingoOptions({
     ...ctx,
     // $lookup etc. may hand foreign documents to later stages that modify them.
@@ -30,6 +31,32 @@ export function runPipeline(db: Database | undefined, stages: Doc[], source: Doc
   // Stages such as $addFields shallow-copy and then write nested paths, which
   // would otherwise reach into stored documents.
   return new Aggregator(rest, { ...options, processingMode: ProcessingMode.CLONE_INPUT }).run<Doc>(source);
+}
+
+/**
+ * A top-level `$unionWith` whose sub-pipeline starts with `$match`, rewritten to carry its input: the documents of
+ * the collection that pass that `$match` (narrowed by an index as a find is, tested by the compiled filter, and
+ * cloned so later stages may modify them), followed by the rest of the sub-pipeline. Without this, mingo gets a
+ * clone of the whole foreign collection and runs the `$match` itself (quadratic over a large `$in`, and blind to
+ * the command's collation). mingo takes an array as `coll` in place of a name. Other forms return undefined.
+ */
+function unionWithPrefiltered(db: Database | undefined, stage: Doc, ctx: QueryContext): Doc | undefined {
+  const spec = stage.$unionWith;
+  if (Object.keys(stage).length !== 1 || !isPlainObject(spec) || typeof spec.coll !== 'string') return undefined;
+  const sub = spec.pipeline;
+  if (!Array.isArray(sub) || !isPlainObject(sub[0]) || !isPlainObject(sub[0].$match)) return undefined;
+  // Consecutive leading $match stages, as runPipeline's own leading ones.
+  let next = 0;
+  const filters: Doc[] = [];
+  while (isPlainObject(sub[next]) && isPlainObject((sub[next] as Doc).$match)) {
+    filters.push((sub[next] as Doc).$match as Doc);
+    next++;
+  }
+  const coll = readable(db, spec.coll);
+  const narrowed = coll && !ctx.collation ? coll.candidates(filters[0]!) : undefined;
+  let docs = narrowed ?? [...(coll?.docs.values() ?? [])];
+  for (const filter of filters) docs = docs.filter(compileFilter(filter, ctx));
+  return { $unionWith: { ...spec, coll: cloneDoc(docs), pipeline: sub.slice(next) } };
 }
 
 /**

@@ -84,6 +84,69 @@ describe('aggregate', () => {
     expect((await db.collection<AnyDoc>('orders').findOne({ _id: 10 }))!.total).toBe(30);
   });
 
+  it('runs a $unionWith sub-pipeline led by $match as mingo does, without touching stored documents', async () => {
+    const db = await shop();
+    const wanted = [12, 13, ...Array.from({ length: 40 }, (_, i) => 1000 + i)];
+    const union = (pipeline: AnyDoc[]) =>
+      db
+        .collection<AnyDoc>('users')
+        .aggregate([
+          { $match: { _id: 1 } },
+          { $unionWith: { coll: 'orders', pipeline } },
+          { $set: { 'nested.mark': 'changed', total: -1 } },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray();
+    // The prefiltered path (leading $match with a large $in, then a second $match and a later stage)...
+    const fast = await union([
+      { $match: { _id: { $in: wanted } } },
+      { $match: { total: { $gte: 5 } } },
+      { $project: { user: 1 } },
+    ]);
+    // ...answers as mingo's own path does (a sub-pipeline that starts with another stage).
+    const slow = await union([
+      { $addFields: {} },
+      { $match: { _id: { $in: wanted } } },
+      { $match: { total: { $gte: 5 } } },
+      { $project: { user: 1 } },
+    ]);
+    expect(fast).toEqual(slow);
+    expect(fast.map((d) => d._id)).toEqual([1, 12, 13]);
+    expect(await db.collection<AnyDoc>('orders').findOne({ _id: 12 })).toEqual({
+      _id: 12,
+      user: 2,
+      total: 50,
+      items: ['c', 'a'],
+    });
+    // Without a later stage the matched documents themselves flow on: still copies.
+    await db
+      .collection<AnyDoc>('users')
+      .aggregate([
+        { $match: { _id: 0 } },
+        { $unionWith: { coll: 'orders', pipeline: [{ $match: { user: 1 } }] } },
+        { $set: { 'items.0': 'z', total: 0 } },
+      ])
+      .toArray();
+    expect((await db.collection<AnyDoc>('orders').findOne({ _id: 10 }))!.total).toBe(30);
+    // A missing collection unions nothing.
+    const none = await db
+      .collection<AnyDoc>('users')
+      .aggregate([{ $unionWith: { coll: 'missing', pipeline: [{ $match: { a: 1 } }] } }])
+      .toArray();
+    expect(none).toHaveLength(2);
+  });
+
+  it("applies the command's collation to a $unionWith sub-pipeline's leading $match", async () => {
+    const db = await shop();
+    const res = await db
+      .collection<AnyDoc>('orders')
+      .aggregate([{ $match: { _id: 0 } }, { $unionWith: { coll: 'users', pipeline: [{ $match: { name: 'ANN' } }] } }], {
+        collation: { locale: 'en', strength: 2 },
+      })
+      .toArray();
+    expect(res).toEqual([{ _id: 1, name: 'ann', city: 'Oslo' }]);
+  });
+
   it('supports database-level pipelines and refuses $out before the last stage', async () => {
     const db = await shop();
     const docs = await db.aggregate([{ $documents: [{ a: 1 }, { a: 2 }] }, { $match: { a: 2 } }]).toArray();
