@@ -42,6 +42,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_BATCH = Number(process.env.CONNECT_BATCH ?? 50);
 /** Requests the activity generator keeps in flight at most; beyond, an event is skipped and counted. */
 const MAX_IN_FLIGHT = 150;
+/** Connecting stops before a stack process would hold this share of its open-file limit (`ulimit -n`). */
+const FD_SHARE = 0.85;
 
 const begun = performance.now();
 const elapsed = () => ((performance.now() - begun) / 1000).toFixed(0);
@@ -88,6 +90,25 @@ function stackProcesses(port: string): number[] {
     return false;
   };
   return [...parent.keys()].filter(inTree);
+}
+
+/**
+ * The stack process nearest its open-file limit: its descriptors, its soft limit. workerd holds several per
+ * connected rider (the socket, pipes of the object it talks to), and past its limit it fails every request.
+ */
+function stackFileDescriptors(port: string): { open: number; limit: number } {
+  let nearest = { open: 0, limit: Number.POSITIVE_INFINITY };
+  for (const pid of stackProcesses(port)) {
+    try {
+      const open = readdirSync(`/proc/${pid}/fd`).length;
+      const limits = readFileSync(`/proc/${pid}/limits`, 'utf8');
+      const limit = Number(/Max open files\s+(\d+)/.exec(limits)?.[1] ?? Number.POSITIVE_INFINITY);
+      if (open / limit > nearest.open / nearest.limit) nearest = { open, limit };
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return nearest;
 }
 
 /** CPU seconds the stack's processes used so far (utime + stime, from /proc). */
@@ -261,6 +282,13 @@ async function run(
   const connectStart = performance.now();
   const joinTimes: number[] = [];
   for (let i = 0; i < RIDERS && performance.now() - connectStart < CONNECT_BUDGET_S * 1000; i += CONNECT_BATCH) {
+    const fds = stackFileDescriptors(port);
+    if (i > 0 && fds.open + (fds.open / i) * CONNECT_BATCH > FD_SHARE * fds.limit) {
+      log(
+        `  stopping at ${i} riders: a stack process holds ${fds.open} of its ${fds.limit} open files (${(fds.open / i).toFixed(1)} per rider); another batch would pass ${FD_SHARE * 100} %`,
+      );
+      break;
+    }
     const batch = Array.from({ length: Math.min(CONNECT_BATCH, RIDERS - i) }, (_, k) => {
       const index = i + k;
       const rider = openRider(stack.url, index, accounts[index]!._id.toHexString(), tokens[index]!, stats);
