@@ -17,10 +17,15 @@ import { repairSocketTimeouts } from './socket-timeouts';
 // connection 1.5 s after it opened (durable-objects/socket-timeouts.ts), and the pool churns.
 repairSocketTimeouts();
 
-// The same timeouts as the per-request client (worker/db/connection.ts): an unreachable database answers 503 within 2 s.
+// An unreachable database answers 503 within 2 s, as with the per-request client (worker/db/connection.ts):
+// server selection gives up after 1.5 s.
 const HELD_CLIENT_OPTIONS: MongoClientOptions = {
   serverSelectionTimeoutMS: 1500,
-  connectTimeoutMS: 1500,
+  // But a held client's monitor uses this as the deadline of each heartbeat too, and a busy object reads
+  // the reply late: at 1.5 s a saturated gateway declared a healthy database gone, cleared its pool
+  // (failing every operation in flight) and never settled again after a 10 s outage (bench/scale at
+  // 2,800 riders). A refused or reset connection still fails at once; a silent one within 5 s.
+  connectTimeoutMS: 5000,
   // Each reply within 10 s (timeoutMS has no effect in driver 7); needs the timer repair below.
   socketTimeoutMS: 10_000,
   minPoolSize: 0,
