@@ -37,6 +37,8 @@ const DEADLINE_S = Number(process.env.DEADLINE_S ?? 570);
 /** Connecting stops after this long, with whoever joined: as many riders as this machine holds in the time. */
 const CONNECT_BUDGET_S = Number(process.env.CONNECT_BUDGET_S ?? 150);
 const OUTAGE_MS = 10_000;
+/** How long after a failure the harness waits for the service to answer again before calling it "never". */
+const RECOVERY_WAIT_S = Number(process.env.RECOVERY_WAIT_S ?? 120);
 /** A REST call not answered within this long counts as failed (status 0). */
 const REQUEST_TIMEOUT_MS = 15_000;
 const CONNECT_BATCH = Number(process.env.CONNECT_BATCH ?? 50);
@@ -534,17 +536,23 @@ async function run(
   await db.cutFor(OUTAGE_MS);
   const outageEnd = performance.now();
   let writesBackMs = Number.NaN;
-  while (performance.now() - outageEnd < 45_000) {
+  const probes = new Map<number, number>();
+  while (performance.now() - outageEnd < RECOVERY_WAIT_S * 1000) {
     const rider = pick();
     const { status } = await api('/feed', rider.token);
+    probes.set(status, (probes.get(status) ?? 0) + 1);
     if (status === 200) {
       writesBackMs = performance.now() - outageEnd;
       break;
     }
     await pause(100);
   }
+  if (Number.isNaN(writesBackMs))
+    log(
+      `  no REST answer within ${RECOVERY_WAIT_S} s; probes by status (0: no answer in 15 s): ${JSON.stringify(Object.fromEntries(probes))}`,
+    );
   let socketsBackMs = Number.NaN;
-  while (performance.now() - outageEnd < 45_000) {
+  while (performance.now() - outageEnd < RECOVERY_WAIT_S * 1000) {
     if (connectedCount(riders) >= steady.heldMin) {
       socketsBackMs = performance.now() - outageEnd;
       break;
