@@ -22,6 +22,8 @@ export async function startLocalStack(options: {
       ...options.env,
       MONGODB_URI: options.mongodbUri,
       PORT: String(options.port),
+      // Its own DevTools port, so two benches (or a bench and `npm run dev`) never race for wrangler's 9229.
+      INSPECTOR_PORT: options.env?.INSPECTOR_PORT ?? String(options.port + 1000),
       DEVDB_DATA: options.stateDir,
       WRANGLER_STATE: `${options.stateDir}/wrangler`,
     },

@@ -138,6 +138,8 @@ function startWorker(uri: string, dbName: string): void {
       'WEB_PUSH_LOCAL_ENDPOINTS:allow',
       ...passedVars,
       '--test-scheduled',
+      // A fixed DevTools port for a profiler to attach to (bench/worker-profile.ts); else wrangler's default.
+      ...(process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : []),
     ],
     {
       // No stdin: a child in its own process group must not read the terminal.

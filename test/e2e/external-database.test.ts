@@ -33,6 +33,7 @@ describe('npm run dev against an external database', () => {
         ...env,
         MONGODB_URI: `${server.uri}/mydb`,
         PORT: String(workerPort),
+        INSPECTOR_PORT: String(await freePort()),
         VOICE_PORT: String(await freePort()),
         DEVDB_DATA: join(scratch, 'devdb'),
         WRANGLER_STATE: join(scratch, 'wrangler-state'),

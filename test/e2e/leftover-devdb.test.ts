@@ -50,7 +50,12 @@ describe('npm run dev with a dev database already on the port', () => {
     const byHand = await startDevDbByHand(dbPort, dataDir);
     running.push(byHand);
 
-    const dev = runDev({ PORT: String(workerPort), DB_PORT: String(dbPort), DEVDB_DATA: dataDir });
+    const dev = runDev({
+      PORT: String(workerPort),
+      DB_PORT: String(dbPort),
+      DEVDB_DATA: dataDir,
+      INSPECTOR_PORT: String(await freePort()),
+    });
     await until(() => /Ready on http/.test(dev.output()) || dev.child.exitCode !== null, dev.output);
     expect(dev.output()).toContain(`dev database pid ${byHand.pid} at mongodb://127.0.0.1:${dbPort}: already serving`);
     const health = await fetch(`http://127.0.0.1:${workerPort}/api/health`);
@@ -72,7 +77,12 @@ describe('npm run dev with a dev database already on the port', () => {
     const byHand = await startDevDbByHand(dbPort, join(scratch, 'other'));
     running.push(byHand);
 
-    const dev = runDev({ PORT: String(workerPort), DB_PORT: String(dbPort), DEVDB_DATA: join(scratch, 'mine') });
+    const dev = runDev({
+      PORT: String(workerPort),
+      DB_PORT: String(dbPort),
+      DEVDB_DATA: join(scratch, 'mine'),
+      INSPECTOR_PORT: String(await freePort()),
+    });
     const code = await new Promise((resolve) => dev.child.on('exit', resolve));
     expect(code).toBe(1);
     const lines = dev.output().trim().split('\n');

@@ -23,6 +23,7 @@ async function startStack(): Promise<{ devdbPid: number }> {
     env: {
       ...process.env,
       PORT: String(ports.worker),
+      INSPECTOR_PORT: String(await freePort()),
       DB_PORT: String(ports.db),
       VOICE_PORT: String(ports.voice),
       DEVDB_DATA: dataDir,

@@ -27,6 +27,7 @@ describe('voice on the local stack', () => {
       env: {
         ...process.env,
         PORT: String(worker),
+        INSPECTOR_PORT: String(await freePort()),
         DB_PORT: String(db),
         VOICE_PORT: String(voice),
         DEVDB_DATA: join(scratch, 'devdb'),

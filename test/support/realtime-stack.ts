@@ -38,7 +38,11 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
     ...options.vars,
   };
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state];
+  // An inspector port of its own: wrangler's default (9229) is taken by whichever stack started first, and a
+  // second wrangler dev binding it at the same moment dies ("Address already in use").
+  const inspectorPort = await freePort();
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
+  args.push('--persist-to', state);
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   const worker = spawn('node_modules/.bin/wrangler', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
