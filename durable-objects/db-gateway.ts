@@ -42,6 +42,8 @@ const HELD_CLIENT_OPTIONS: MongoClientOptions = {
 export class DbGateway extends DurableObject {
   // Keyed by connection string; few entries in production (one), a handful in tests.
   private readonly clients = new Map<string, MongoClient>();
+  /** Per client, its Db objects by database name (tests use a database per file; production one). */
+  private readonly databases = new WeakMap<MongoClient, Map<string, Db>>();
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
 
@@ -65,7 +67,7 @@ export class DbGateway extends DurableObject {
     const values = decode<unknown[]>(request.values);
     const options = decode<Document>(request.options);
     const client = this.client(request.uri, request.poolSize);
-    const db = client.db(request.db);
+    const db = this.database(client, request.db);
     try {
       if (request.collection === undefined) {
         if (request.method !== 'command') throw new Error(`The database gateway does not run Db.${request.method}.`);
@@ -77,6 +79,18 @@ export class DbGateway extends DurableObject {
       if ((err as Error).name === 'MongoTopologyClosedError') this.forget(clientKey(request.uri), client);
       throw err;
     }
+  }
+
+  /**
+   * The client's Db of that name, made once: `client.db()` resolves its options anew on every call, about 1 ms
+   * of CPU per request over the several operations one makes (bench/worker-profile.ts).
+   */
+  private database(client: MongoClient, name: string): Db {
+    const byName = this.databases.get(client) ?? new Map<string, Db>();
+    this.databases.set(client, byName);
+    const db = byName.get(name) ?? client.db(name);
+    byName.set(name, db);
+    return db;
   }
 
   private forget(key: string, client: MongoClient): void {
