@@ -316,6 +316,11 @@ describe('account deletion', () => {
       const r = await reserveCredits(store, new ObjectId(rider._id), 10, 'chat');
       await finishReservation(store, r as Reservation, { kind: 'settle', charged: 4 });
     });
+    // A premium rider's monthly grant: its idempotency key names the rider and must not outlive the account.
+    await setSubscription(api, rider);
+    await runCron(api, MONTHLY_GRANT_CRON);
+    const before = await creditState(api, rider);
+    expect(before.entries.map((entry) => entry.kind)).toContain('grant');
     const res = await api.fetch(`/api/users/${rider._id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${rider.token}` },
@@ -335,7 +340,8 @@ describe('account deletion', () => {
       expect(await db.collection('credit_ledger').countDocuments({ userId: new ObjectId(rider._id) })).toBe(0);
       // The rider's whole ledger moved together: it still sums to what was left.
       const entries = await db.collection('credit_ledger').find({ userId: anonymous }).toArray();
-      expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(56);
+      expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(before.ledgerSum);
+      expect(entries.some((entry) => String(entry.idempotencyKey).startsWith('monthly:'))).toBe(true);
       for (const name of ['credit_ledger', 'credit_accounts', 'usage_events']) {
         const docs = await db.collection(name).find({}).toArray();
         expect(JSON.stringify(docs)).not.toContain(rider._id);

@@ -20,7 +20,8 @@ type Cleanup =
       collection: CollectionName;
       detach: (userId: ObjectId) => {
         filter: Filter<Document>;
-        update: UpdateFilter<Document>;
+        /** Operators, or an update pipeline where the new value derives from the old one. */
+        update: UpdateFilter<Document> | Document[];
         /** For updates inside arrays (`$[name]` paths). */
         arrayFilters?: Document[];
       };
@@ -187,7 +188,27 @@ export const PERSONAL_DATA: Cleanup[] = [
   { collection: 'credit_accounts', remove: (userId) => ({ userId }) },
   {
     collection: 'credit_ledger',
-    detach: (userId) => ({ filter: { userId }, update: { $set: { userId: new ObjectId() } } }),
+    // A pipeline update: the monthly grant's idempotency key (`monthly:<user id>:<month>`) names the rider too.
+    detach: (userId) => {
+      const anonymous = new ObjectId();
+      return {
+        filter: { userId },
+        update: [
+          {
+            $set: {
+              userId: anonymous,
+              idempotencyKey: {
+                $replaceAll: {
+                  input: '$idempotencyKey',
+                  find: userId.toHexString(),
+                  replacement: anonymous.toHexString(),
+                },
+              },
+            },
+          },
+        ],
+      };
+    },
   },
   // Grants an admin made stay, without naming the admin.
   {
