@@ -323,6 +323,32 @@ describe('web push: keys and endpoints', () => {
     expect(await key.json()).toEqual({ publicKey: keyless.vapid.publicKey });
   });
 
+  it('a key pair WebCrypto cannot import is named as the configuration mistake, never sent nor retried', async () => {
+    // 65 bytes starting 0x04 pass the format check, but the point is not on the P-256 curve.
+    const offCurve = Buffer.from([4, ...new Array(64).fill(1)]).toString('base64url');
+    const broken = await webPushTestbed('web-push-bad-key', { VAPID_PUBLIC_KEY: offCurve });
+    await broken.script();
+    const rider = await register(broken.api);
+    const subscription = await broken.subscribe();
+    const res = await broken.api.fetch('/api/push-tokens', {
+      method: 'POST',
+      headers: { 'x-auth-token': rider.token },
+      json: { platform: 'web', transport: 'webpush', subscription },
+    });
+    expect(res.status).toBe(201);
+    const admin = await registerAdmin(broken.api);
+    const test = await broken.api.fetch('/api/admin/notifications/test', {
+      method: 'POST',
+      headers: { 'x-auth-token': admin.token },
+      json: { userId: rider._id, category: 'messages', body: 'hello' },
+    });
+    const answer = await test.json<{ tickets: { token: string; error?: { code: string; message: string } }[] }>();
+    const webTicket = answer.tickets.find((ticket) => ticket.token === subscription.endpoint);
+    expect(webTicket?.error?.code).toBe('vapid-key-unusable');
+    expect(webTicket!.error!.message).toContain('VAPID_PRIVATE_KEY');
+    expect(await broken.received()).toEqual([]);
+  });
+
   it('refuses a local http endpoint where WEB_PUSH_LOCAL_ENDPOINTS is not allow (production)', async () => {
     const production = createApi('web-push-production', { WEB_PUSH_LOCAL_ENDPOINTS: '' });
     const rider = await register(production);

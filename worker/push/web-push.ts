@@ -66,12 +66,28 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
   }
   let last: WebSendResult = { status: 'error', attempts: 0, gone: false };
   for (let attempt = 0; attempt < LIMITS.push.sendAttempts; attempt++) {
+    // Signed apart from the request: a key WebCrypto cannot import is a configuration mistake to name, not an
+    // unreachable push service to retry.
+    let authorization: string;
+    try {
+      authorization = await vapidAuthorization(config, endpoint);
+    } catch (err) {
+      return {
+        status: 'error',
+        attempts: attempt,
+        gone: false,
+        error: {
+          code: 'vapid-key-unusable',
+          message: `VAPID_PRIVATE_KEY cannot sign (it must be the P-256 private key of VAPID_PUBLIC_KEY, base64url): ${(err as Error).message}`,
+        },
+      };
+    }
     let response: Response | null = null;
     try {
       response = await fetch(endpoint, {
         method: 'POST',
         headers: {
-          authorization: await vapidAuthorization(config, endpoint),
+          authorization,
           'content-encoding': 'aes128gcm',
           'content-type': 'application/octet-stream',
           ttl: String(ttl),
