@@ -14,13 +14,12 @@ import { startDevDb } from '../devdb/src/server.js';
 import { applyIndexes } from '../worker/db/indexes.js';
 import { createStore } from '../worker/db/store.js';
 import type { Env } from '../worker/env.js';
-import { reminderKey } from '../worker/reminders/idempotency-key.js';
 import { runReminders } from '../worker/reminders/run.js';
+import { insertInChunks, seedDueReminders } from './due-reminders.js';
 
 const ROWS = Number(process.env.ROWS ?? 50_000);
 const LISTS_PER_RIDER = Number(process.env.LISTS_PER_RIDER ?? 5);
 const RIDERS = Math.ceil(ROWS / LISTS_PER_RIDER);
-const CHUNK = 5_000;
 
 const push = { requests: 0, messages: 0 };
 const expo = http.createServer((req, res) => {
@@ -46,9 +45,7 @@ try {
   await applyIndexes(db);
   const now = new Date();
   const seedStart = performance.now();
-  const inChunks = async (name: string, docs: object[]) => {
-    for (let i = 0; i < docs.length; i += CHUNK) await db.collection(name).insertMany(docs.slice(i, i + CHUNK));
-  };
+  const inChunks = (name: string, docs: object[]) => insertInChunks(db, name, docs);
   const riders = Array.from({ length: RIDERS }, () => new ObjectId());
   await inChunks(
     'users',
@@ -77,48 +74,10 @@ try {
       updatedAt: now,
     })),
   );
-  const lists = Array.from({ length: ROWS }, (_, i) => ({
-    _id: new ObjectId(),
-    userId: riders[Math.floor(i / LISTS_PER_RIDER)]!,
-    name: `Bench list ${i}`,
-    sport: 'skateboarding',
-    reminderCadence: 'daily',
-    lastOpenedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  await inChunks('tricklists', lists);
-  const tricks = lists.map((list) => ({
-    _id: new ObjectId(),
-    userId: list.userId,
-    listId: list._id,
-    name: 'Kickflip',
-    status: 'learning',
-    attempts: 3,
-    completed: false,
-    landedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  await inChunks('tricks', tricks);
-  const scheduledFor = new Date(now.getTime() - 60_000);
-  await inChunks(
-    'scheduledNotifications',
-    lists.map((list, i) => ({
-      userId: list.userId,
-      listId: list._id,
-      trickId: tricks[i]!._id,
-      category: 'reminder',
-      scheduledFor,
-      status: 'pending',
-      idempotencyKey: reminderKey(list.userId, list._id, tricks[i]!._id, scheduledFor),
-      attemptCount: 0,
-      lastAttemptAt: null,
-      leaseId: null,
-      leaseUntil: new Date(0),
-      createdAt: now,
-      updatedAt: now,
-    })),
+  await seedDueReminders(
+    db,
+    Array.from({ length: ROWS }, (_, i) => riders[Math.floor(i / LISTS_PER_RIDER)]!),
+    now,
   );
   console.log(
     `seeded ${ROWS} due reminders of ${RIDERS} riders in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ece from 'http_ece';
 import { type Db, MongoClient, ObjectId } from 'mongodb';
-import { reminderKey } from '../worker/reminders/idempotency-key.js';
+import { insertInChunks, seedDueReminders } from './due-reminders.js';
 import { startLocalStack } from './local-stack.js';
 
 const PUSHES = Number(process.env.PUSHES ?? 10_000);
@@ -27,7 +27,6 @@ const PORT = Number(process.env.PORT ?? 8796);
 const DB_PORT = Number(process.env.DB_PORT ?? 27096);
 /** RUNS=combined: only the run with both transports (the per-transport runs take as long again). */
 const ONLY_COMBINED = process.env.RUNS === 'combined';
-const CHUNK = 5_000;
 const SAMPLE_EVERY = 500;
 
 // The push services: Expo (tickets for every message) and a web push service (201, a sample decrypted).
@@ -99,9 +98,7 @@ function workerdCpuSeconds(root: number): number {
 /** Riders with due reminders, each with one web push subscription or one Expo token. */
 async function seed(db: Db, transport: 'webpush' | 'gateway', riders: number): Promise<void> {
   const now = new Date();
-  const inChunks = async (name: string, docs: object[]) => {
-    for (let i = 0; i < docs.length; i += CHUNK) await db.collection(name).insertMany(docs.slice(i, i + CHUNK));
-  };
+  const inChunks = (name: string, docs: object[]) => insertInChunks(db, name, docs);
   const ids = Array.from({ length: riders }, () => new ObjectId());
   await inChunks(
     'users',
@@ -145,49 +142,7 @@ async function seed(db: Db, transport: 'webpush' | 'gateway', riders: number): P
       };
     }),
   );
-  const lists = ids.map((userId, i) => ({
-    _id: new ObjectId(),
-    userId,
-    name: `Bench list ${i}`,
-    sport: 'skateboarding',
-    reminderCadence: 'daily',
-    lastOpenedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  await inChunks('tricklists', lists);
-  const tricks = lists.map((list) => ({
-    _id: new ObjectId(),
-    userId: list.userId,
-    listId: list._id,
-    name: 'Kickflip',
-    status: 'learning',
-    attempts: 3,
-    completed: false,
-    landedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  await inChunks('tricks', tricks);
-  const scheduledFor = new Date(now.getTime() - 60_000);
-  await inChunks(
-    'scheduledNotifications',
-    lists.map((list, i) => ({
-      userId: list.userId,
-      listId: list._id,
-      trickId: tricks[i]!._id,
-      category: 'reminder',
-      scheduledFor,
-      status: 'pending',
-      idempotencyKey: reminderKey(list.userId, list._id, tricks[i]!._id, scheduledFor),
-      attemptCount: 0,
-      lastAttemptAt: null,
-      leaseId: null,
-      leaseUntil: new Date(0),
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
+  await seedDueReminders(db, ids, now);
 }
 
 // The dev database in a process of its own: in this one it would share an event loop with the push services
