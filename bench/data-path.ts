@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { type LoadFigures, runLoad, startLocalStack } from './local-stack.js';
+import { type LoadFigures, riderRoutes, runLoad, startLocalStack } from './local-stack.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 20);
@@ -47,28 +47,7 @@ async function main(): Promise<void> {
       devdb.setNetwork({ latencyMs: 0, handshakeMs: 0 });
       const stack = await startLocalStack({ mongodbUri: uri, port: PORT, stateDir, env: { DB_ACCESS: mode } });
       try {
-        const api = (p: string, init: RequestInit = {}) => fetch(`${stack.url}/api${p}`, init);
-        const email = `bench-${mode}-${Date.now()}@rider.test`;
-        const registered = await api('/users', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Bench Rider', email, password: 'bench-password' }),
-        });
-        const { token } = (await registered.json()) as { token: string };
-        const auth = { 'x-auth-token': token };
-        const routes: [string, () => Promise<Response>][] = [
-          ['GET /api/users/me', () => api('/users/me', { headers: auth })],
-          ['GET /api/feed', () => api('/feed', { headers: auth })],
-          [
-            'POST /api/feed',
-            () =>
-              api('/feed', {
-                method: 'POST',
-                headers: { ...auth, 'content-type': 'application/json' },
-                body: JSON.stringify({ text: 'a bench post' }),
-              }),
-          ],
-        ];
+        const routes = await riderRoutes(stack.url, `bench-${mode}`);
         devdb.setNetwork({ latencyMs: LATENCY_MS, handshakeMs: HANDSHAKE_MS });
         for (const [route, send] of routes) {
           for (const concurrency of CONCURRENCIES) {

@@ -87,3 +87,37 @@ export async function runLoad(total: number, concurrency: number, send: () => Pr
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds, failures };
 }
+
+export type BenchRoute = [name: string, send: () => Promise<Response>];
+
+/**
+ * Registers a fresh rider on the stack and returns the data path's three routes as that rider: a read of the
+ * account, a feed page, a post. The benches that time or profile REST requests share them.
+ */
+export async function riderRoutes(stackUrl: string, label: string): Promise<BenchRoute[]> {
+  const api = (p: string, init: RequestInit = {}) => fetch(`${stackUrl}/api${p}`, init);
+  const registered = await api('/users', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench Rider',
+      email: `${label}-${Date.now()}@rider.test`,
+      password: 'bench-password',
+    }),
+  });
+  const { token } = (await registered.json()) as { token: string };
+  const auth = { 'x-auth-token': token };
+  return [
+    ['GET /api/users/me', () => api('/users/me', { headers: auth })],
+    ['GET /api/feed', () => api('/feed', { headers: auth })],
+    [
+      'POST /api/feed',
+      () =>
+        api('/feed', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'a bench post' }),
+        }),
+    ],
+  ];
+}

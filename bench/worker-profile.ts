@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { startDevDb } from '../devdb/src/server.js';
-import { runLoad, startLocalStack } from './local-stack.js';
+import { riderRoutes, runLoad, startLocalStack } from './local-stack.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
@@ -89,31 +89,7 @@ async function main() {
     env: { INSPECTOR_PORT: String(INSPECTOR_PORT), VOICE_PORT: process.env.VOICE_PORT ?? '8897' },
   });
   try {
-    const api = (p: string, init: RequestInit = {}) => fetch(`${stack.url}/api${p}`, init);
-    const registered = await api('/users', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Profile Rider',
-        email: `profile-${Date.now()}@rider.test`,
-        password: 'profile-pw-1',
-      }),
-    });
-    const { token } = (await registered.json()) as { token: string };
-    const auth = { 'x-auth-token': token };
-    const routes: [string, () => Promise<Response>][] = [
-      ['GET /api/users/me', () => api('/users/me', { headers: auth })],
-      ['GET /api/feed', () => api('/feed', { headers: auth })],
-      [
-        'POST /api/feed',
-        () =>
-          api('/feed', {
-            method: 'POST',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify({ text: 'a profiled post' }),
-          }),
-      ],
-    ];
+    const routes = await riderRoutes(stack.url, 'profile');
     // Warm-up: compiled code and held connections, as in steady operation.
     for (const [, send] of routes) await runLoad(40, CONCURRENCY, send);
 
