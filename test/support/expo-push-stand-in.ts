@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import type { Db } from 'mongodb';
+import type { Db, ObjectId } from 'mongodb';
 import { applyIndexes } from '../../worker/db/indexes';
 import { createStore, type Store } from '../../worker/db/store';
 import worker from '../../worker/index';
@@ -7,6 +7,24 @@ import type { ExpoScript, RecordedExpoRequest } from './stand-ins/expo-push';
 import { type Api, createApi, type TestEnv, uniqueDbName } from './worker-api';
 
 export type { ExpoScript, RecordedExpoRequest } from './stand-ins/expo-push';
+
+/** A fresh Expo push token and its stored document: live (never marked dead), on an iOS device in UTC. */
+export function liveExpoToken(userId: ObjectId, now = new Date()) {
+  const token = `ExponentPushToken[${crypto.randomUUID().slice(0, 22)}]`;
+  const doc = {
+    userId,
+    token,
+    platform: 'ios',
+    transport: 'gateway',
+    timezone: 'UTC',
+    lastSeenAt: now,
+    deadAt: null,
+    deadReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { token, doc };
+}
 
 /** One Expo message as the stand-in received it. */
 export interface SentMessage {

@@ -7,7 +7,7 @@ import { onEventPublished } from '../../worker/event-subscriptions/match';
 import { subscriptionKeys } from '../../worker/event-subscriptions/match-keys';
 import { SCHEDULES } from '../../worker/schedules';
 import { eventDoc, insertEvents } from '../support/events';
-import { pushTestbed } from '../support/expo-push-stand-in';
+import { liveExpoToken, pushTestbed } from '../support/expo-push-stand-in';
 
 // The event notification worker through the real Cron Trigger handler, against the Expo stand-in:
 // one push per rider per change, never twice when two runs overlap, quiet hours and the `events`
@@ -22,26 +22,14 @@ const HOUR = 3_600_000;
 /** A rider with one live Expo token and the given preferences (no quiet hours unless given). */
 async function rider(db: Db, preferences: Record<string, unknown> = {}) {
   const userId = new ObjectId();
-  const token = `ExponentPushToken[${crypto.randomUUID().slice(0, 22)}]`;
-  const now = new Date();
+  const { token, doc } = liveExpoToken(userId);
   await db.collection('users').insertOne({
     _id: userId,
     email: `${userId.toHexString()}@example.com`,
     name: 'Rider',
     notificationPreferences: { quietHours: { start: '00:00', end: '00:00', timezone: 'UTC' }, ...preferences },
   });
-  await db.collection('pushTokens').insertOne({
-    userId,
-    token,
-    platform: 'ios',
-    transport: 'gateway',
-    timezone: 'UTC',
-    lastSeenAt: now,
-    deadAt: null,
-    deadReason: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await db.collection('pushTokens').insertOne(doc);
   return { userId, token };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../worker/limits';
 import { SCHEDULES } from '../../worker/schedules';
 import { register } from '../support/accounts';
-import { pushTestbed } from '../support/expo-push-stand-in';
+import { liveExpoToken, pushTestbed } from '../support/expo-push-stand-in';
 import { addTrick, as, createList } from '../support/trick-lists';
 
 // The reminder worker through the real Cron Trigger handler (worker/index.ts scheduled → worker/schedules.ts),
@@ -40,24 +40,11 @@ async function dueReminders(
     reminderCadence: 'off',
   });
   const trick = await addTrick(api, rider, list._id, { name: options.trickName ?? 'Heelflip' });
-  const token = `ExponentPushToken[${crypto.randomUUID().slice(0, 22)}]`;
   const userId = new ObjectId(rider._id);
   const now = new Date();
+  const { token, doc } = liveExpoToken(userId, now);
   await api.db(async (db) => {
-    if (options.token !== false) {
-      await db.collection('pushTokens').insertOne({
-        userId,
-        token,
-        platform: 'ios',
-        transport: 'gateway',
-        timezone: 'UTC',
-        lastSeenAt: now,
-        deadAt: null,
-        deadReason: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
+    if (options.token !== false) await db.collection('pushTokens').insertOne(doc);
     const quietHours = options.quietHours ?? { start: '00:00', end: '00:00', timezone: 'UTC' };
     await db.collection('users').updateOne({ _id: userId }, { $set: { notificationPreferences: { quietHours } } });
   });
