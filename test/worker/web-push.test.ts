@@ -17,16 +17,28 @@ import { createApi } from '../support/worker-api';
 const web = await webPushTestbed('web-push');
 const { api } = web;
 
+type Testbed = Awaited<ReturnType<typeof webPushTestbed>>;
+
 /** Registers a browser subscription of the rider through POST /api/push-tokens, as the website does. */
-async function subscribe(account: TestAccount): Promise<StandInSubscription> {
-  const subscription = await web.subscribe();
-  const res = await api.fetch('/api/push-tokens', {
+async function subscribe(account: TestAccount, bed: Testbed = web): Promise<StandInSubscription> {
+  const subscription = await bed.subscribe();
+  const res = await bed.api.fetch('/api/push-tokens', {
     method: 'POST',
     headers: { 'x-auth-token': account.token },
     json: { platform: 'web', transport: 'webpush', subscription: { ...subscription, expirationTime: null } },
   });
   expect(res.status).toBe(201);
   return subscription;
+}
+
+/** POST /api/admin/notifications/test to the rider, as an admin of that testbed. */
+async function adminTestPush(bed: Testbed, rider: TestAccount, category: 'messages' | 'reminders', body: string) {
+  const admin = await registerAdmin(bed.api);
+  return bed.api.fetch('/api/admin/notifications/test', {
+    method: 'POST',
+    headers: { 'x-auth-token': admin.token },
+    json: { userId: rider._id, category, body },
+  });
 }
 
 async function setPreferences(account: TestAccount, patch: unknown) {
@@ -237,12 +249,7 @@ describe("web push: the push service's answers", () => {
     await web.script({ vapidPublicKey: other.vapid.publicKey });
     const rider = await register(api);
     const subscription = await subscribe(rider);
-    const admin = await registerAdmin(api);
-    const res = await api.fetch('/api/admin/notifications/test', {
-      method: 'POST',
-      headers: { 'x-auth-token': admin.token },
-      json: { userId: rider._id, category: 'messages', body: 'hello web' },
-    });
+    const res = await adminTestPush(web, rider, 'messages', 'hello web');
     expect(res.status).toBe(200);
     const answer = await res.json<{
       status: string;
@@ -260,12 +267,7 @@ describe("web push: the push service's answers", () => {
     await web.script();
     const rider = await register(api);
     const subscription = await subscribe(rider);
-    const admin = await registerAdmin(api);
-    const res = await api.fetch('/api/admin/notifications/test', {
-      method: 'POST',
-      headers: { 'x-auth-token': admin.token },
-      json: { userId: rider._id, category: 'reminders', body: 'hello web' },
-    });
+    const res = await adminTestPush(web, rider, 'reminders', 'hello web');
     expect(await res.json()).toMatchObject({
       status: 'accepted',
       tickets: [{ token: subscription.endpoint, status: 'ok', serviceStatus: 201 }],
@@ -281,13 +283,7 @@ describe('web push: keys and endpoints', () => {
     const keyless = await webPushTestbed('web-push-keyless', { VAPID_PRIVATE_KEY: '' });
     await keyless.script();
     const rider = await register(keyless.api);
-    const subscription = await keyless.subscribe();
-    const res = await keyless.api.fetch('/api/push-tokens', {
-      method: 'POST',
-      headers: { 'x-auth-token': rider.token },
-      json: { platform: 'web', transport: 'webpush', subscription },
-    });
-    expect(res.status).toBe(201);
+    const subscription = await subscribe(rider, keyless);
     const device = `ExponentPushToken[${crypto.randomUUID()}]`;
     const app = await keyless.api.fetch('/api/push-tokens', {
       method: 'POST',
@@ -303,12 +299,7 @@ describe('web push: keys and endpoints', () => {
     );
     expect(outcome).toMatchObject({ status: 'accepted', tickets: [{ token: device }] });
     expect((await keyless.expo.sent()).map((sent) => sent.to)).toEqual([device]);
-    const admin = await registerAdmin(keyless.api);
-    const test = await keyless.api.fetch('/api/admin/notifications/test', {
-      method: 'POST',
-      headers: { 'x-auth-token': admin.token },
-      json: { userId: rider._id, category: 'messages', body: 'hello' },
-    });
+    const test = await adminTestPush(keyless, rider, 'messages', 'hello');
     const answer = await test.json<{
       status: string;
       tickets: { token: string; status: string; error?: { code: string; message: string } }[];
@@ -329,19 +320,8 @@ describe('web push: keys and endpoints', () => {
     const broken = await webPushTestbed('web-push-bad-key', { VAPID_PUBLIC_KEY: offCurve });
     await broken.script();
     const rider = await register(broken.api);
-    const subscription = await broken.subscribe();
-    const res = await broken.api.fetch('/api/push-tokens', {
-      method: 'POST',
-      headers: { 'x-auth-token': rider.token },
-      json: { platform: 'web', transport: 'webpush', subscription },
-    });
-    expect(res.status).toBe(201);
-    const admin = await registerAdmin(broken.api);
-    const test = await broken.api.fetch('/api/admin/notifications/test', {
-      method: 'POST',
-      headers: { 'x-auth-token': admin.token },
-      json: { userId: rider._id, category: 'messages', body: 'hello' },
-    });
+    const subscription = await subscribe(rider, broken);
+    const test = await adminTestPush(broken, rider, 'messages', 'hello');
     const answer = await test.json<{ tickets: { token: string; error?: { code: string; message: string } }[] }>();
     const webTicket = answer.tickets.find((ticket) => ticket.token === subscription.endpoint);
     expect(webTicket?.error?.code).toBe('vapid-key-unusable');
