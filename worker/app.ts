@@ -42,8 +42,10 @@ import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { adminRetrievalRoutes } from './retrieval/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 import { adminSessionRoutes } from './sessions/admin-routes';
+import { checkCurrentPassword } from './sessions/current-password';
 import { passwordRoutes } from './sessions/password-routes';
 import { sessionRoutes } from './sessions/routes';
+import { revokeOtherSessions } from './sessions/service';
 import { signInRoutes } from './sign-in/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
@@ -99,7 +101,7 @@ export function createApp() {
   }
   app.route('/api/health', healthRoutes);
   app.route('/api', signInRoutes);
-  app.route('/api/users', userRoutes);
+  app.route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions }));
   app.route('/api/admin', adminUserRoutes);
   app.route('/api/spots', spotRoutes);
   app.route('/api/spots', spotReviewRoutes);

@@ -1,4 +1,6 @@
 import { ObjectId } from 'mongodb';
+import type { UserDoc } from '../../worker/db/documents';
+import { claimsFor, signSessionToken } from '../../worker/session/token';
 import type { Api } from './worker-api';
 
 export interface TestAccount {
@@ -25,6 +27,27 @@ export async function register(
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
   const body = await res.json<{ token: string; user: { _id: string } }>();
   return { _id: body.user._id, token: body.token, email: email.trim().toLowerCase(), password };
+}
+
+/**
+ * Stores an account directly (no password, so no bcrypt) and signs its Live token with the service's own code:
+ * for tests about what a token may do, not about registration.
+ */
+export async function seedAccount(api: Api, fields: Partial<UserDoc> = {}): Promise<Omit<TestAccount, 'password'>> {
+  counter += 1;
+  const now = new Date();
+  const user: UserDoc = {
+    _id: new ObjectId(),
+    name: `Seeded rider ${counter}`,
+    email: `seeded${counter}-${crypto.randomUUID().slice(0, 6)}@example.com`,
+    role: null,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+  await api.db((db) => db.collection<UserDoc>('users').insertOne(user));
+  const token = await signSessionToken(claimsFor(user), api.env.JWT_SECRET!);
+  return { _id: user._id.toHexString(), token, email: user.email };
 }
 
 /** Registers an account and makes it an admin directly in the store (no API grants the first admin). */

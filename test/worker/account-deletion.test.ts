@@ -133,7 +133,7 @@ describe('account deletion', () => {
     });
     expect(signIn.status).toBe(400);
     const me = await api.fetch('/api/users/me', { headers: { 'x-auth-token': rider.token } });
-    expect(me.status).toBe(404);
+    expect({ status: me.status, body: await me.text() }).toEqual({ status: 400, body: 'Invalid token.' });
   });
 
   it('refuses to delete someone else', async () => {

@@ -31,11 +31,11 @@ describe('GET /api/users/me/subscription', () => {
     });
   });
 
-  it('answers 404 for the token of a deleted account', async () => {
+  it('refuses the token of a deleted account as the Live contract refuses any token it cannot accept', async () => {
     const rider = await register(api);
     await api.db((db) => db.collection('users').deleteOne({ _id: new ObjectId(rider._id) }));
     const res = await api.fetch('/api/users/me/subscription', { headers: { 'x-auth-token': rider.token } });
-    expect(res.status).toBe(404);
+    expect({ status: res.status, body: await res.text() }).toEqual({ status: 400, body: 'Invalid token.' });
   });
 });
 

@@ -71,10 +71,9 @@ const listReconciliations = defineRoute({
 export const myAiCreditRoutes = createRouter<AppEnv>()
   .openapi(getMyCredits, async (c) => {
     const userId = new ObjectId(c.var.user._id);
-    const [user, account] = await Promise.all([findUserById(c.var.db, userId), findAccount(c.var.db, userId)]);
-    if (!user) throw refusal('not-found');
+    const account = await findAccount(c.var.db, userId);
     const now = new Date();
-    const limit = paidAiSettings(c.env).dailyReplies[hasPremium(user.subscription) ? 'premium' : 'free'];
+    const limit = paidAiSettings(c.env).dailyReplies[hasPremium(c.var.account.subscription) ? 'premium' : 'free'];
     return c.json(
       {
         balance: account.balance,

@@ -93,7 +93,7 @@ export const commentRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { postId, commentId } = c.req.valid('param');
-    const caller = await callerOf(c.var.db, c.var.user);
+    const caller = callerOf(c.var.account);
     const outcome = await deleteComment(c.var.db, new ObjectId(postId), new ObjectId(commentId), caller);
     if (outcome === 'not-found') throw new ApiError(404, 'Comment not found.');
     if (outcome === 'not-yours')

@@ -33,6 +33,17 @@ export interface UserDoc extends StoredDoc {
   email: string;
   /** bcrypt hash; absent for identity-provider-only accounts. */
   password?: string;
+  /**
+   * Whether the address is proved to be the rider's: true when it came from Google (email_verified) or Apple;
+   * false for a password registration or an address the rider changed. Absent on accounts stored before the
+   * field: read through `addressProved` (worker/users/address-proof.ts), which counts a provider id as proof.
+   */
+  emailVerified?: boolean;
+  /**
+   * Raised when every token issued so far must stop working (an identity provider took over an account whose
+   * address was unproved); tokens carry the version they were signed at (`tv`), absent meaning 0.
+   */
+  tokenVersion?: number;
   imageUri?: string;
   role: Role;
   appleUserId?: string;

@@ -91,7 +91,7 @@ export const feedRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
-    const outcome = await removePost(c.var.db, new ObjectId(postId), await callerOf(c.var.db, c.var.user));
+    const outcome = await removePost(c.var.db, new ObjectId(postId), callerOf(c.var.account));
     if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
     if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own posts.');
     publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({

@@ -5,8 +5,8 @@ import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../session/access-text';
 import { claimsOrInvalid, orExpired } from '../session/claims';
 import { countLegacyToken } from '../session/legacy-usage';
-import { storedAccount } from '../session/service';
-import type { SessionVariables } from './auth';
+import { isAdminAccount } from '../session/service';
+import { acceptedAccount, type SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
 
 async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string | undefined> {
@@ -23,7 +23,8 @@ async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string 
  * stored account is an admin, or the claim `_id` equals the path's `:id`. The email rule
  * (claim email equals body email) applies only to routes without an `:id`: on a route that
  * names an account, matching your own email must never open someone else's account.
- * Missing token: 401 `Access denied. No token provided.`; bad token: 400 `Invalid token.`;
+ * Missing token: 401 `Access denied. No token provided.`; bad token, or one its account no longer accepts
+ * (gone, or revoked): 400 `Invalid token.`;
  * otherwise a failed check is 403 `Access denied.`; an opt-in token past its exp: 401 JSON `Token expired.`
  * @example router.openapi(defineRoute({ method: 'delete', path: '/{id}', middleware: [accountOrAdmin()] as const, ... }), handler)
  */
@@ -35,15 +36,16 @@ export function accountOrAdmin() {
       if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
       const verified = await claimsOrInvalid(c.env, match[1]!);
       const claims = verified.claims;
-      const stored = await storedAccount(c.var.db, claims);
-      const isAdmin = stored?.isAdmin === true;
+      const account = await acceptedAccount(c.var.db, claims);
+      const isAdmin = isAdminAccount(account);
       const pathId = c.req.param('id');
       const ownsAccount =
         pathId !== undefined
           ? pathId.toLowerCase() === claims._id
           : (await bodyEmail(c.req)) === claims.email.toLowerCase();
-      if (!isAdmin && !(ownsAccount && stored)) throw plainTextError(403, ACCESS_TEXT.denied);
+      if (!isAdmin && !ownsAccount) throw plainTextError(403, ACCESS_TEXT.denied);
 
+      c.set('account', account);
       c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
       c.set('sessionId', verified.sessionId);
       countLegacyToken(verified, c.var);

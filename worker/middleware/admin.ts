@@ -5,15 +5,15 @@ import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../session/access-text';
 import { claimsOrInvalid, orExpired } from '../session/claims';
 import { countLegacyToken } from '../session/legacy-usage';
-import { storedAccount } from '../session/service';
-import type { SessionVariables } from './auth';
+import { isAdminAccount } from '../session/service';
+import { acceptedAccount, type SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
 
 /**
  * Requires a token whose account is an admin *in the store*: the role is read on every
  * request, so revoking it takes effect at once even though tokens never expire.
  * Missing token: 401 `Access denied.`; not admin: 403 `Access denied. Admin only.`;
- * a token that does not verify, or names an account that is gone: 400 `Invalid token.`
+ * a token that does not verify, or names an account that is gone or revoked the token: 400 `Invalid token.`
  * An opt-in token past its exp: 401 JSON `Token expired.` (worker/session/claims.ts).
  * An unreachable database or missing configuration is not the client's failure: 503 / 500.
  * @example router.openapi(defineRoute({ method: 'post', path: '/', middleware: [admin()] as const, ... }), handler)
@@ -25,9 +25,9 @@ export function admin() {
       if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
       const verified = await claimsOrInvalid(c.env, token);
       const claims = verified.claims;
-      const stored = await storedAccount(c.var.db, claims);
-      if (!stored) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-      if (!stored.isAdmin) throw plainTextError(403, ACCESS_TEXT.adminOnly);
+      const account = await acceptedAccount(c.var.db, claims);
+      if (!isAdminAccount(account)) throw plainTextError(403, ACCESS_TEXT.adminOnly);
+      c.set('account', account);
       c.set('user', { ...claims, role: 'admin' });
       c.set('sessionId', verified.sessionId);
       countLegacyToken(verified, c.var);

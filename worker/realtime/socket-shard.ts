@@ -7,7 +7,7 @@ import { openRequestConnection, type RequestConnection } from '../db/connection'
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { signingKeys } from '../session/keys';
-import { storedAccount } from '../session/service';
+import { accountForToken } from '../session/service';
 import { verifyWithKeys } from '../session/token';
 import { MissingSettingError } from '../setting-error';
 import { recordPresence, recordViewing, sendToRiders } from './directory';
@@ -35,8 +35,10 @@ export class SocketShard extends SocketShardBase<Env> {
       const verified = await verifyWithKeys(token, signingKeys(this.env));
       if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
       const { claims } = verified;
-      const account = await this.withStore((store) => storedAccount(store, claims));
-      return account ? { userId: claims._id } : { refused: 'This account no longer exists.' };
+      const account = await this.withStore((store) => accountForToken(store, claims));
+      return account
+        ? { userId: claims._id }
+        : { refused: 'This account no longer exists or no longer accepts this token.' };
     } catch (error) {
       console.error('realtime: a namespace connect could not be authenticated:', error);
       return { refused: unavailable(error) };

@@ -1,17 +1,24 @@
 import { ObjectId } from 'mongodb';
-import { requireSetting } from '../config';
+import type { UserDoc } from '../db/documents';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
-import { type TokenClaims, verifySessionToken } from './token';
+import { signingKeys } from './keys';
+import { type TokenClaims, tokenVersionOf, verifyWithKeys } from './token';
+
+/** The caller's account as stored now, without its password hash: what every access check reads. */
+export type CallerAccount = Omit<UserDoc, 'password'>;
 
 /**
- * The account's role as stored now (Live tokens never expire, so the claim may be stale);
- * null when the account is gone. The one query the access checks run.
+ * The account a verified token speaks for, as stored now, or null when the token must be refused: the account
+ * is gone, or its tokens were revoked after this one was signed (its version is behind the account's). The one
+ * query the access checks run, by `_id`; routes read the role, subscription and profile from it instead of again.
  */
-export async function storedAccount(store: Store, claims: TokenClaims): Promise<{ isAdmin: boolean } | null> {
-  const user = await store.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { role: 1 } });
-  return user ? { isAdmin: user.role === 'admin' } : null;
+export async function accountForToken(store: Store, claims: TokenClaims): Promise<CallerAccount | null> {
+  const user = await store.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { password: 0 } });
+  return user && (user.tokenVersion ?? 0) === tokenVersionOf(claims) ? user : null;
 }
+
+export const isAdminAccount = (account: Pick<UserDoc, 'role'>): boolean => account.role === 'admin';
 
 /**
  * Whether an optional `x-auth-token` on a public route belongs to an account stored as admin
@@ -24,18 +31,17 @@ export async function tokenIsAdmin(env: Env, store: Store, token: string | undef
 /** Who is acting on shared content: their id, and whether their stored role is admin now. */
 export type Caller = { userId: ObjectId; isAdmin: boolean };
 
-/** The caller of an `auth()` route; the role comes from the store, never the token's (never-expiring) claim. */
-export async function callerOf(store: Store, claims: TokenClaims): Promise<Caller> {
-  return { userId: new ObjectId(claims._id), isAdmin: (await storedAccount(store, claims))?.isAdmin === true };
-}
+/** The caller of an `auth()` route, from the account the check loaded: the role as stored, never the token's (never-expiring) claim. */
+export const callerOf = (account: CallerAccount): Caller => ({ userId: account._id, isAdmin: isAdminAccount(account) });
 
 /**
  * The caller behind an optional `x-auth-token` on a public route, or null for the public view:
- * no token, a bad one, or one whose account is gone.
+ * no token, a bad or expired one, or one the account no longer accepts (gone, or revoked).
  */
 export async function tokenCaller(env: Env, store: Store, token: string | undefined): Promise<Caller | null> {
   if (!token) return null;
-  const claims = await verifySessionToken(token, requireSetting(env, 'JWT_SECRET'));
-  const account = claims ? await storedAccount(store, claims) : null;
-  return claims && account ? { userId: new ObjectId(claims._id), isAdmin: account.isAdmin } : null;
+  const verified = await verifyWithKeys(token, signingKeys(env));
+  if (!verified || verified === 'expired') return null;
+  const account = await accountForToken(store, verified.claims);
+  return account ? callerOf(account) : null;
 }

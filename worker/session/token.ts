@@ -13,6 +13,11 @@ export const TokenClaims = z.object({
   email: z.string(),
   imageUri: z.string(),
   role: z.literal('admin').nullable(),
+  /**
+   * The account's token version when the token was signed; absent means 0. Only accounts whose tokens were
+   * revoked wholesale (an identity provider proved their address) carry it, so every other token keeps the five Live claims.
+   */
+  tv: z.number().int().positive().optional(),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
 
@@ -37,15 +42,21 @@ export interface VerifiedToken {
 const ALGORITHM = 'HS256';
 const encoder = new TextEncoder();
 
-export function claimsFor(user: Pick<UserDoc, '_id' | 'name' | 'email' | 'imageUri' | 'role'>): TokenClaims {
+export function claimsFor(
+  user: Pick<UserDoc, '_id' | 'name' | 'email' | 'imageUri' | 'role' | 'tokenVersion'>,
+): TokenClaims {
   return {
     _id: user._id.toHexString(),
     name: user.name,
     email: user.email,
     imageUri: user.imageUri ?? '',
     role: user.role === 'admin' ? 'admin' : null,
+    ...(user.tokenVersion ? { tv: user.tokenVersion } : {}),
   };
 }
+
+/** The version a token was signed at: a token without `tv` (every Live token) counts as version 0. */
+export const tokenVersionOf = (claims: TokenClaims): number => claims.tv ?? 0;
 
 /** A key id naming the secret without revealing it: the first 64 bits of its SHA-256, base64url. */
 export async function keyId(secret: string): Promise<string> {

@@ -3,14 +3,12 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse, RETRY_AFTER } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { hashPassword, verifyPassword } from '../session/password';
-import { beginSignInAttempt, clientIp } from '../sign-in/sign-in-limit';
+import { hashPassword } from '../session/password';
 import { refusal } from '../users/refusals';
 import { findUserById, replacePassword } from '../users/service';
+import { checkCurrentPassword, WRONG_PASSWORD } from './current-password';
 import { PasswordChangeBody, PasswordChanged } from './schema';
 import { revokeOtherSessions } from './service';
-
-const WRONG_PASSWORD = 'Current password is incorrect.';
 
 const changePassword = defineRoute({
   method: 'put',
@@ -30,24 +28,6 @@ const changePassword = defineRoute({
   },
 });
 
-/** Checks the current password against the sign-in limit; only a wrong password counts as a failure. */
-async function checkCurrent(c: { env: AppEnv['Bindings']; ip: string }, email: string, given: string, hash: string) {
-  const attempt = await beginSignInAttempt(c.env, email, c.ip);
-  if (!attempt.allowed) {
-    const wait = String(attempt.retryAfterSeconds);
-    throw new ApiError(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`, {
-      headers: { 'Retry-After': wait },
-    });
-  }
-  let failed = false;
-  try {
-    failed = !(await verifyPassword(given, hash));
-  } finally {
-    await attempt.settle(failed);
-  }
-  if (failed) throw new ApiError(400, WRONG_PASSWORD);
-}
-
 /** `PUT /api/users/me/password`. Mounted under /api. */
 export const passwordRoutes = createRouter<AppEnv>().openapi(changePassword, async (c) => {
   const { currentPassword, newPassword } = c.req.valid('json');
@@ -60,8 +40,7 @@ export const passwordRoutes = createRouter<AppEnv>().openapi(changePassword, asy
         details: [{ field: 'currentPassword', message: 'is required' }],
       });
     }
-    const ip = clientIp((name) => c.req.header(name));
-    await checkCurrent({ env: c.env, ip }, user.email, currentPassword, user.password);
+    await checkCurrentPassword(c, { email: user.email, password: user.password }, currentPassword);
   } else if (currentPassword !== undefined) {
     throw new ApiError(400, 'This account has no password yet: send newPassword alone.', {
       details: [{ field: 'currentPassword', message: 'must be absent: the account has no password' }],

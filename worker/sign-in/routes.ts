@@ -133,7 +133,12 @@ export const signInRoutes = createRouter<AppEnv>()
     requireSetting(c.env, 'JWT_SECRET');
     if (optsIn(c.req.header(SESSION_MODE_HEADER))) sessionSettings(c.env);
     const { name, email, password } = c.req.valid('json');
-    const user = await insertUser(c.var.db, { name, email, password: await hashPassword(password) });
+    const user = await insertUser(c.var.db, {
+      name,
+      email,
+      emailVerified: false,
+      password: await hashPassword(password),
+    });
     if (typeof user === 'string') throw refusal(user);
     await recordServerEvent(c.var.db, user._id, 'signup_completed', { method: 'password' });
     return c.json(await withSession(c, user), 201);

@@ -2,11 +2,14 @@ import type { JWTPayload } from 'jose';
 import { recordServerEvent } from '../analytics/server-events';
 import type { UserDoc } from '../db/documents';
 import type { Store } from '../db/store';
+import { revokeAllSessions } from '../sessions/service';
+import { addressProved } from '../users/address-proof';
 import {
   findUserByAppleId,
   findUserByEmail,
   insertUser,
   type NewUser,
+  takeOverUnprovedAccount,
   type UserChanges,
   updateUser,
 } from '../users/service';
@@ -53,6 +56,28 @@ async function refreshed(store: Store, user: UserDoc, changes: UserChanges): Pro
   return typeof outcome === 'string' ? 'account-gone' : { user: outcome, isNewUser: false };
 }
 
+/**
+ * A provider proved that the account's address is its owner's. An account whose address was already proved
+ * links as it is; one whose address nobody proved (a password registration, a changed address) may have been
+ * made by someone else with the owner's address, so it is taken over for the owner: its password goes, every
+ * session is revoked and every token issued so far stops working (docs/accounts.md).
+ */
+async function link(
+  store: Store,
+  user: UserDoc,
+  changes: UserChanges,
+  takeOverChanges: UserChanges,
+): Promise<IdentitySignIn | 'account-gone'> {
+  if (addressProved(user)) return refreshed(store, user, changes);
+  const taken = await takeOverUnprovedAccount(store, user._id, { ...changes, ...takeOverChanges });
+  // Another provider sign-in proved the address a moment earlier: it links as any proved account.
+  if (taken === 'already-proved') return refreshed(store, user, changes);
+  if (typeof taken === 'string') return 'account-gone';
+  await revokeAllSessions(store, user._id);
+  console.warn(JSON.stringify({ event: 'account-taken-over-by-identity-provider', userId: user._id.toHexString() }));
+  return { user: taken, isNewUser: false };
+}
+
 /** Google: the account is keyed by verified email; later sign-ins refresh name and picture. */
 export async function signInWithGoogle(store: Store, payload: JWTPayload): Promise<IdentitySignIn | IdentityRefusal> {
   const email = stringClaim(payload, 'email')?.toLowerCase();
@@ -61,10 +86,17 @@ export async function signInWithGoogle(store: Store, payload: JWTPayload): Promi
   const picture = stringClaim(payload, 'picture');
   const existing = await findUserByEmail(store, email);
   if (!existing) {
-    const fields = { name: name ?? email.split('@')[0]!, email, imageUri: picture, googleUserId: payload.sub };
+    const fields = {
+      name: name ?? email.split('@')[0]!,
+      email,
+      emailVerified: true,
+      imageUri: picture,
+      googleUserId: payload.sub,
+    };
     return createOrFind(store, fields, 'google');
   }
-  return refreshed(store, existing, { ...(name ? { name } : {}), ...(picture ? { imageUri: picture } : {}) });
+  const profile = { ...(name ? { name } : {}), ...(picture ? { imageUri: picture } : {}) };
+  return link(store, existing, profile, { googleUserId: payload.sub });
 }
 
 /**
@@ -87,6 +119,7 @@ export async function signInWithApple(
   // Linking by an unverified address would hand its account to whoever typed it in.
   if (!emailVerified(payload)) return 'unverified-email';
   const byEmail = await findUserByEmail(store, email);
-  if (byEmail) return refreshed(store, byEmail, { appleUserId });
-  return createOrFind(store, { name: suppliedName ?? APPLE_FALLBACK_NAME, email, appleUserId }, 'apple');
+  if (byEmail) return link(store, byEmail, { appleUserId }, suppliedName ? { name: suppliedName } : {});
+  const fields = { name: suppliedName ?? APPLE_FALLBACK_NAME, email, emailVerified: true, appleUserId };
+  return createOrFind(store, fields, 'apple');
 }

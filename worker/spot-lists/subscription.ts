@@ -5,7 +5,6 @@ import { ApiError } from '../http/errors';
 import { errorResponse, withDocs } from '../http/openapi';
 import { LIMITS } from '../limits';
 import { hasPremium } from '../users/entitlements';
-import { findSubscription } from '../users/service';
 import { releaseListSlot, reserveListSlot } from './service';
 
 /** The Live refusal text (interface spec), matched by clients. */
@@ -26,8 +25,8 @@ export function subscription() {
   return withDocs(
     createMiddleware<AppEnv & { Variables: SpotListSlotVariables }>(async (c, next) => {
       const userId = new ObjectId(c.var.user._id);
-      // Premium is read as the request starts; a subscription ending mid-request still gets this one list.
-      const premium = hasPremium(await findSubscription(c.var.db, userId));
+      // Premium as auth() read the account when the request started; a subscription ending mid-request still gets this one list.
+      const premium = hasPremium(c.var.account.subscription);
       if (!(await reserveListSlot(c.var.db, userId, premium ? undefined : LIMITS.freeSpotLists))) {
         throw new ApiError(403, UPGRADE_FOR_SPOT_LISTS);
       }

@@ -79,7 +79,7 @@ export const spotReviewRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { spotId, reviewId } = c.req.valid('param');
-    const caller = await callerOf(c.var.db, c.var.user);
+    const caller = callerOf(c.var.account);
     const outcome = await deleteReview(c.var.db, new ObjectId(spotId), new ObjectId(reviewId), caller);
     if (outcome === 'not-found') throw new ApiError(404, 'Review not found.');
     if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own reviews.');

@@ -137,7 +137,7 @@ export const spotRoutes = createRouter<AppEnv>()
   })
   .openapi(patchSpot, async (c) => {
     const id = new ObjectId(c.req.valid('param').spotId);
-    const outcome = await updateSpot(c.var.db, id, await callerOf(c.var.db, c.var.user), c.req.valid('json'));
+    const outcome = await updateSpot(c.var.db, id, callerOf(c.var.account), c.req.valid('json'));
     if (typeof outcome === 'string') throw refusal(outcome);
     if ('conflict' in outcome) {
       const details = outcome.fields.map((field) => ({ field, message: 'contradicts a stay of this spot' }));
@@ -148,7 +148,7 @@ export const spotRoutes = createRouter<AppEnv>()
   })
   .openapi(removeSpot, async (c) => {
     const id = new ObjectId(c.req.valid('param').spotId);
-    const outcome = await deleteSpot(c.var.db, id, await callerOf(c.var.db, c.var.user));
+    const outcome = await deleteSpot(c.var.db, id, callerOf(c.var.account));
     if (outcome !== 'deleted') throw refusal(outcome);
     // Its reviews and landings stay, unreachable; spot lists and posts stop naming it.
     await Promise.all([removeSpotFromAllLists(c.var.db, id), detachSpotFromPosts(c.var.db, id)]);

@@ -97,7 +97,7 @@ async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void
     throw new ApiError(403, "includeUnreviewed is for admins: send an admin's x-auth-token.");
 }
 
-const caller = (c: Ctx): Promise<Caller> => callerOf(c.var.db, c.var.user);
+const caller = (c: Ctx): Caller => callerOf(c.var.account);
 
 const view = (row: { stay: Parameters<typeof stayView>[0]; spotId: ObjectId; spotName: string }) =>
   stayView(row.stay, row);
@@ -121,7 +121,7 @@ export const stayRoutes = createRouter<AppEnv>()
   .openapi(replace, async (c) => {
     const { spotId, stayId } = c.req.valid('param');
     const id = new ObjectId(spotId);
-    const written = await replaceStay(c.var.db, id, stayId.toLowerCase(), c.req.valid('json'), await caller(c));
+    const written = await replaceStay(c.var.db, id, stayId.toLowerCase(), c.req.valid('json'), caller(c));
     if (!('stay' in written)) throw refusal(written);
     return c.json(stayView(written.stay, { spotId: id, spotName: written.spotName }), 200);
   })
@@ -129,7 +129,7 @@ export const stayRoutes = createRouter<AppEnv>()
     const { spotId } = c.req.valid('param');
     // Stored stay ids are lower-case hex (ObjectId.toHexString()), and so is the answer.
     const stayId = c.req.valid('param').stayId.toLowerCase();
-    const outcome = await deleteStay(c.var.db, new ObjectId(spotId), stayId, await caller(c));
+    const outcome = await deleteStay(c.var.db, new ObjectId(spotId), stayId, caller(c));
     if (outcome.outcome === 'deleted' || outcome.outcome === 'not-found') {
       return c.json({ deleted: outcome.outcome === 'deleted', stayId }, 200);
     }

@@ -1,9 +1,6 @@
-import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { refusal } from '../users/refusals';
-import { findUserById } from '../users/service';
 import { PAYMENT_SIGNATURE_SCHEME, paymentSignature } from './payment-signature';
 import { productCatalogue } from './plans';
 import { PaymentEvent, PaymentEventReceipt, ProductPage, Subscription } from './schema';
@@ -45,11 +42,7 @@ const paymentWebhook = defineRoute({
 
 /** The rider's subscription, the product catalogue, and the payment provider's webhook. */
 export const subscriptionRoutes = createRouter<AppEnv>()
-  .openapi(getMySubscription, async (c) => {
-    const user = await findUserById(c.var.db, new ObjectId(c.var.user._id));
-    if (!user) throw refusal('not-found');
-    return c.json(subscriptionView(user.subscription), 200);
-  })
+  .openapi(getMySubscription, (c) => c.json(subscriptionView(c.var.account.subscription), 200))
   .openapi(listPlans, (c) => c.json({ items: productCatalogue(c.env), nextCursor: null }, 200))
   .openapi(paymentWebhook, async (c) => {
     const outcome = await applyPaymentEvent(c.var.db, c.req.valid('json'));

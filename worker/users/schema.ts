@@ -20,7 +20,18 @@ const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
 
 export const UpdateMeBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional() }).strict();
 export const UpdateUserBody = z
-  .object({ name: Name.optional(), imageUri: ImageUri.optional(), email: Email.optional() })
+  .object({
+    name: Name.optional(),
+    imageUri: ImageUri.optional(),
+    email: Email.optional(),
+    currentPassword: z
+      .string()
+      .max(LIMITS.password.max)
+      .optional()
+      .describe(
+        "the account's current password: required with a new email when the account has one, unless an admin changes another rider's address",
+      ),
+  })
   .strict();
 
 export const AdminUserQuery = PageQuery.extend({
@@ -43,6 +54,11 @@ export const User = z
     _id: z.string(),
     name: z.string(),
     email: z.string(),
+    emailVerified: z
+      .boolean()
+      .describe(
+        "whether the address is proved to be the rider's (it came from Google or Apple); false after registration with a password or a change of address (docs/accounts.md)",
+      ),
     imageUri: z.string().optional(),
     role: z.union([z.literal('admin'), z.null()]).describe('"admin", or null for a rider'),
     subscription: Subscription.optional(),

@@ -1,6 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../db/contains-pattern';
-import type { SubscriptionState, UserDoc } from '../db/documents';
+import type { UserDoc } from '../db/documents';
 import { duplicateField, isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { type FollowUp, PERSONAL_DATA } from './account-deletion';
@@ -9,7 +9,7 @@ import { type FollowUp, PERSONAL_DATA } from './account-deletion';
 
 export type NewUser = Omit<UserDoc, '_id' | 'createdAt' | 'updatedAt' | 'role'>;
 export type UserChanges = Partial<
-  Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded' | 'appleUserId'>
+  Pick<UserDoc, 'name' | 'imageUri' | 'email' | 'role' | 'isBot' | 'analyticsExcluded' | 'appleUserId' | 'googleUserId'>
 >;
 
 export const findUserById = (store: Store, id: ObjectId) => store.users.findOne({ _id: id });
@@ -66,6 +66,56 @@ export async function updateUser(
   }
 }
 
+/**
+ * Moves the account to a new, unproved address, only if it still has the address the caller checked, so two
+ * changes racing cannot both pass on the same check; 'changed-meanwhile' otherwise.
+ */
+export async function changeAddress(
+  store: Store,
+  id: ObjectId,
+  from: string,
+  changes: UserChanges & { email: string },
+): Promise<UserDoc | 'changed-meanwhile' | 'email-taken' | 'apple-id-taken'> {
+  try {
+    const updated = await store.users.findOneAndUpdate(
+      { _id: id, email: from },
+      { $set: { ...changes, emailVerified: false, updatedAt: new Date() } },
+      { returnDocument: 'after' },
+    );
+    return updated ?? 'changed-meanwhile';
+  } catch (err) {
+    if (isDuplicateKey(err)) return takenField(err);
+    throw err;
+  }
+}
+
+/**
+ * An identity provider proved that the account's unproved address is its owner's: the account becomes theirs.
+ * The password goes and the token version rises, so whoever registered the address before loses every way in;
+ * only an account still unproved is taken ('already-proved' when another sign-in proved it meanwhile).
+ */
+export async function takeOverUnprovedAccount(
+  store: Store,
+  id: ObjectId,
+  changes: UserChanges,
+): Promise<UserDoc | 'already-proved' | 'apple-id-taken' | 'email-taken'> {
+  try {
+    const updated = await store.users.findOneAndUpdate(
+      { _id: id, emailVerified: { $ne: true } },
+      {
+        $set: { ...changes, emailVerified: true, updatedAt: new Date() },
+        $unset: { password: '' },
+        $inc: { tokenVersion: 1 },
+      },
+      { returnDocument: 'after' },
+    );
+    return updated ?? 'already-proved';
+  } catch (err) {
+    if (isDuplicateKey(err)) return takenField(err);
+    throw err;
+  }
+}
+
 /** Accounts whose name or email contains `q`, newest first, `limit + 1` rows for the pager. */
 export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId; limit: number }): Promise<UserDoc[]> {
   const filter: Filter<UserDoc> = {};
@@ -79,11 +129,6 @@ export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId
     .sort({ _id: -1 })
     .limit(query.limit + 1)
     .toArray();
-}
-
-export async function findSubscription(store: Store, id: ObjectId): Promise<SubscriptionState | undefined> {
-  const user = await store.users.findOne({ _id: id }, { projection: { subscription: 1 } });
-  return user?.subscription;
 }
 
 /** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */

@@ -1,11 +1,13 @@
 import type { UserDoc } from '../db/documents';
+import { addressProved } from './address-proof';
 
 /** The account as its owner or an admin sees it. Password hashes never leave the service. */
-export function userView(user: UserDoc) {
+export function userView(user: Omit<UserDoc, 'password'>) {
   return {
     _id: user._id.toHexString(),
     name: user.name,
     email: user.email,
+    emailVerified: addressProved(user),
     ...(user.imageUri ? { imageUri: user.imageUri } : {}),
     role: user.role === 'admin' ? ('admin' as const) : null,
     ...(user.subscription
