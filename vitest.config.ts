@@ -64,6 +64,10 @@ export default defineConfig({
                 EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
                 // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
                 WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
+                // Test files register their riders from one address (none given), far past the hourly defaults;
+                // test/worker/registration-limit.test.ts unsets both to test the defaults.
+                REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
+                REGISTRATIONS_PER_HOUR: '1000000',
               },
             },
           })),

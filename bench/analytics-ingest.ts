@@ -70,6 +70,8 @@ async function startStack(uri: string, dataDir: string): Promise<ChildProcess> {
       PORT: String(PORT),
       DEVDB_DATA: dataDir,
       WRANGLER_STATE: path.join(dataDir, 'wrangler'),
+      // Every rider registers from this machine's one address.
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: String(RIDERS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -101,6 +101,8 @@ async function main(): Promise<void> {
         PORT: String(PORT),
         DEVDB_DATA: dataDir,
         WRANGLER_STATE: path.join(dataDir, 'wrangler'),
+        // Every chain's rider registers from this machine's one address.
+        REGISTRATIONS_PER_ADDRESS_PER_HOUR: String(CONCURRENCY + 1),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

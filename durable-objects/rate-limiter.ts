@@ -58,7 +58,7 @@ export class RateLimiter extends DurableObject {
   }
 
   /**
-   * A plain request-rate limit (the companion's chat): every allowed call counts, kept in
+   * A plain request-rate limit (companion chat, event submissions, registration): every allowed call counts, kept in
    * `failures`, the list this object prunes by window; a refused call does not count.
    */
   async consume(

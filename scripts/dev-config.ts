@@ -27,7 +27,7 @@ export function localStackConfig() {
     /** Used only when the URI names no database (worker/db/database-name.ts). */
     configuredDbName: process.env.MONGODB_DB || undefined,
     dataDir: process.env.DEVDB_DATA || '.devdb-data',
-    /** wrangler's local storage (the sign-in limiter's Durable Object); tests pass a scratch folder. */
+    /** wrangler's local storage (the rate limiter's Durable Objects); tests pass a scratch folder. */
     wranglerState: process.env.WRANGLER_STATE || '.wrangler/state',
     externalUri: process.env.MONGODB_URI || undefined,
   };

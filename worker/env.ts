@@ -24,6 +24,9 @@ export interface Env {
   APPLE_JWKS_URL?: string;
   /** Failed sign-ins allowed per client address per window; worker/limits.ts holds the default. */
   SIGN_IN_MAX_FAILURES_PER_ADDRESS?: string;
+  /** Registration attempts allowed per client address, and across the service, per hour; defaults in worker/limits.ts. */
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR?: string;
+  REGISTRATIONS_PER_HOUR?: string;
   /** HMAC-SHA256 key the payment provider signs webhooks with (a secret; worker/subscriptions/payment-signature.ts). */
   PAYMENT_WEBHOOK_SECRET?: string;
   /** Price of the yearly premium product in USD (worker/subscriptions/plans.ts); wrangler.toml sets the default. */

@@ -102,6 +102,18 @@ export const LIMITS = {
      */
     maxFailuresPerAddress: 50,
   },
+  /** Registration (POST /api/users): every attempt counts, whatever its answer (worker/sign-in/registration-limit.ts). */
+  registration: {
+    windowMs: 60 * 60 * 1000,
+    /**
+     * Per client address (an IPv6 address by its /64): a script's accounts each carry fresh per-rider
+     * allowances. A school or club registering a class behind one address needs REGISTRATIONS_PER_ADDRESS_PER_HOUR
+     * raised to the class size for that hour.
+     */
+    perAddress: 10,
+    /** Across the service, a circuit breaker against a script spread over many addresses. REGISTRATIONS_PER_HOUR overrides it. */
+    total: 1000,
+  },
   /** Spot text fields: long enough for any real name or address, short enough to list 100 at once. */
   spot: { nameMax: 120, descriptionMax: 5000, addressMax: 300, placeMax: 100 },
   /** `GET /api/spots?near=` radius in km: a day's drive by default; the most a map view asks for at most. */

@@ -34,6 +34,9 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const vars = {
     MONGODB_URI: `${reachedAt}/realtime-${crypto.randomUUID().slice(0, 8)}`,
     JWT_SECRET,
+    // Tests and benches register every rider from this one address, far past the hourly defaults.
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
+    REGISTRATIONS_PER_HOUR: '1000000',
     ...(options.pingIntervalMs ? { REALTIME_PING_INTERVAL_MS: String(options.pingIntervalMs) } : {}),
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
     ...options.vars,

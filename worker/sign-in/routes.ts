@@ -15,6 +15,7 @@ import { findUserByEmail, insertUser } from '../users/service';
 import { userView } from '../users/views';
 import { type IdentityProvider, verifyIdentityToken } from './identity-token';
 import { appleProvider, googleProvider } from './providers';
+import { registrationLimit } from './registration-limit';
 import {
   AppleSignInBody,
   appleDisplayName,
@@ -47,16 +48,22 @@ const tokenRefusals = {
 };
 const { maxFailuresPerEmail, maxFailuresPerAddress, windowMs } = LIMITS.signIn;
 
+const registration = LIMITS.registration;
 const register = defineRoute({
   method: 'post',
   path: '/users',
   tags: TAGS,
   summary: 'Register with email and password',
-  description: OPT_IN,
+  description: `At most ${registration.perAddress} attempts per client address (an IPv6 address by its /64) per hour, and ${registration.total} across the service; then 429 with Retry-After. Every attempt counts, whatever its answer: a taken email's 409 and a body failing validation too. Both are settings (REGISTRATIONS_PER_ADDRESS_PER_HOUR, REGISTRATIONS_PER_HOUR): a school registering a class behind one address needs the first raised. ${OPT_IN}`,
+  middleware: [registrationLimit()] as const,
   request: jsonBody(RegisterBody),
   responses: {
     201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header', SESSION_HEADER),
     409: errorResponse('Email taken'),
+    429: errorResponse(
+      'Too many registration attempts from this address, or across the service; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
   },
 });
 
