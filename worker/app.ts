@@ -30,6 +30,7 @@ import { listingRoutes } from './listings/routes';
 import { messageRoutes } from './messages/routes';
 import { SECURITY_SCHEMES } from './middleware/auth';
 import { database } from './middleware/database';
+import { securityHeaders } from './middleware/security-headers';
 import { notificationPreferenceRoutes } from './notification-preferences/routes';
 import { objectCounterRoutes } from './object-counters/routes';
 import { openApiRoutes } from './openapi/routes';
@@ -69,6 +70,8 @@ export function createApp() {
   app.onError(onError);
   app.notFound(onNotFound);
 
+  // nosniff on every answer; the pages' Content-Security-Policy and Referrer-Policy (worker/http/page-policy.ts).
+  app.use('*', securityHeaders());
   app.use(
     '/api/*',
     // Tokens travel in headers, never cookies, so any origin may call; the website and the

@@ -2,6 +2,7 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY, seedEvents, seedRider } from '../support/analytics-seed';
+import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 // The dashboard page in a real headless browser (Debian's chromium, installed by scripts/setup.mjs), against the
@@ -56,7 +57,8 @@ it('signs an admin in on the page and draws every chart from the API figures, lo
   const page = await browser.newPage();
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
-  await page.goto(`${stack.url}/admin/analytics`);
+  const violations = await watchPolicyViolations(page);
+  expect(policyOf(await page.goto(`${stack.url}/admin/analytics`))).toContain("default-src 'self'");
   await page.fill('input[name=email]', admin.email);
   await page.fill('input[name=password]', admin.password);
   await page.click('button[type=submit]');
@@ -99,4 +101,6 @@ it('signs an admin in on the page and draws every chart from the API figures, lo
   expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-analytics-token'))).toMatch(/^ey/);
   expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
   expect(requested).toContain(`${stack.url}/admin/analytics/chart.umd.min.js`);
+  // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+  expect(await violations()).toEqual([]);
 }, 60_000);

@@ -2,9 +2,10 @@ import { type Db, MongoClient, ObjectId } from 'mongodb';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventDedupeKey, eventSlug } from '../../worker/events/identity';
+import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
-// The events desk page (issue 16, item 8) in a real headless browser (Debian's chromium), against the Worker
+// The events desk page in a real headless browser (Debian's chromium), against the Worker
 // under `wrangler dev`, as production serves it: sign in, then the queue, duplicates and stale lists and their actions.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -98,7 +99,8 @@ it('signs an admin in, then approves from the queue, merges a duplicate and clea
   const page = await browser.newPage();
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
-  await page.goto(`${stack.url}/admin/events`);
+  const violations = await watchPolicyViolations(page);
+  expect(policyOf(await page.goto(`${stack.url}/admin/events`))).toContain("default-src 'self'");
   await page.fill('input[name=email]', admin.email);
   await page.fill('input[name=password]', admin.password);
   await page.click('button[type=submit]');
@@ -136,4 +138,6 @@ it('signs an admin in, then approves from the queue, merges a duplicate and clea
   const token = await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-events-desk-token'));
   expect(token).toMatch(/^ey/);
   expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
+  // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+  expect(await violations()).toEqual([]);
 }, 60_000);

@@ -38,7 +38,7 @@ export async function chat(
 ) {
   const res = await sendChat(api, account, message, options);
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.json<{ reply: string; messageId: string; stage?: string }>();
+  return res.json<{ reply: string; messageId: string; stage?: string; spoken?: boolean }>();
 }
 
 /** A Worker whose model is the stand-in under its own name (and whose voice box is one too), plus the handles to script them. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isDemoReply } from '../../worker/companion/demo';
 import worker from '../../worker/index';
 import { register, type TestAccount } from '../support/accounts';
-import { chat, companionApi } from '../support/companion';
+import { chat, companionApi, sendChat } from '../support/companion';
 import { setSubscription } from '../support/spot-lists';
 import type { Api } from '../support/worker-api';
 
@@ -72,6 +72,54 @@ describe('speaking the reply', () => {
     const rider = await register(quiet.api);
     expect((await chat(quiet.api, rider, 'hey', { voiceSession: SESSION })).reply).toBeTruthy();
     expect(await quiet.spoken()).toEqual([]);
+  });
+});
+
+/** Opens a voice session through the Worker's `/voice/ws` (with the rider's token when given) and reads its id from `_ready`. */
+async function openVoiceSession(target: Api, rider?: TestAccount): Promise<string> {
+  const res = await target.fetch(`/voice/ws${rider ? `?token=${rider.token}` : ''}`, {
+    headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13' },
+  });
+  expect(res.status).toBe(101);
+  const socket = res.webSocket!;
+  const ready = new Promise<string>((resolve) => {
+    socket.addEventListener('message', (event) => resolve(JSON.parse(event.data as string).sessionId));
+  });
+  socket.accept();
+  const sessionId = await ready;
+  socket.close();
+  return sessionId;
+}
+
+describe('who may speak into a session', () => {
+  it("speaks only the owner's replies into a session opened with a token: another rider's answer is spoken: false", async () => {
+    await voice.voiceMode('ok');
+    const [owner, other] = [await register(api), await register(api)];
+    await setSubscription(api, owner);
+    await setSubscription(api, other);
+    const session = await openVoiceSession(api, owner);
+    const intoSession = async () => (await voice.spoken()).filter((s) => s.sessionId === session);
+
+    const foreign = await sendChat(api, other, 'hey', { voiceSession: session });
+    expect(foreign.status).toBe(200);
+    expect(await foreign.json()).toMatchObject({ spoken: false });
+    expect(await intoSession()).toEqual([]);
+
+    const own = await chat(api, owner, 'hey', { voiceSession: session.toUpperCase() });
+    expect(own.spoken).toBe(true);
+    expect(await intoSession()).toEqual([{ sessionId: session, body: { text: own.reply } }]);
+  });
+
+  it("speaks any rider's reply into a session opened without a token: the id is the capability", async () => {
+    await voice.voiceMode('ok');
+    const rider = await register(api);
+    await setSubscription(api, rider);
+    const session = await openVoiceSession(api);
+    const { reply, spoken } = await chat(api, rider, 'hey', { voiceSession: session });
+    expect(spoken).toBe(true);
+    expect((await voice.spoken()).filter((s) => s.sessionId === session)).toEqual([
+      { sessionId: session, body: { text: reply } },
+    ]);
   });
 });
 

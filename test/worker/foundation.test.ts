@@ -58,9 +58,11 @@ describe('health and API description', () => {
     expect(res.headers.get('content-type')).toContain('text/html');
     const page = await res.text();
     expect(page).toContain('/api/openapi.json');
-    // It names the header each route's check reads.
-    expect(page).toContain("'Authorization: Bearer <token>'");
-    expect(page).toContain('securitySchemes');
+    expect(page).toContain('<script src="/api/docs/app.js">');
+    // Its script names the header each route's check reads.
+    const script = await (await api.fetch('/api/docs/app.js')).text();
+    expect(script).toContain("'Authorization: Bearer <token>'");
+    expect(script).toContain('securitySchemes');
   });
 });
 

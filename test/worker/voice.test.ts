@@ -28,6 +28,15 @@ describe('GET /voice/ws', () => {
     expect(res.status).toBe(502);
   });
 
+  it('refuses a token that does not verify even when tokens are optional, rather than open an unbound session', async () => {
+    const api = createApi('voice_bad_token', { VOICE_URL: NOWHERE });
+    const forged = await api.fetch('/voice/ws?token=not.a.token', { headers: UPGRADE });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toBe('Invalid token.');
+    const header = await api.fetch('/voice/ws', { headers: { ...UPGRADE, 'x-auth-token': 'not.a.token' } });
+    expect(header.status).toBe(400);
+  });
+
   describe('with VOICE_WS_AUTH=required', () => {
     const api = createApi('voice_auth', { VOICE_URL: NOWHERE, VOICE_WS_AUTH: 'required' });
 

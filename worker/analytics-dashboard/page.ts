@@ -1,7 +1,8 @@
 import { ADMIN_PAGE_SIGN_IN } from '../http/admin-page-sign-in';
 /**
  * The dashboard page (GET /admin/analytics). The admin signs in on it; the token lives in sessionStorage,
- * never in a URL. Charts use Chart.js served by the Worker (worker/analytics-dashboard/chart-library.ts).
+ * never in a URL. Charts use Chart.js served by the Worker (worker/analytics-dashboard/chart-library.ts),
+ * as are the page's script and stylesheet below (the page policy allows nothing inline: worker/http/page-policy.ts).
  */
 export const DASHBOARD_PAGE = `<!doctype html>
 <html lang="en">
@@ -9,21 +10,7 @@ export const DASHBOARD_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rider analytics</title>
-<style>
-  body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
-  header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
-  header h1 { font-size: 1.2rem; margin: 0; }
-  header button { margin-left: auto; }
-  main { padding: 1rem 1.5rem; }
-  form { display: grid; gap: .5rem; max-width: 20rem; }
-  .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
-  section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
-  section h2 { font-size: 1rem; margin: 0 0 .25rem; }
-  .note { color: #5b6475; font-size: .85rem; margin: 0 0 .5rem; }
-  .figure { font-size: 2rem; font-weight: 600; }
-  #error { color: #b3261e; }
-  [hidden] { display: none !important; }
-</style>
+<link rel="stylesheet" href="/admin/analytics/styles.css">
 <script src="/admin/analytics/chart.umd.min.js"></script>
 </head>
 <body>
@@ -48,8 +35,31 @@ export const DASHBOARD_PAGE = `<!doctype html>
       <p class="figure" id="quality"></p></section>
   </div>
 </main>
-<script>
-(() => {
+<script src="/admin/analytics/app.js"></script>
+</body>
+</html>
+`;
+
+/** The dashboard page's stylesheet (GET /admin/analytics/styles.css). */
+export const DASHBOARD_STYLES = `body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
+header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
+header h1 { font-size: 1.2rem; margin: 0; }
+header button { margin-left: auto; }
+main { padding: 1rem 1.5rem; }
+form { display: grid; gap: .5rem; max-width: 20rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
+section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
+section h2 { font-size: 1rem; margin: 0 0 .25rem; }
+.note { color: #5b6475; font-size: .85rem; margin: 0 0 .5rem; }
+.figure { font-size: 2rem; font-weight: 600; }
+#error { color: #b3261e; }
+#quality.meets { color: #1a7a3f; }
+#quality.misses { color: #b3261e; }
+[hidden] { display: none !important; }
+`;
+
+/** The dashboard page's script (GET /admin/analytics/app.js): sign-in and the charts. */
+export const DASHBOARD_SCRIPT = `(() => {
   const KEY = 'rider-analytics-token';
   const $ = (id) => document.getElementById(id);
   const COLORS = { progression: '#2f6fde', discovery: '#1a9e6b', coaching: '#c27c0e', community: '#b83a8a' };
@@ -102,7 +112,7 @@ export const DASHBOARD_PAGE = `<!doctype html>
         datasets: windows.map((w, i) => ({ label: w.toUpperCase(), data: retention.cohorts.map((c) => (c[w] ? c[w].share * 100 : null)), backgroundColor: ['#2f6fde', '#5a8fe6', '#8db0ee', '#c0d3f6'][i] })) },
       options: { scales: { y: { beginAtZero: true, max: 100, ticks: { callback: (v) => v + '%' } } } } });
     $('quality').textContent = quality.share === null ? 'no events' : pct(quality.share) + ' of ' + quality.events + ' (target ' + pct(quality.target) + ')';
-    $('quality').style.color = quality.meetsTarget === false ? '#b3261e' : '#1a7a3f';
+    $('quality').className = 'figure ' + (quality.meetsTarget === false ? 'misses' : 'meets');
     document.body.dataset.state = 'drawn';
   }
 
@@ -112,7 +122,4 @@ export const DASHBOARD_PAGE = `<!doctype html>
   }
 
 ${ADMIN_PAGE_SIGN_IN}})();
-</script>
-</body>
-</html>
 `;

@@ -1,9 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../app-env';
 import { createRouter, defineRoute, jsonResponse } from '../http/openapi';
+import { pageAsset, pageAssetRoute } from '../http/page-policy';
 import { admin } from '../middleware/admin';
 import { CHART_LIBRARY } from './chart-library';
-import { DASHBOARD_PAGE } from './page';
+import { DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
 import { QualityQuery, QualityReport, RetentionQuery, RetentionReport, WprQuery, WprReport } from './schema';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from './service';
 import { qualityView, retentionView, wprView } from './views';
@@ -71,7 +72,12 @@ const chartLibrary = defineRoute({
   responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: z.string() } } } },
 });
 
-/** The dashboard page and its chart library, mounted at the root (outside /api: no database, no CORS). */
+const script = pageAssetRoute('/admin/analytics/app.js', 'script', 'the dashboard page', TAGS);
+const styles = pageAssetRoute('/admin/analytics/styles.css', 'stylesheet', 'the dashboard page', TAGS);
+
+/** The dashboard page, its script, stylesheet and chart library, mounted at the root (outside /api: no database, no CORS). */
 export const analyticsDashboardPageRoutes = createRouter<AppEnv>()
   .openapi(page, (c) => c.html(DASHBOARD_PAGE, 200))
-  .openapi(chartLibrary, (c) => c.body(CHART_LIBRARY, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  .openapi(script, (c) => pageAsset(c, 'script', DASHBOARD_SCRIPT))
+  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DASHBOARD_STYLES))
+  .openapi(chartLibrary, (c) => pageAsset(c, 'script', CHART_LIBRARY));

@@ -14,7 +14,7 @@ import { type CompanionAnswer, companionReply, ProviderError, type Surface } fro
 import { takeChatAllowance } from './chat-limit';
 import { paymentRequired, providerRefusal, tooManyMessages } from './refusals';
 import { ChatBody, CompanionReply, PaymentRequired, VoiceSessionHeader } from './schema';
-import { speakReply, VOICE_MODEL, voiceSessionOf } from './speak';
+import { speakableSession, speakReply, VOICE_MODEL, voiceSessionOf } from './speak';
 import { storeChatMessage } from './transcript';
 import { replyView } from './views';
 
@@ -26,7 +26,7 @@ const chatRoute = (path: string, summary: string) =>
     path,
     tags: TAGS,
     summary,
-    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default. Replies come from the plan's daily allowance, then cost credits (\`GET /api/users/me/ai-credits\`): the reply's most is reserved first, its real cost settled after, all of it given back when the model fails. Speech costs credits on the free plan; without them the reply is served with \`spoken: false\`.`,
+    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default. Replies come from the plan's daily allowance, then cost credits (\`GET /api/users/me/ai-credits\`): the reply's most is reserved first, its real cost settled after, all of it given back when the model fails. Speech costs credits on the free plan; without them the reply is served with \`spoken: false\`, as it is when the voice session was opened with another rider's token.`,
     middleware: [auth()] as const,
     request: { headers: VoiceSessionHeader, ...jsonBody(ChatBody) },
     responses: {
@@ -104,8 +104,8 @@ async function chat(c: Context<AppEnv>, surface: Surface, message: string, voice
 
 /**
  * Pays for speaking the reply (credits for free riders) and hands it to the voice box after the
- * response: settled when the voice box takes it, refunded when it does not. False when a free
- * rider cannot pay: the text reply is served unspoken, never refused.
+ * response: settled when the voice box takes it, refunded when it does not. False when the session
+ * belongs to another rider, or a free rider cannot pay: the text reply is served unspoken, never refused.
  */
 async function speakIfPaid(
   c: Context<AppEnv>,
@@ -113,12 +113,14 @@ async function speakIfPaid(
   voiceSession: string,
   reply: ChatMessageDoc,
 ): Promise<boolean> {
+  const session = await speakableSession(c.env, voiceSession, caller.userId.toHexString());
+  if (!session) return false;
   const store = c.var.db;
   const speech = await payForSpeech(store, c.env, caller, reply.text.length);
   if (isRefused(speech)) return false;
   c.var.inBackground(async () => {
     try {
-      if (!(await speakReply(c.env, voiceSession, reply.text))) return await refundCall(store, speech);
+      if (!(await speakReply(c.env, session, reply.text))) return await refundCall(store, speech);
       await settleCall(store, speech, {
         callId: `voice:${reply._id.toHexString()}`,
         operation: 'voice',

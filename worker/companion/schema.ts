@@ -11,7 +11,7 @@ export const VoiceSessionHeader = z.object({
     .string()
     .optional()
     .describe(
-      "the voice box's session id (a UUID from its `_ready` message): the reply is also spoken there and the request counts as on-stage; anything not a UUID is ignored",
+      "the voice box's session id (a UUID from its `_ready` message): the reply is also spoken there, unless the session was opened with another rider's token, and the request counts as on-stage; anything not a UUID is ignored",
     ),
 });
 
@@ -24,7 +24,7 @@ export const CompanionReply = z
       .boolean()
       .optional()
       .describe(
-        'present with a valid `x-voice-session`: whether the reply goes to the voice box. False when a free rider has no credit for speech (the text reply is served all the same)',
+        "present with a valid `x-voice-session`: whether the reply goes to the voice box. False when the session was opened with another rider's token, or a free rider has no credit for speech (the text reply is served all the same)",
       ),
   })
   .openapi('CompanionReply');

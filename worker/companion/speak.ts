@@ -1,6 +1,8 @@
+import { requireSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { voiceBoxFetch } from '../voice/service';
+import { maySpeakInto } from '../voice/session-owner';
 
 // The voice box's speak request (the interface spec, Voice service): fire-and-forget after the chat response.
 
@@ -15,13 +17,28 @@ export function voiceSessionOf(header: string | undefined): string | null {
   return value && UUID.test(value) ? value.toLowerCase() : null;
 }
 
+declare const checked: unique symbol;
+/** A session id the caller may speak into; only `speakableSession` makes one, so no reply reaches a session unchecked. */
+export type SpeakableSession = string & { readonly [checked]: true };
+
+/** The session when `callerId` may speak into it (its owner's, or one opened without a token), else null. */
+export async function speakableSession(
+  env: Env,
+  sessionId: string,
+  callerId: string,
+): Promise<SpeakableSession | null> {
+  return (await maySpeakInto(requireSetting(env, 'JWT_SECRET'), sessionId, callerId))
+    ? (sessionId as SpeakableSession)
+    : null;
+}
+
 /**
  * Asks the voice box to speak the reply once the chat response is on its way: deferred past the
  * handler's return, bounded by a timeout, every failure logged and swallowed, so a slow, failing
  * or absent voice box never touches the response, its status or its timing. Resolves to whether
  * the voice box took it, which decides whether a paid speech settles or is refunded.
  */
-export async function speakReply(env: Env, sessionId: string, text: string): Promise<boolean> {
+export async function speakReply(env: Env, sessionId: SpeakableSession, text: string): Promise<boolean> {
   try {
     await new Promise((resolve) => setTimeout(resolve, 0));
     // The voice box instance holding the session (worker/voice/service.ts); null when none is configured.

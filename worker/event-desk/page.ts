@@ -1,8 +1,9 @@
 import { ADMIN_PAGE_SIGN_IN } from '../http/admin-page-sign-in';
 /**
- * The events desk page (GET /admin/events; issue 16, item 8). The admin signs in on it as on the
- * analytics page; the token lives in sessionStorage, never in a URL. Every figure and action goes
- * through the admin routes under /api/admin (docs/event-desk.md); the page loads nothing else.
+ * The events desk page (GET /admin/events). The admin signs in on it as on the analytics page; the
+ * token lives in sessionStorage, never in a URL. Every figure and action goes through the admin routes
+ * under /api/admin (docs/event-desk.md); the page loads nothing else but its script and stylesheet below,
+ * which the Worker serves beside it (the page policy allows nothing inline: worker/http/page-policy.ts).
  */
 export const DESK_PAGE = `<!doctype html>
 <html lang="en">
@@ -10,22 +11,7 @@ export const DESK_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Events desk</title>
-<style>
-  body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
-  header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
-  header h1 { font-size: 1.2rem; margin: 0; }
-  header button { margin-left: auto; }
-  main { padding: 1rem 1.5rem; display: grid; gap: 1rem; }
-  form#sign-in { display: grid; gap: .5rem; max-width: 20rem; }
-  section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
-  section h2 { font-size: 1rem; margin: 0 0 .5rem; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
-  .note { color: #5b6475; font-size: .85rem; }
-  .empty { color: #5b6475; }
-  #error { color: #b3261e; }
-  [hidden] { display: none !important; }
-</style>
+<link rel="stylesheet" href="/admin/events/styles.css">
 </head>
 <body>
 <header><h1>Events desk</h1><button id="sign-out" hidden>Sign out</button></header>
@@ -48,8 +34,30 @@ export const DESK_PAGE = `<!doctype html>
       <table><thead><tr><th>Source</th><th>Last success</th><th>Last failure</th><th>Failures in a row</th><th>Last run</th></tr></thead><tbody id="sources"></tbody></table></section>
   </div>
 </main>
-<script>
-(() => {
+<script src="/admin/events/app.js"></script>
+</body>
+</html>
+`;
+
+/** The desk page's stylesheet (GET /admin/events/styles.css). */
+export const DESK_STYLES = `body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
+header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
+header h1 { font-size: 1.2rem; margin: 0; }
+header button { margin-left: auto; }
+main { padding: 1rem 1.5rem; display: grid; gap: 1rem; }
+form#sign-in { display: grid; gap: .5rem; max-width: 20rem; }
+section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
+section h2 { font-size: 1rem; margin: 0 0 .5rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
+.note { color: #5b6475; font-size: .85rem; }
+.empty { color: #5b6475; }
+#error { color: #b3261e; }
+[hidden] { display: none !important; }
+`;
+
+/** The desk page's script (GET /admin/events/app.js): sign-in, the lists and their actions. */
+export const DESK_SCRIPT = `(() => {
   const KEY = 'rider-events-desk-token';
   const $ = (id) => document.getElementById(id);
   const when = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : '—');
@@ -191,7 +199,4 @@ export const DESK_PAGE = `<!doctype html>
   }
 
 ${ADMIN_PAGE_SIGN_IN}})();
-</script>
-</body>
-</html>
 `;

@@ -4,13 +4,14 @@ import type { AppEnv } from '../app-env';
 import { utcTimes } from '../event-submissions/document';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
+import { pageAsset, pageAssetRoute } from '../http/page-policy';
 import { toPage } from '../http/pagination';
 import { EVENT_SOURCES } from '../ingestion/sources';
 import { admin } from '../middleware/admin';
 import { editSet } from './edit';
 import { afterAdminEdit, afterApproved } from './hooks';
 import { mergeEvent } from './merge';
-import { DESK_PAGE } from './page';
+import { DESK_PAGE, DESK_SCRIPT, DESK_STYLES } from './page';
 import {
   DeskEvent,
   DeskEventParam,
@@ -244,5 +245,11 @@ const page = defineRoute({
   responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
-/** The desk page, mounted at the root (outside /api: no database, no CORS), as the analytics page is. */
-export const eventDeskPageRoutes = createRouter<AppEnv>().openapi(page, (c) => c.html(DESK_PAGE, 200));
+const script = pageAssetRoute('/admin/events/app.js', 'script', 'the events desk page', TAGS);
+const styles = pageAssetRoute('/admin/events/styles.css', 'stylesheet', 'the events desk page', TAGS);
+
+/** The desk page with its script and stylesheet, mounted at the root (outside /api: no database, no CORS), as the analytics page is. */
+export const eventDeskPageRoutes = createRouter<AppEnv>()
+  .openapi(page, (c) => c.html(DESK_PAGE, 200))
+  .openapi(script, (c) => pageAsset(c, 'script', DESK_SCRIPT))
+  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DESK_STYLES));

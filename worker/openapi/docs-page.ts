@@ -1,6 +1,7 @@
 /**
  * A self-contained reference page over /api/openapi.json: no CDN, so it renders the same
- * on a laptop with no network as in production.
+ * on a laptop with no network as in production. Its stylesheet and script are served beside it
+ * (the page policy allows nothing inline: worker/http/page-policy.ts).
  */
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -8,24 +9,30 @@ export const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rider service API</title>
-<style>
-  body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1.5rem; color: #1d2329; }
-  h1 { margin-bottom: 0; } .muted { color: #667; }
-  details { border: 1px solid #d8dde3; border-radius: 6px; margin: .4rem 0; }
-  summary { cursor: pointer; padding: .45rem .7rem; }
-  .m { display: inline-block; min-width: 4.2rem; font-weight: 700; font-family: ui-monospace, monospace; }
-  .get { color: #0b7a3e; } .post { color: #1c5fd1; } .put, .patch { color: #9a5b00; } .delete { color: #b3261e; }
-  code, pre { font-family: ui-monospace, monospace; font-size: 13px; }
-  pre { background: #f5f7f9; padding: .6rem; overflow-x: auto; margin: .3rem .7rem .7rem; }
-  h2 { margin-top: 2rem; text-transform: capitalize; }
-</style>
+<link rel="stylesheet" href="/api/docs/styles.css">
 </head>
 <body>
 <h1>Rider service API</h1>
 <p class="muted">Generated from <a href="/api/openapi.json">/api/openapi.json</a>.</p>
 <div id="root">Loading…</div>
-<script>
-fetch('/api/openapi.json').then(r => r.json()).then(doc => {
+<script src="/api/docs/app.js"></script>
+</body>
+</html>`;
+
+/** The reference page's stylesheet (GET /api/docs/styles.css). */
+export const DOCS_STYLES = `body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1.5rem; color: #1d2329; }
+h1 { margin-bottom: 0; } .muted { color: #667; }
+details { border: 1px solid #d8dde3; border-radius: 6px; margin: .4rem 0; }
+summary { cursor: pointer; padding: .45rem .7rem; }
+.m { display: inline-block; min-width: 4.2rem; font-weight: 700; font-family: ui-monospace, monospace; }
+.get { color: #0b7a3e; } .post { color: #1c5fd1; } .put, .patch { color: #9a5b00; } .delete { color: #b3261e; }
+code, pre { font-family: ui-monospace, monospace; font-size: 13px; }
+pre { background: #f5f7f9; padding: .6rem; overflow-x: auto; margin: .3rem .7rem .7rem; }
+h2 { margin-top: 2rem; text-transform: capitalize; }
+`;
+
+/** The reference page's script (GET /api/docs/app.js): renders /api/openapi.json. */
+export const DOCS_SCRIPT = `fetch('/api/openapi.json').then(r => r.json()).then(doc => {
   const root = document.getElementById('root');
   root.textContent = '';
   // Which header carries the token, per security scheme: the checks read different ones.
@@ -65,6 +72,4 @@ fetch('/api/openapi.json').then(r => r.json()).then(doc => {
     }
   }
 }).catch(err => { document.getElementById('root').textContent = 'Could not load the API description: ' + err; });
-</script>
-</body>
-</html>`;
+`;

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../app-env';
 import { createRouter } from '../http/openapi';
-import { DOCS_PAGE } from './docs-page';
+import { pageAsset, pageAssetRoute } from '../http/page-policy';
+import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLES } from './docs-page';
 
 const TAGS = ['meta'];
 
@@ -26,6 +27,9 @@ const docsPage = createRoute({
   responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
+const docsScript = pageAssetRoute('/docs/app.js', 'script', 'the reference page', TAGS);
+const docsStyles = pageAssetRoute('/docs/styles.css', 'stylesheet', 'the reference page', TAGS);
+
 /** Serves the description `describeApi` builds (once per isolate: routes do not change at run time). */
 export function openApiRoutes(describeApi: () => object) {
   let built: object | undefined;
@@ -34,5 +38,7 @@ export function openApiRoutes(describeApi: () => object) {
       built ??= describeApi();
       return c.json(built as Record<string, unknown>, 200);
     })
-    .openapi(docsPage, (c) => c.html(DOCS_PAGE));
+    .openapi(docsPage, (c) => c.html(DOCS_PAGE))
+    .openapi(docsScript, (c) => pageAsset(c, 'script', DOCS_SCRIPT))
+    .openapi(docsStyles, (c) => pageAsset(c, 'stylesheet', DOCS_STYLES));
 }

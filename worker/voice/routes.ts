@@ -1,11 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../app-env';
+import { requireSetting } from '../config';
 import { ApiError, plainTextError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, textResponse } from '../http/openapi';
 import { database } from '../middleware/database';
 import { ACCESS_TEXT } from '../session/access-text';
 import { tokenCaller } from '../session/service';
 import { upgradeToVoiceBox } from './service';
+import { mintVoiceSessionId } from './session-owner';
 import { voiceAuthRequired } from './settings';
 
 const UpgradeQuery = z.object({
@@ -13,7 +15,7 @@ const UpgradeQuery = z.object({
     .string()
     .optional()
     .describe(
-      'the session token, read only when VOICE_WS_AUTH=required (browsers cannot set x-auth-token on a WebSocket)',
+      'the session token, optional unless VOICE_WS_AUTH=required (browsers cannot set x-auth-token on a WebSocket): the session is then bound to this rider, and only their chats are spoken into it',
     ),
 });
 
@@ -33,7 +35,7 @@ const upgrade = defineRoute({
         ...textResponse([ACCESS_TEXT.invalidToken]).content,
       },
       description:
-        'Not a WebSocket upgrade (JSON, `details` names `upgrade`); or, with VOICE_WS_AUTH=required, a token that is not valid (plain text)',
+        'Not a WebSocket upgrade (JSON, `details` names `upgrade`); or a token (query `token` or `x-auth-token`) that is not valid (plain text)',
     },
     401: textResponse([ACCESS_TEXT.noToken]),
     502: errorResponse('The voice box did not answer'),
@@ -46,8 +48,8 @@ const upgrade = defineRoute({
 
 /**
  * `GET /voice/ws`: the public voice WebSocket (the interface spec, Voice service), forwarded to the
- * voice box's `/ws`. With `VOICE_WS_AUTH=required` it first needs a valid session token in `token`
- * or `x-auth-token`; the product's clients connect without one, so it is off by default.
+ * voice box's `/ws`. A valid session token in `token` or `x-auth-token` binds the session to its rider;
+ * `VOICE_WS_AUTH=required` makes one mandatory (off by default: the product's clients connect without one).
  */
 export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => {
   if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
@@ -55,12 +57,17 @@ export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => 
       details: [{ field: 'upgrade', message: 'header must be websocket' }],
     });
   }
-  if (voiceAuthRequired(c.env)) {
-    const token = c.req.valid('query').token ?? c.req.header('x-auth-token');
-    if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
-    if (!(await tokenCaller(c.env, c.var.db, token))) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-  }
-  const answer = await upgradeToVoiceBox(c.env, c.req.raw);
+  const required = voiceAuthRequired(c.env);
+  const token = c.req.valid('query').token ?? c.req.header('x-auth-token');
+  if (!token && required) throw plainTextError(401, ACCESS_TEXT.noToken);
+  // A token that does not verify is refused rather than ignored: its session would silently be unbound.
+  const caller = token ? await tokenCaller(c.env, c.var.db, token) : null;
+  if (token && !caller) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+  const sessionId = await mintVoiceSessionId(
+    requireSetting(c.env, 'JWT_SECRET'),
+    caller ? caller.userId.toHexString() : null,
+  );
+  const answer = await upgradeToVoiceBox(c.env, c.req.raw, sessionId);
   if (answer === 'not-configured') {
     throw new ApiError(
       503,

@@ -4,7 +4,7 @@ import { createEventSourcesHandler } from './event-sources';
 import { createExpoPushHandler } from './expo-push';
 import { createJwksHandler } from './jwks';
 import { createOpenAiHandler } from './openai';
-import { createVoiceHandler } from './voice';
+import { closeVoiceSockets, createVoiceHandler, upgradeVoice } from './voice';
 import { createWebPushHandler } from './web-push';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
@@ -31,12 +31,17 @@ export async function startStandIns(): Promise<{ url: string; close(): Promise<v
       res.writeHead(500).end(String(err));
     }
   });
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (!upgradeVoice(req, socket, head, path)) socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {
+        closeVoiceSockets();
         server.close(() => resolve());
         // Stand-ins that hang on purpose (a model, a voice box) hold their connections open.
         server.closeAllConnections();

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 
 /** How a test's voice box answers speak requests: accepts, fails, or never answers. */
 export type VoiceMode = 'ok' | 'fail' | 'hang';
@@ -8,6 +10,7 @@ export type VoiceMode = 'ok' | 'fail' | 'hang';
  * - `POST /voice/<name>/speak/<sessionId>`: 202 and recorded, 500, or no answer, per mode;
  * - `PUT /voice/<name>` with `{mode}`: switches it;
  * - `GET /voice/<name>/spoken`: the speak requests received, `{sessionId, body}` each.
+ * WebSocket upgrades of `/voice/<name>/ws` are answered by `upgradeVoice`.
  */
 export function createVoiceHandler() {
   const boxes = new Map<string, { mode: VoiceMode; spoken: { sessionId: string; body: unknown }[] }>();
@@ -35,4 +38,23 @@ export function createVoiceHandler() {
     else res.writeHead(202, { 'content-type': 'application/json' }).end('{"queued":true}');
     return true;
   };
+}
+
+const sockets = new WebSocketServer({ noServer: true });
+
+/**
+ * The voice box's `/ws` as far as the Worker sees it: the upgrade, then `_ready` naming the session id the
+ * Worker sent in x-voice-session-id (voice-node/src/server.ts keeps it the same way). False for other paths.
+ */
+export function upgradeVoice(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): boolean {
+  if (!/^\/voice\/[\w.-]+\/ws$/.test(path)) return false;
+  sockets.handleUpgrade(req, socket, head, (ws) => {
+    ws.send(JSON.stringify({ type: '_ready', sessionId: String(req.headers['x-voice-session-id'] ?? '') }));
+  });
+  return true;
+}
+
+/** Ends every stand-in voice socket, which would otherwise keep the server from closing. */
+export function closeVoiceSockets(): void {
+  for (const ws of sockets.clients) ws.terminate();
 }
