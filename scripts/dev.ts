@@ -33,6 +33,7 @@ const PASSED_THROUGH = [
   'VAPID_PUBLIC_KEY',
   'VAPID_PRIVATE_KEY',
   'VAPID_SUBJECT',
+  'WEB_PUSH_HOSTS',
   // The data path (docs/data-path.md); DEVDB_LATENCY_MS and DEVDB_HANDSHAKE_MS reach the dev database through its environment.
   'DB_ACCESS',
   'DB_GATEWAYS',

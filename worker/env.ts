@@ -71,6 +71,8 @@ export interface Env {
   VAPID_SUBJECT?: string;
   /** `allow`: web push subscriptions to http://127.0.0.1 and http://localhost are accepted (local push-service stand-ins; `npm run dev` and the tests set it). */
   WEB_PUSH_LOCAL_ENDPOINTS?: string;
+  /** Comma-separated push-service hosts (`*.` for subdomains) web pushes may go to; unset: the browsers' own (worker/push-tokens/web-endpoint.ts). */
+  WEB_PUSH_HOSTS?: string;
   /** `gateway` (default): queries go through the connection-holding objects; `direct`: a client per request (worker/db/connection.ts). */
   DB_ACCESS?: string;
   /** Gateway objects to spread over, and connections each holds (maxPoolSize); defaults in worker/limits.ts. */

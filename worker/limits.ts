@@ -345,6 +345,8 @@ export const LIMITS = {
     jwtRenewBeforeSeconds: 60 * 60,
     /** Web pushes in flight at once: one request each, and a Worker holds at most six outgoing connections. */
     sendConcurrency: 6,
+    /** Characters of a send error's text kept (the runtime's, never a push service's body): a log line, not a page. */
+    reasonMax: 120,
   },
   /** Trick reminders (worker/reminders/; interface spec, Limits). */
   reminders: {

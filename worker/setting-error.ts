@@ -34,6 +34,7 @@ export type SettingName =
   | 'VAPID_PRIVATE_KEY'
   | 'VAPID_SUBJECT'
   | 'WEB_PUSH_LOCAL_ENDPOINTS'
+  | 'WEB_PUSH_HOSTS'
   | 'DB_ACCESS'
   | 'DB_GATEWAYS'
   | 'DB_POOL_SIZE'

@@ -4,14 +4,24 @@ import { withDefaults } from '../../worker/notification-preferences/defaults';
 import { shouldAskOn } from '../../worker/notification-preferences/soft-ask';
 import type { Notification } from '../../worker/push/notification';
 import {
+  boundedReason,
   classifyWebAnswer,
   encodeWebPayload,
   halveBody,
   MAX_PLAINTEXT_BYTES,
   retryDelayMs,
+  webAnswerReason,
   webPushHeaders,
   webPushPayload,
 } from '../../worker/push/web-payload';
+import {
+  DEFAULT_WEB_PUSH_HOSTS,
+  hostPatternProblem,
+  isIpLiteral,
+  isListedHost,
+  parseWebPushHosts,
+  webEndpointProblem,
+} from '../../worker/push-tokens/web-endpoint';
 
 const message: Notification = {
   title: 'Alice',
@@ -84,7 +94,27 @@ describe("the push service's answers", () => {
     [400, 'refused'],
     [401, 'refused'],
     [403, 'refused'],
+    [301, 'redirected'],
+    [307, 'redirected'],
+    [308, 'redirected'],
   ] as const)('%i is %s', (status, answer) => expect(classifyWebAnswer(status)).toBe(answer));
+
+  it('are told in our own words by status: a redirect, the VAPID hint for 400 to 403, nothing from the body', () => {
+    expect(webAnswerReason(307)).toMatch(/redirect, not followed/);
+    expect(webAnswerReason(403)).toContain('VAPID_PUBLIC_KEY');
+    expect(webAnswerReason(418)).toBe('refused');
+    expect(webAnswerReason(410)).toMatch(/gone/);
+    expect(webAnswerReason(503)).toMatch(/unavailable/);
+    for (const status of [200, 301, 400, 404, 413, 429, 500, 599])
+      expect(webAnswerReason(status).length).toBeLessThan(200);
+  });
+
+  it("keeps a runtime error's text short and free of control characters", () => {
+    expect(boundedReason('Network\r\nx-injected: yes\u0000')).toBe('Network x-injected: yes');
+    const long = boundedReason('x'.repeat(1000));
+    expect(Array.from(long)).toHaveLength(LIMITS.webPush.reasonMax);
+    expect(long.endsWith('…')).toBe(true);
+  });
 
   it('honours Retry-After in seconds or as a date, backs off without it, and gives up beyond the run', () => {
     const now = Date.parse('2026-11-23T12:00:00Z');
@@ -117,5 +147,94 @@ describe('soft ask', () => {
       expect(shouldAskOn(withDefaults({ osPermission: { android: state } }, 'UTC'), 'android', now)).toBe(false);
     for (const state of ['unknown', 'provisional'] as const)
       expect(shouldAskOn(withDefaults({ osPermission: { android: state } }, 'UTC'), 'android', now)).toBe(true);
+  });
+});
+
+describe('web push endpoints', () => {
+  const rules = { hosts: DEFAULT_WEB_PUSH_HOSTS, allowLocal: false };
+  const local = { ...rules, allowLocal: true };
+
+  it.each([
+    'https://fcm.googleapis.com/fcm/send/abc:def',
+    'https://fcm.googleapis.com/wp/abc',
+    'https://updates.push.services.mozilla.com/wpush/v2/abc',
+    'https://wns2-par02p.notify.windows.com/w/?token=abc',
+    'https://web.push.apple.com/QGuQyavXutnMH8',
+    'https://FCM.googleapis.com:443/fcm/send/abc',
+  ])('takes %s', (endpoint) => expect(webEndpointProblem(endpoint, rules)).toBeNull());
+
+  it.each([
+    ['https://169.254.169.254/latest/meta-data/', /IP address/],
+    ['https://10.1.2.3/push', /IP address/],
+    ['https://2130706433/push', /IP address/],
+    ['https://0x7f000001/push', /IP address/],
+    ['https://0x7f.1/push', /IP address/],
+    ['https://0177.0.0.1/push', /IP address/],
+    ['https://127.1/push', /IP address/],
+    ['https://[::1]/push', /IP address/],
+    ['https://[::ffff:169.254.169.254]/push', /IP address/],
+    ['https://localhost/push', /push service/],
+    ['http://fcm.googleapis.com/fcm/send/abc', /https/],
+    ['ftp://fcm.googleapis.com/x', /https/],
+    ['https://fcm.googleapis.com:8443/fcm/send/abc', /no port/],
+    ['https://user:pw@fcm.googleapis.com/fcm/send/abc', /user name/],
+    ['https://fcm.googleapis.com.example.com/x', /push service/],
+    ['https://evilfcm.googleapis.com/x', /push service/],
+    ['https://notify.windows.com/w/', /push service/],
+    ['https://xnotify.windows.com/w/', /push service/],
+    ['https://fcm.googleapis.com./x', /push service/],
+    ['not a url', /https endpoint URL/],
+  ])('refuses %s', (endpoint, problem) => expect(webEndpointProblem(endpoint, rules)).toMatch(problem));
+
+  it('takes http on this machine only where local endpoints are allowed, and never https there', () => {
+    for (const endpoint of [
+      'http://127.0.0.1:4000/push/1',
+      'http://localhost:4000/push/1',
+      'http://[::1]:4000/push/1',
+    ]) {
+      expect(webEndpointProblem(endpoint, local)).toBeNull();
+      expect(webEndpointProblem(endpoint, rules)).not.toBeNull();
+    }
+    for (const endpoint of [
+      'https://127.0.0.1/p',
+      'https://localhost/p',
+      'http://10.1.2.3/p',
+      'http://169.254.169.254/',
+    ])
+      expect(webEndpointProblem(endpoint, local)).not.toBeNull();
+  });
+
+  it('tells an IP address in the forms the URL parser leaves', () => {
+    for (const host of ['127.0.0.1', '[::1]', '1.2.3.4.', 'a.0x10', 'example.123'])
+      expect(isIpLiteral(host)).toBe(true);
+    for (const host of ['fcm.googleapis.com', '123.example.com', '0x.example']) expect(isIpLiteral(host)).toBe(false);
+  });
+
+  it('matches `*.` entries on strict subdomains only', () => {
+    expect(isListedHost('a.notify.windows.com', ['*.notify.windows.com'])).toBe(true);
+    expect(isListedHost('a.b.notify.windows.com', ['*.notify.windows.com'])).toBe(true);
+    expect(isListedHost('notify.windows.com', ['*.notify.windows.com'])).toBe(false);
+    expect(isListedHost('evilnotify.windows.com', ['*.notify.windows.com'])).toBe(false);
+  });
+
+  it('WEB_PUSH_HOSTS: unset is the defaults, a list replaces them, an IP or a URL is refused naming the setting', () => {
+    expect(parseWebPushHosts(undefined)).toEqual(DEFAULT_WEB_PUSH_HOSTS);
+    expect(parseWebPushHosts('  ')).toEqual(DEFAULT_WEB_PUSH_HOSTS);
+    expect(parseWebPushHosts(' Push.Example.net, *.push.example.org ')).toEqual([
+      'push.example.net',
+      '*.push.example.org',
+    ]);
+    for (const bad of [
+      '10.0.0.1',
+      '*.10.0.0.1',
+      'https://push.example.net',
+      'push.example.net:443',
+      'localhost',
+      '*',
+      ',',
+    ]) {
+      expect(() => parseWebPushHosts(bad)).toThrow(/WEB_PUSH_HOSTS/);
+    }
+    for (const host of DEFAULT_WEB_PUSH_HOSTS) expect(hostPatternProblem(host)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Store } from '../../worker/db/store';
 import { toBase64Url } from '../../worker/push/vapid';
+import { registerAdmin, type TestAccount } from './accounts';
 import { type PushTestbed, pushTestbed } from './expo-push-stand-in';
 import type { ReceivedPush, StandInSubscription, WebPushScript } from './stand-ins/web-push';
 import type { Api, TestEnv } from './worker-api';
@@ -80,3 +81,30 @@ export async function webPushTestbed(label: string, overrides: Partial<TestEnv> 
 
 /** The stand-in's id of a subscription (the last path segment of its endpoint). */
 export const subscriptionId = (subscription: StandInSubscription) => subscription.endpoint.split('/').pop()!;
+
+/** Registers a new browser subscription of the rider at the testbed's push service through POST /api/push-tokens, as the website does. */
+export async function registerWebSubscription(bed: WebPushTestbed, account: TestAccount): Promise<StandInSubscription> {
+  const subscription = await bed.subscribe();
+  const res = await bed.api.fetch('/api/push-tokens', {
+    method: 'POST',
+    headers: { 'x-auth-token': account.token },
+    json: { platform: 'web', transport: 'webpush', subscription: { ...subscription, expirationTime: null } },
+  });
+  if (res.status !== 201) throw new Error(`web push registration refused: ${res.status} ${await res.text()}`);
+  return subscription;
+}
+
+/** POST /api/admin/notifications/test to the rider, as a new admin of that testbed. */
+export async function adminTestPush(
+  bed: WebPushTestbed,
+  rider: TestAccount,
+  category: 'messages' | 'reminders',
+  body: string,
+): Promise<Response> {
+  const admin = await registerAdmin(bed.api);
+  return bed.api.fetch('/api/admin/notifications/test', {
+    method: 'POST',
+    headers: { 'x-auth-token': admin.token },
+    json: { userId: rider._id, category, body },
+  });
+}

@@ -2,9 +2,11 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { messageNotification } from '../../worker/messages/push-payload';
 import { deliver } from '../../worker/push/deliver';
-import { register, registerAdmin, type TestAccount } from '../support/accounts';
+import { register, type TestAccount } from '../support/accounts';
 import {
+  adminTestPush,
   type ReceivedPush,
+  registerWebSubscription,
   type StandInSubscription,
   subscriptionId,
   webPushTestbed,
@@ -19,27 +21,7 @@ const { api } = web;
 
 type Testbed = Awaited<ReturnType<typeof webPushTestbed>>;
 
-/** Registers a browser subscription of the rider through POST /api/push-tokens, as the website does. */
-async function subscribe(account: TestAccount, bed: Testbed = web): Promise<StandInSubscription> {
-  const subscription = await bed.subscribe();
-  const res = await bed.api.fetch('/api/push-tokens', {
-    method: 'POST',
-    headers: { 'x-auth-token': account.token },
-    json: { platform: 'web', transport: 'webpush', subscription: { ...subscription, expirationTime: null } },
-  });
-  expect(res.status).toBe(201);
-  return subscription;
-}
-
-/** POST /api/admin/notifications/test to the rider, as an admin of that testbed. */
-async function adminTestPush(bed: Testbed, rider: TestAccount, category: 'messages' | 'reminders', body: string) {
-  const admin = await registerAdmin(bed.api);
-  return bed.api.fetch('/api/admin/notifications/test', {
-    method: 'POST',
-    headers: { 'x-auth-token': admin.token },
-    json: { userId: rider._id, category, body },
-  });
-}
+const subscribe = (account: TestAccount, bed: Testbed = web) => registerWebSubscription(bed, account);
 
 async function setPreferences(account: TestAccount, patch: unknown) {
   const res = await api.fetch('/api/users/me/notification-preferences', {

@@ -3,10 +3,10 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
 import { auth } from '../middleware/auth';
-import { allowsLocalEndpoints, isPushEndpoint } from './format';
 import { PushToken, RegisterTokenBody, RemovedToken, TokenParam, WebUnsubscribeQuery } from './schema';
 import { registerToken, removeToken, removeWebSubscription } from './service';
 import { pushTokenView } from './views';
+import { DEFAULT_WEB_PUSH_HOSTS, webEndpointProblem, webEndpointRules } from './web-endpoint';
 
 const TAGS = ['notifications'];
 const NOT_YOURS = 'No such push token of yours.';
@@ -17,7 +17,7 @@ const postToken = defineRoute({
   path: '/',
   tags: TAGS,
   summary: 'Register this device for push (upsert by token; a token signed into another account moves here)',
-  description: 'See docs/push.md for the formats per transport.',
+  description: `See docs/push.md for the formats per transport. A webpush endpoint must be an https URL on a browser push service's host (by default ${DEFAULT_WEB_PUSH_HOSTS.join(', ')}), never an IP address; anything else is a 400 naming \`subscription.endpoint\`.`,
   middleware: [auth()] as const,
   request: jsonBody(RegisterTokenBody),
   responses: { 201: jsonResponse(PushToken, 'Registered') },
@@ -48,10 +48,10 @@ const deleteWeb = defineRoute({
 export const pushTokenRoutes = createRouter<AppEnv>()
   .openapi(postToken, async (c) => {
     const registration = c.req.valid('json');
-    if (registration.endpoint && !isPushEndpoint(registration.endpoint, allowsLocalEndpoints(c.env))) {
-      const message = 'must be the https endpoint URL of the push service';
-      throw new ApiError(400, `subscription.endpoint ${message}.`, {
-        details: [{ field: 'subscription.endpoint', message }],
+    const problem = registration.endpoint && webEndpointProblem(registration.endpoint, webEndpointRules(c.env));
+    if (problem) {
+      throw new ApiError(400, `subscription.endpoint ${problem}.`, {
+        details: [{ field: 'subscription.endpoint', message: problem }],
       });
     }
     const stored = await registerToken(c.var.db, new ObjectId(c.var.user._id), registration);

@@ -2,8 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { PUSH_PLATFORMS, PUSH_TRANSPORTS } from '../db/documents';
 import { LIMITS } from '../limits';
 import { isKnownTimeZone } from '../notification-preferences/quiet-hours';
-import { isAuthSecret, isExpoPushToken, isNativeDeviceToken, isP256dhKey, isPushEndpoint } from './format';
+import { isAuthSecret, isExpoPushToken, isNativeDeviceToken, isP256dhKey } from './format';
 import type { TokenRegistration } from './service';
+import { endpointFormProblem } from './web-endpoint';
 
 const L = LIMITS.push;
 const Label = z.string().trim().min(1).max(L.fieldMax);
@@ -11,11 +12,15 @@ const Label = z.string().trim().min(1).max(L.fieldMax);
 /** A browser's PushSubscription as `subscription.toJSON()` gives it. */
 export const WebSubscription = z
   .object({
-    // http://127.0.0.1 and http://localhost pass here; the route refuses them unless WEB_PUSH_LOCAL_ENDPOINTS=allow.
+    // The form here, beside the other fields' problems; the route checks the host against this deployment's
+    // list and refuses http on this machine unless WEB_PUSH_LOCAL_ENDPOINTS=allow (./web-endpoint.ts).
     endpoint: z
       .string()
       .max(L.tokenMax)
-      .refine((endpoint) => isPushEndpoint(endpoint, true), 'must be the https endpoint URL of the push service'),
+      .superRefine((endpoint, ctx) => {
+        const problem = endpointFormProblem(endpoint, true);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
     expirationTime: z.number().nullable().optional(),
     keys: z.object({
       p256dh: z.string().max(200).refine(isP256dhKey, 'must be the base64url P-256 public key (65 bytes)'),
@@ -24,14 +29,17 @@ export const WebSubscription = z
   })
   .openapi('WebPushSubscription');
 
-function subscriptionFromToken(token: string | undefined) {
+/** The subscription JSON sent as the token string, parsed; undefined when the token is no JSON object. */
+function subscriptionInToken(token: string | undefined) {
   if (!token?.startsWith('{')) return undefined;
   try {
-    return WebSubscription.safeParse(JSON.parse(token)).data;
+    return WebSubscription.safeParse(JSON.parse(token));
   } catch {
     return undefined;
   }
 }
+
+const subscriptionFromToken = (token: string | undefined) => subscriptionInToken(token)?.data;
 
 /** The interface spec's registration; for `webpush` the subscription JSON, as `subscription` or as the token string. */
 export const RegisterTokenBody = z
@@ -61,10 +69,14 @@ export const RegisterTokenBody = z
     if (body.transport === 'webpush' || body.platform === 'web') {
       if (body.platform !== 'web') problem('platform', 'must be web when transport is webpush');
       if (body.transport !== 'webpush') problem('transport', 'must be webpush when platform is web');
-      const subscription = body.subscription ?? subscriptionFromToken(body.token);
-      if (!subscription)
+      const inToken = body.subscription ? undefined : subscriptionInToken(body.token);
+      const subscription = body.subscription ?? inToken?.data;
+      // A subscription sent as the token string names its fields as the `subscription` object would.
+      for (const issue of inToken?.error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', path: ['subscription', ...issue.path.map(String)], message: issue.message });
+      if (!subscription && !inToken?.error)
         problem('subscription', 'required when transport is webpush: {endpoint, keys: {p256dh, auth}}');
-      else if (body.subscription && body.token && body.token !== subscription.endpoint)
+      else if (body.subscription && body.token && body.token !== body.subscription.endpoint)
         problem('token', 'must be left out (or equal subscription.endpoint) when a subscription is sent');
       return;
     }

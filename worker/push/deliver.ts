@@ -5,10 +5,12 @@ import type { Env } from '../env';
 import { deviceTimeZone, withDefaults } from '../notification-preferences/defaults';
 import { isQuietAt } from '../notification-preferences/quiet-hours';
 import { readStoredPreferences } from '../notification-preferences/service';
-import { allowsLocalEndpoints, isExpoPushToken, isSendableWebSubscription } from '../push-tokens/format';
+import { isExpoPushToken, isSendableWebSubscription } from '../push-tokens/format';
 import { liveTokensOf } from '../push-tokens/service';
+import type { WebEndpointRules } from '../push-tokens/web-endpoint';
 import { type Dispatch, dispatchAll, type Notification } from './dispatch';
 import { readVapid } from './vapid';
+import { webRulesForSending } from './web-push';
 
 export type { PushCategory } from '../db/documents';
 export type { Notification } from './dispatch';
@@ -31,15 +33,15 @@ export type DeliveryOutcome =
 const QUIET_CATEGORIES = new Set<PushCategory>(['reminders', 'events']);
 
 /**
- * The tokens the sender can reach: Expo (`gateway`) tokens of a valid format, and web push subscriptions with
- * an allowed endpoint and valid keys when `web` (VAPID is configured). The native transports are not sent to.
+ * The tokens the sender can reach: Expo (`gateway`) tokens of a valid format, and web push subscriptions at a
+ * push service (`web`: its rules, null when VAPID or WEB_PUSH_HOSTS is unusable) with valid keys. The native
+ * transports are not sent to.
  */
-export function sendableTokens(tokens: PushTokenDoc[], env: Env, web = true) {
-  const allowLocal = allowsLocalEndpoints(env);
+export function sendableTokens(tokens: PushTokenDoc[], web: WebEndpointRules | null) {
   return tokens.filter((token) =>
     token.transport === 'gateway'
       ? isExpoPushToken(token.token)
-      : token.transport === 'webpush' && web && isSendableWebSubscription(token, allowLocal),
+      : token.transport === 'webpush' && !!web && isSendableWebSubscription(token, web),
   );
 }
 
@@ -68,8 +70,8 @@ export async function deliver(
   const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
   const tokensByUser = groupByUser(tokens);
   const vapid = readVapid(env);
-  const web = !('problem' in vapid);
-  const webSkipped = web ? 0 : tokens.filter((token) => token.transport === 'webpush').length;
+  const web = 'problem' in vapid ? null : webRulesForSending(env);
+  const webSkipped = 'problem' in vapid ? tokens.filter((token) => token.transport === 'webpush').length : 0;
   // One line a run, not one a token: the operator's fix is one setting.
   if (webSkipped)
     console.warn(`${(vapid as { problem: string }).problem} ${webSkipped} web push subscriptions skipped.`);
@@ -84,7 +86,7 @@ export async function deliver(
       ? 'category-off'
       : QUIET_CATEGORIES.has(request.category) && isQuietAt(preferences.quietHours, now)
         ? 'quiet-hours'
-        : sendableTokens(live, env, web).length === 0
+        : sendableTokens(live, web).length === 0
           ? 'no-live-tokens'
           : null;
     if (skip) {
@@ -93,7 +95,7 @@ export async function deliver(
     }
     outcomes.push(null);
     dispatchOf.push(outcomes.length - 1);
-    dispatches.push({ ...request, tokens: sendableTokens(live, env, web) });
+    dispatches.push({ ...request, tokens: sendableTokens(live, web) });
   }
   const tickets = await dispatchAll(store, env, dispatches, now);
   tickets.forEach((perToken, i) => {

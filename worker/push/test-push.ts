@@ -6,6 +6,7 @@ import { liveTokensOf } from '../push-tokens/service';
 import { sendableTokens } from './deliver';
 import { dispatchAll, type TokenTicket } from './dispatch';
 import { fitBody } from './text';
+import { webRulesForSending } from './web-push';
 
 export const TEST_TITLE = 'Test notification';
 
@@ -28,7 +29,7 @@ export async function sendTestPush(
   ]);
   if (!user) return 'not-found';
   // Web subscriptions are addressed even without VAPID settings: their tickets then say which setting is missing.
-  const tokens = sendableTokens(live, env);
+  const tokens = sendableTokens(live, webRulesForSending(env));
   if (!tokens.length) return { status: 'skipped', reason: 'no-live-tokens', tickets: [] };
   const notification = {
     title: TEST_TITLE,

@@ -73,15 +73,16 @@ export function webPushHeaders(category: PushCategory, notification: Notificatio
   };
 }
 
-export type WebAnswer = 'accepted' | 'gone' | 'too-large' | 'retry' | 'refused';
+export type WebAnswer = 'accepted' | 'gone' | 'too-large' | 'retry' | 'redirected' | 'refused';
 
 /**
- * What a push service's status means: 2xx accepted; 404 and 410 the subscription is gone (services differ);
- * 413 the payload is too large; 429 and 5xx try again later; anything else (400, 403: a wrong VAPID key or
- * subject) is a refusal no retry mends.
+ * What a push service's status means: 2xx accepted; 3xx a redirect, never followed (push services answer
+ * directly); 404 and 410 the subscription is gone (services differ); 413 the payload is too large; 429 and
+ * 5xx try again later; anything else (400, 403: a wrong VAPID key or subject) is a refusal no retry mends.
  */
 export function classifyWebAnswer(status: number): WebAnswer {
   if (status >= 200 && status < 300) return 'accepted';
+  if (status >= 300 && status < 400) return 'redirected';
   if (status === 404 || status === 410) return 'gone';
   if (status === 413) return 'too-large';
   if (status === 429 || status >= 500) return 'retry';
@@ -103,4 +104,28 @@ export function retryDelayMs(retryAfter: string | null, attempt: number, now = D
     else if (Number.isFinite(date)) wait = Math.max(0, date - now);
   }
   return wait > LIMITS.push.retryAfterMaxMs ? null : wait;
+}
+
+const CONFIGURATION_HINT =
+  'a 400 to 403 means a configuration mistake: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be the pair the browser subscribed with, VAPID_SUBJECT a mailto: or https: contact';
+
+/**
+ * Our own words for a push service's answer, by status alone: its body is never read, so nothing the server
+ * at the endpoint writes reaches the delivery log or the admin test push.
+ */
+export function webAnswerReason(status: number): string {
+  const answer = classifyWebAnswer(status);
+  if (answer === 'accepted') return 'accepted';
+  if (answer === 'redirected') return 'a redirect, not followed (push services answer directly)';
+  if (answer === 'gone') return 'the subscription is gone (expired or unsubscribed)';
+  if (answer === 'too-large') return 'the payload is too large';
+  if (answer === 'retry') return status === 429 ? 'too many requests' : 'the push service is unavailable';
+  return status >= 400 && status < 404 ? `refused (${CONFIGURATION_HINT})` : 'refused';
+}
+
+/** A runtime error's text made safe to store and show: control characters gone, at most `max` characters. */
+export function boundedReason(text: string, max = LIMITS.webPush.reasonMax): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const characters = Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim());
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : characters.join('');
 }

@@ -2,9 +2,18 @@ import { encryptNotification } from '@block65/webcrypto-web-push';
 import type { PushCategory, PushTokenDoc } from '../db/documents';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
+import { type WebEndpointRules, webEndpointProblem, webEndpointRules } from '../push-tokens/web-endpoint';
 import type { Notification } from './notification';
 import { readVapid, type VapidConfig, vapidAuthorization } from './vapid';
-import { classifyWebAnswer, encodeWebPayload, halveBody, retryDelayMs, webPushHeaders } from './web-payload';
+import {
+  boundedReason,
+  classifyWebAnswer,
+  encodeWebPayload,
+  halveBody,
+  retryDelayMs,
+  webAnswerReason,
+  webPushHeaders,
+} from './web-payload';
 
 // Sending to browsers' push services (RFC 8030), each push its own request: the payload encrypted with the
 // `aes128gcm` content coding of RFC 8291 by @block65/webcrypto-web-push (WebCrypto, runs in workerd; checked
@@ -30,9 +39,6 @@ export interface WebSendResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const CONFIGURATION_HINT =
-  'a 400 or 403 means a configuration mistake: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be the pair the browser subscribed with, VAPID_SUBJECT a mailto: or https: contact';
-
 async function encrypted(send: WebSend, notification: Notification): Promise<Uint8Array> {
   const keys = send.token.keys!;
   // No padding up to the record size: the push service's bandwidth and our CPU are spent on the message only.
@@ -46,7 +52,8 @@ async function encrypted(send: WebSend, notification: Notification): Promise<Uin
 /**
  * Sends one push: 201 is accepted; 404/410 mean the subscription is gone; a 413 is tried once more with the
  * body preview halved; 429 and 5xx (and an unreachable service) are retried with backoff honouring
- * Retry-After, at most LIMITS.push.sendAttempts requests; 400/403 and the rest are refusals, reported.
+ * Retry-After, at most LIMITS.push.sendAttempts requests; a redirect is not followed and fails the push;
+ * 400/403 and the rest are refusals. Answers are reported by status in our own words (webAnswerReason).
  */
 export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<WebSendResult> {
   const endpoint = send.token.endpoint!;
@@ -86,6 +93,8 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
     try {
       response = await fetch(endpoint, {
         method: 'POST',
+        // A push service answers itself; a redirect could only lead somewhere the endpoint check never saw.
+        redirect: 'manual',
         headers: {
           authorization,
           'content-encoding': 'aes128gcm',
@@ -103,15 +112,16 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
         gone: false,
         error: {
           code: null,
-          message: `The push service at ${new URL(endpoint).origin} is unreachable: ${(err as Error).message}`,
+          message: `The push service at ${new URL(endpoint).origin} is unreachable: ${boundedReason((err as Error).message)}`,
         },
       };
     }
     if (response) {
-      const text = response.ok ? '' : (await response.text()).slice(0, 300);
-      if (response.ok) await response.body?.cancel();
+      // The body is never read: whatever the server at the endpoint writes stays out of logs and answers.
+      await response.body?.cancel();
       const answer = classifyWebAnswer(response.status);
-      const said = `The push service at ${new URL(endpoint).origin} answered ${response.status}${text ? `: ${text}` : ''}`;
+      const said = `The push service at ${new URL(endpoint).origin} answered ${response.status}: ${webAnswerReason(response.status)}`;
+      if (answer === 'redirected') console.warn(`${said}; the push is not delivered.`);
       last = {
         status: answer === 'accepted' ? 'ok' : 'error',
         serviceStatus: response.status,
@@ -121,12 +131,12 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
           ? {}
           : {
               error: {
-                code: answer === 'gone' ? '410-Gone' : String(response.status),
-                message: answer === 'refused' && response.status < 404 ? `${said} (${CONFIGURATION_HINT})` : said,
+                code: answer === 'gone' ? '410-Gone' : answer === 'redirected' ? 'redirect' : String(response.status),
+                message: said,
               },
             }),
       };
-      if (answer === 'accepted' || answer === 'gone' || answer === 'refused') return last;
+      if (answer === 'accepted' || answer === 'gone' || answer === 'refused' || answer === 'redirected') return last;
       if (answer === 'too-large') {
         if (shortened) return last;
         shortened = true;
@@ -150,8 +160,22 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
 }
 
 /**
+ * This deployment's web endpoint rules, or null (one log line) when WEB_PUSH_HOSTS is unusable: web pushes
+ * then go nowhere rather than anywhere.
+ */
+export function webRulesForSending(env: Env): WebEndpointRules | null {
+  try {
+    return webEndpointRules(env);
+  } catch (err) {
+    console.warn(`${(err as Error).message} Web pushes are not sent.`);
+    return null;
+  }
+}
+
+/**
  * Sends many pushes, a few in flight at once. Without a usable VAPID key pair or subject every result is an
- * error naming the setting, and one line is logged.
+ * error naming the setting, and one line is logged. An endpoint off the push services is never requested,
+ * whoever passed it here.
  */
 export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSendResult[]> {
   if (!sends.length) return [];
@@ -165,12 +189,17 @@ export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSend
       error: { code: 'vapid-not-configured', message: config.problem },
     }));
   }
+  const rules = webRulesForSending(env);
   const results: WebSendResult[] = new Array(sends.length);
   let next = 0;
   const lane = async () => {
     while (next < sends.length) {
       const index = next++;
-      results[index] = await sendWebPush(config, sends[index]!);
+      const send = sends[index]!;
+      const problem = rules ? webEndpointProblem(send.token.endpoint ?? '', rules) : 'WEB_PUSH_HOSTS is unusable';
+      results[index] = problem
+        ? { status: 'error', attempts: 0, gone: false, error: { code: 'endpoint-not-allowed', message: problem } }
+        : await sendWebPush(config, send);
     }
   };
   await Promise.all(Array.from({ length: Math.min(LIMITS.webPush.sendConcurrency, sends.length) }, lane));

@@ -15,6 +15,10 @@ export interface WebPushScript {
   retryAfter?: string;
   /** Encrypted bodies longer than this are answered 413. */
   maxBodyBytes?: number;
+  /** Sent as Location with a scripted 3xx: where the service redirects the push to. */
+  location?: string;
+  /** The body of every answer but a 201 (default `stand-in answer <status>`, or what was wrong with the VAPID JWT). */
+  answerText?: string;
 }
 
 /** One push as the stand-in received it. */
@@ -175,13 +179,15 @@ export function createWebPushHandler() {
             : 201;
     state.received.push(received);
     const retry = (received.status === 429 || received.status >= 500) && state.script.retryAfter;
+    const redirect = received.status >= 300 && received.status < 400 && state.script.location;
     res
       .writeHead(received.status, {
         'content-type': 'text/plain',
         ...(received.status === 201 ? { location: `${origin}/web-push/${name}/message/${randomUUID()}` } : {}),
+        ...(redirect ? { location: state.script.location } : {}),
         ...(retry ? { 'retry-after': state.script.retryAfter } : {}),
       })
-      .end(received.status === 201 ? '' : (problem ?? `stand-in answer ${received.status}`));
+      .end(received.status === 201 ? '' : (state.script.answerText ?? problem ?? `stand-in answer ${received.status}`));
     return true;
   };
 }
