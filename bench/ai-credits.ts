@@ -1,5 +1,5 @@
 /**
- * Paid AI work (issue 18), run by hand: `npx tsx bench/ai-credits.ts` (RUNS, HOLDS override).
+ * Paid AI work, run by hand: `npx tsx bench/ai-credits.ts` (RUNS, HOLDS override).
  * 1. The companion reply on the local stack (offline companion, so no model time): p50/p95 of a reply
  *    paid from the allowance (a premium rider) against one paid by a credit reservation (a free rider
  *    past an allowance of 1), and the database round trips each payment path adds, counted by the

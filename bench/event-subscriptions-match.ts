@@ -1,5 +1,5 @@
 /**
- * Matching one newly published event against 50,000 event subscriptions (issue 16's closing note):
+ * Matching one newly published event against 50,000 event subscriptions:
  * milliseconds per event through `matchingSubscriptions` (the query onEventPublished runs), the
  * candidates the index returned against the true matches, and a full scan of every subscription for
  * comparison. Prints the index that serves the query: the winning plan's `explain` on a real MongoDB

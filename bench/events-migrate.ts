@@ -1,5 +1,5 @@
 /**
- * `npm run migrate:events` over 20,000 stored Live events (issue 16's closing note): seconds and
+ * `npm run migrate:events` over 20,000 stored Live events: seconds and
  * database round trips (commands the driver sent, counted by command monitoring), for a first
  * run and for a second run that finds nothing to do. The dev database by default; a real one with
  * MONGODB_URI (its database is dropped first: use a scratch one).

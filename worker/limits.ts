@@ -212,7 +212,7 @@ export const LIMITS = {
     modelTimeoutMs: 20_000,
     /** Retry-After on the 503 when the model is unreachable or rate-limited: past a typical rate-limit reset. */
     providerRetryAfterSeconds: 10,
-    /** Model calls cost money (issue 10): per rider per minute, COMPANION_MESSAGES_PER_MINUTE overrides it. */
+    /** Model calls cost money: per rider per minute, COMPANION_MESSAGES_PER_MINUTE overrides it. */
     messagesPerMinute: 30,
     rateWindowMs: 60_000,
     /** A speak request that has not been answered by then is dropped: the voice box is fire-and-forget. */
@@ -257,7 +257,7 @@ export const LIMITS = {
   },
   /** Product analytics (worker/analytics/): the ingestion batch and the bounds of property values. */
   analytics: {
-    /** Envelopes per POST /api/analytics/events (issue 11: up to 100; more is a 413). */
+    /** Envelopes per POST /api/analytics/events (up to 100; more is a 413). */
     batchMax: 100,
     /** The only envelope schema version (interface spec, Versioning). */
     schemaVersion: 1,
@@ -286,7 +286,7 @@ export const LIMITS = {
     descriptionMax: 500,
     /** Experiments an admin list returns: far above the handful running at once. */
     listMax: 200,
-    /** A unit converts with a meaningful action within this long after its first exposure (issue 20). */
+    /** A unit converts with a meaningful action within this long after its first exposure. */
     conversionWindowMs: 7 * 24 * 60 * 60 * 1000,
   },
   /** The analytics dashboard (worker/analytics-dashboard/): how far back one request may reach. */
@@ -297,7 +297,7 @@ export const LIMITS = {
     /** Days of events the data-quality share covers. */
     qualityDaysDefault: 7,
     qualityDaysMax: 90,
-    /** The data-quality target: share of authenticated mobile events carrying every envelope field (issue 11). */
+    /** The data-quality target: share of authenticated mobile events carrying every envelope field. */
     qualityTarget: 0.98,
   },
   /** Push notifications (worker/push/; the interface spec, Push notifications and Limits). */
@@ -381,7 +381,7 @@ export const LIMITS = {
     /** Radius of a subscription's place: a region's worth of travel; bounds the geo cells it is indexed under. */
     radiusKmMin: 1,
     radiusKmMax: 500,
-    /** One digest per subscription per rolling window (issue 16, item 6). */
+    /** One digest per subscription per rolling window. */
     digestWindowHours: 24,
     /** Newly published events one digest names at most (the newest); the rest wait for the next one. */
     digestEventsMax: 50,

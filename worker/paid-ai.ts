@@ -2,7 +2,7 @@ import { positiveIntSetting } from './config';
 import type { Env } from './env';
 import { LIMITS } from './limits';
 
-// What AI work costs and what each plan gets free, in one place (issue 18): the chat routes, the
+// What AI work costs and what each plan gets free, in one place: the chat routes, the
 // credit service, the monthly grant and the reading routes all take their numbers from here.
 // Core actions (every route that is not AI work) never touch credits.
 

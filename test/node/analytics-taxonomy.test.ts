@@ -19,7 +19,7 @@ notification_permission_result notification_received notification_opened
 version_heartbeat update_prompt_seen update_prompt_dismissed update_store_opened update_completed
 paywall_viewed checkout_started trial_started subscription_started subscription_renewed subscription_canceled
 subscription_expired ai_credit_debited`.split(/\s+/);
-// Names issues added beyond the spec's list: experiment_exposed (issue 20, experiments).
+// Names added beyond the spec's list: experiment_exposed (experiments).
 const ADDED_NAMES = ['experiment_exposed'];
 
 describe('analytics taxonomy', () => {

@@ -6,7 +6,7 @@ import { combinedSourceRefs } from '../../worker/event-desk/merge-rule';
 import { submissionDocument, utcTimes } from '../../worker/event-submissions/document';
 import { baseDedupeKey, looksLikeSameEvent } from '../../worker/event-submissions/duplicates';
 
-// The pure rules of submissions and the desk (issue 16, items 7 and 8).
+// The pure rules of submissions and the desk.
 
 const day = new Date('2031-06-14T12:00:00.000Z');
 

@@ -5,7 +5,7 @@ import { creditState, grantCredits, myCredits, serverEvents } from '../support/a
 import { chat, companionApi, sendChat } from '../support/companion';
 import { setSubscription } from '../support/spot-lists';
 
-// Paid companion replies (issue 18) against the stand-in model: every call reports 120 prompt and 30
+// Paid companion replies against the stand-in model: every call reports 120 prompt and 30
 // completion tokens on gpt-4o-mini, 36 USD micros, so at 10 micros a credit a reply costs 4 credits.
 const REPLY_MAX = 10;
 const REPLY_COST = 4;

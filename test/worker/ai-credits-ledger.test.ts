@@ -25,7 +25,7 @@ import { createSpot } from '../support/spots';
 import { addTrick, as, createList } from '../support/trick-lists';
 import { createApi } from '../support/worker-api';
 
-// The credit ledger (issue 18): how credit arrives, how it is read, the sweep, and the ledger's invariant.
+// The credit ledger: how credit arrives, how it is read, the sweep, and the ledger's invariant.
 const api = createApi('ai-credits-ledger');
 const admin = registerAdmin(api);
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';
 import { createApi } from '../support/worker-api';
 
-// Change history that reaches riders (issue 16, item 4): a time change by an admin (recordEventChanges
+// Change history that reaches riders: a time change by an admin (recordEventChanges
 // called as the admin edit calls it) and by a source (through real ingestion), each logged once and
 // queued once per rider however many reasons the rider has.
 

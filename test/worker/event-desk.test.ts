@@ -7,7 +7,7 @@ import { call, refusedFields } from '../support/content';
 import { DAY_MS, eventDoc, insertEvents, listedIds } from '../support/events';
 import { createApi } from '../support/worker-api';
 
-// The admin desk (issue 16, item 8): review, duplicates and merge, edit, stale, sources.
+// The admin desk: review, duplicates and merge, edit, stale, sources.
 
 const api = createApi('event-desk');
 

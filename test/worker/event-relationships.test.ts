@@ -6,7 +6,7 @@ import { call, everyPage } from '../support/content';
 import { eventDoc, insertEvents } from '../support/events';
 import { createApi } from '../support/worker-api';
 
-// A rider's relationship to an event (issue 16, item 5).
+// A rider's relationship to an event.
 
 const api = createApi('event-relationships');
 

@@ -6,7 +6,7 @@ import { call, refusedFields } from '../support/content';
 import { eventDoc, insertEvents, listedIds } from '../support/events';
 import { createApi } from '../support/worker-api';
 
-// Community submissions (issue 16, item 7). The desk's approval is in event-desk.test.ts.
+// Community submissions. The desk's approval is in event-desk.test.ts.
 
 const api = createApi('event-submissions', { EVENT_SUBMISSIONS_PER_DAY: '3' });
 

@@ -8,7 +8,7 @@ import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';
 import { createApi } from '../support/worker-api';
 
-// Matching a newly published event against subscriptions (issue 16, item 6): by sport and by distance,
+// Matching a newly published event against subscriptions: by sport and by distance,
 // one open digest per subscription however many events match.
 
 const api = createApi('event-subscriptions-match', {}, { indexes: true });

@@ -10,7 +10,7 @@ import { call, refusedFields } from '../support/content';
 import { eventDoc, insertEvents } from '../support/events';
 import { createApi } from '../support/worker-api';
 
-// Event subscriptions (issue 16, item 6): the CRUD routes, their validation and limit, and matching
+// Event subscriptions: the CRUD routes, their validation and limit, and matching
 // through what the routes stored (by sport and by distance).
 
 const api = createApi('event-subscriptions', {}, { indexes: true });

@@ -6,7 +6,7 @@ import { call } from '../support/content';
 import { liveFixture, PINNED_PATHS } from '../support/events-fixture';
 import { createApi } from '../support/worker-api';
 
-// Existing clients see exactly what they saw before the target model (issue 16): the Live list's
+// Existing clients see exactly what they saw before the target model: the Live list's
 // fields, values, offset cursor and page size, and the detail, pinned on a fixed set of records.
 
 const api = createApi('events-live-pin');

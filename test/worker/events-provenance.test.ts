@@ -4,7 +4,7 @@ import { registerAdmin } from '../support/accounts';
 import { call } from '../support/content';
 import { ingestionTestbed } from '../support/ingestion';
 
-// Provenance (issue 16, item 3): raw records, source health, one event per real event across
+// Provenance: raw records, source health, one event per real event across
 // sources with both sourceRefs, conflicts settled by sourceTrust.
 
 describe('event provenance', () => {

@@ -7,7 +7,7 @@ import { call } from '../support/content';
 import { eventDoc, insertEvents, listPage } from '../support/events';
 import { createApi } from '../support/worker-api';
 
-// `?view=target` (issue 16): the target shape only for a client that asks; unpublished events
+// `?view=target`: the target shape only for a client that asks; unpublished events
 // are in no list and 404 on the detail.
 
 const api = createApi('events-target-view');

@@ -63,7 +63,7 @@ describe('PATCH /api/users/me/notification-preferences', () => {
     expect(await (await get(rider)).json()).toEqual(body);
   });
 
-  it("patches the events category (issue 16) like the spec's two, leaving them as they were", async () => {
+  it("patches the events category like the spec's two, leaving them as they were", async () => {
     const rider = await register(api);
     const res = await patch(rider, { events: { push: false } });
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@ import { call, createCategory } from '../support/content';
 import { createSpot } from '../support/spots';
 import { vectorizeStandIn } from '../support/vectorize-stand-in';
 
-// Retrieval through a vector store (issue 18, item 5). Vectorize has no local simulator, so the binding is
+// Retrieval through a vector store. Vectorize has no local simulator, so the binding is
 // test/support/vectorize-stand-in.ts (cosine similarity in memory) and the embeddings come from the OpenAI
 // stand-in's bag-of-words endpoint (test/support/stand-ins/openai.ts). A second Worker on the same database,
 // without the binding, shows the keyword search as it was.

@@ -10,7 +10,7 @@ import { registerAdmin } from '../support/accounts';
 import { runCron, withStore } from '../support/ai-credits';
 import { createApi } from '../support/worker-api';
 
-// Usage metering (issue 20, item 5): one usage_events row per settled call, and the daily reconciliation.
+// Usage metering: one usage_events row per settled call, and the daily reconciliation.
 const api = createApi('usage-metering');
 const env = { AI_DAILY_REPLIES_FREE: '3', AI_REPLY_MAX_CREDITS: '10' } as Env;
 const RECONCILE_CRON = SCHEDULES.find((schedule) => schedule.job === 'usage reconciliation')!.cron;

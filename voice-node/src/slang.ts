@@ -1,4 +1,4 @@
-// The one slang dictionary (issue 10): chat shorthand and rider slang as espeak-ng should say them.
+// The one slang dictionary: chat shorthand and rider slang as espeak-ng should say them.
 // Keys are matched as whole words, case-insensitively; values are what is spoken.
 export const SLANG: Readonly<Record<string, string>> = {
   lol: 'ha',

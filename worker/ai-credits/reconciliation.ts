@@ -3,7 +3,7 @@ import type { Store } from '../db/store';
 import { allowanceDay } from '../paid-ai';
 import { usageEvents } from './usage';
 
-// The daily usage reconciliation (issue 20, usage metering): credits settled in the ledger against
+// The daily usage reconciliation (usage metering): credits settled in the ledger against
 // credits charged in usage_events over one UTC day. Both are written by the same settle at the same
 // instant (worker/ai-credits/paid-call.ts), so any difference is a bug.
 

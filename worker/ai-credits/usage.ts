@@ -3,7 +3,7 @@ import type { UsageEventDoc } from '../db/documents';
 import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
-// usage_events (issue 20, usage metering): one row per AI call, written by the settle that ends it.
+// usage_events (usage metering): one row per AI call, written by the settle that ends it.
 
 // The Store's accessor is typed for the planned collection's bare shape (worker/db/collections.ts).
 export const usageEvents = (store: Store) => store.db.collection<UsageEventDoc>('usage_events');

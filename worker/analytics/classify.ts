@@ -73,7 +73,7 @@ function identityRefusal(envelope: EnvelopeFields, caller: ObjectId | null): Qua
  * Sorts one envelope by the ingestion rules (the interface spec: unknown names, properties or
  * schema versions go to quarantine; properties hold IDs and bounded enums only). Pure: the
  * caller is the signed-in account (null when anonymous), receivedAt the server's clock, experiments the defined
- * experiments an `experiment_exposed` event must name (issue 20: an unknown key or variant is quarantined).
+ * experiments an `experiment_exposed` event must name (an unknown key or variant is quarantined).
  */
 export function classifyEvent(
   input: unknown,

@@ -165,7 +165,7 @@ export const ANALYTICS_EVENTS = {
   subscription_expired: event('client', subscriptionProps),
   // Recorded on each settle that charged credits: the amount and the reason, never text (worker/ai-credits/paid-call.ts).
   ai_credit_debited: event('server', props({ credits: count, operation: z.enum(['chat', 'voice', 'other']) })),
-  // Experiments (issue 20): the client showed this variant; the first per unit is kept in experiment_exposures.
+  // Experiments: the client showed this variant; the first per unit is kept in experiment_exposures.
   experiment_exposed: event('client', props({ experimentKey, variant: experimentKey })),
 } as const satisfies Record<string, EventDefinition>;
 

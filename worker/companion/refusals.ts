@@ -17,7 +17,7 @@ export const tooManyMessages = (retryAfterSeconds: number) =>
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 
-/** Neither the day's allowance nor the rider's credit covers the reply (issue 18): 402 with what is missing. */
+/** Neither the day's allowance nor the rider's credit covers the reply: 402 with what is missing. */
 export const paymentRequired = (balance: number, needed: number) =>
   new ApiError(402, 'Your AI allowance for today is used up and your credit does not cover this reply.', {
     fields: { balance, needed },

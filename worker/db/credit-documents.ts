@@ -55,7 +55,7 @@ export interface CreditLedgerDoc {
   createdAt: Date;
 }
 
-/** One AI call as billing checks it: counts and cost, never prompt or reply text (issue 20, usage metering). */
+/** One AI call as billing checks it: counts and cost, never prompt or reply text (usage metering). */
 export interface UsageEventDoc {
   _id: ObjectId;
   /** Unique: the call's own id, so a retried settle writes one row. */

@@ -101,7 +101,7 @@ export interface EventDoc {
   mergedBy?: ObjectId;
 }
 
-/** A rider's relationship to an event (issue 16, item 5): one per rider and event. */
+/** A rider's relationship to an event: one per rider and event. */
 export interface EventRelationshipDoc {
   _id: ObjectId;
   userId: ObjectId;
@@ -137,7 +137,7 @@ export interface MigrationCheckpointDoc {
   updatedAt: Date;
 }
 
-/** One upstream item as last read (issue 16, item 3); unique per (sourceId, externalId). */
+/** One upstream item as last read; unique per (sourceId, externalId). */
 export interface EventSourceRecordDoc {
   _id: ObjectId;
   sourceId: string;
@@ -161,7 +161,7 @@ export interface EventSourceDoc {
   totals?: Record<string, number>;
 }
 
-/** One material field of a published event as one write changed it (issue 16, item 4; worker/event-changes/). */
+/** One material field of a published event as one write changed it (worker/event-changes/). */
 export interface EventChangeLogDoc {
   _id: ObjectId;
   eventId: ObjectId;
@@ -177,7 +177,7 @@ export interface EventChangeLogDoc {
   key: string;
 }
 
-/** A rider's saved filter of events (issue 16, item 6; worker/event-subscriptions/). */
+/** A rider's saved filter of events (worker/event-subscriptions/). */
 export interface EventSubscriptionDoc {
   _id: ObjectId;
   userId: ObjectId;

@@ -4,7 +4,7 @@ import type { StoredDoc } from './stored-doc';
 // The interface spec's "Push token", "Notification preferences" and "Push notifications": the one module of
 // their enums (schemas, the sender and tests import these lists), and the stored shapes.
 
-/** The interface spec's two, and `events` (issue 16: changes to events a rider follows, subscription digests). */
+/** The interface spec's two, and `events` (changes to events a rider follows, subscription digests). */
 export const PUSH_CATEGORIES = ['messages', 'reminders', 'events'] as const;
 export type PushCategory = (typeof PUSH_CATEGORIES)[number];
 

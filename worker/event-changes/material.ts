@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EventDoc } from '../db/event-documents';
 import { coordinatesOf } from '../events/geo';
 
-// What counts as a material change of a published event (issue 16, item 4): the fields a rider
+// What counts as a material change of a published event: the fields a rider
 // who plans to go would act on. Pure, so the rule is unit-tested apart from storage.
 
 export const MATERIAL_FIELDS = ['startAt', 'endAt', 'venue', 'status', 'registrationStatus'] as const;

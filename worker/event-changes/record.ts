@@ -6,8 +6,8 @@ import { matchingSubscriptions } from '../event-subscriptions/match';
 import { LIMITS } from '../limits';
 import { changeKeyOf, isPublished, type MaterialField, materialChanges } from './material';
 
-// The change history of published events and its fan-out to riders (issue 16, item 4;
-// docs/event-notifications.md). Called by ingestion for a source's update of an existing event
+// The change history of published events and its fan-out to riders
+// (docs/event-notifications.md). Called by ingestion for a source's update of an existing event
 // (worker/ingestion/bulk-writer.ts) and by the admin edit with the admin as `by`.
 
 export type ChangeReason = 'saved' | 'relationship' | 'subscription';

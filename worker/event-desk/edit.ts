@@ -3,7 +3,7 @@ import { participationOf, spectatingOf, type UtcTimes, venueOf } from '../event-
 import { pointOf } from '../events/target-shape';
 import type { EditInput } from './schema';
 
-// An admin edit → the $set it makes (issue 16, item 8). Pure. A nested object the event already
+// An admin edit → the $set it makes. Pure. A nested object the event already
 // holds is edited field by field (dotted paths: the other fields stay); one it lacks (a Live
 // record's null venue) is written whole.
 

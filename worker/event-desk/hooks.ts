@@ -4,7 +4,7 @@ import type { Store } from '../db/store';
 import { recordEventChanges } from '../event-changes/record';
 import { onEventPublished } from '../event-subscriptions/match';
 
-// The desk's two calls into change history and subscriptions (issue 16, items 4 and 6): the one
+// The desk's two calls into change history and subscriptions: the one
 // call site of each.
 
 /** An admin edit: material changes go to eventChangeLog and notify riders, with the admin as `by`. */

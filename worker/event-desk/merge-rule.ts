@@ -1,6 +1,6 @@
 import type { EventSourceRef } from '../db/event-documents';
 
-// What a merge keeps of two events' source listings (issue 16, item 8). Pure.
+// What a merge keeps of two events' source listings. Pure.
 
 const keyOf = (ref: Pick<EventSourceRef, 'sourceId' | 'externalId'>) => `${ref.sourceId}\u0000${ref.externalId ?? ''}`;
 

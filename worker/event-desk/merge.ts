@@ -3,7 +3,7 @@ import type { EventDoc, EventRelationshipDoc, EventSaveDoc } from '../db/event-d
 import type { Store } from '../db/store';
 import { combinedSourceRefs } from './merge-rule';
 
-// Merging a duplicate into the surviving event (issue 16, item 8; migrations-notes/events-target-model.md,
+// Merging a duplicate into the surviving event (migrations-notes/events-target-model.md,
 // "Merging"). The merged-away document stays, as approvalStatus rejected with mergedInto, so
 // its id and slug (and its dedupe key, for ingestion) keep resolving to the survivor. Every step
 // is idempotent, so repeating a merge that stopped half-way finishes it.

@@ -40,7 +40,7 @@ import {
 } from './service';
 import { deskEventView, sourceStatusView } from './views';
 
-// The admin desk for events (issue 16, item 8; docs/event-desk.md). Admin only, mounted under /api/admin.
+// The admin desk for events (docs/event-desk.md). Admin only, mounted under /api/admin.
 
 const TAGS = ['events desk'];
 const noEvent = errorResponse('No such event');

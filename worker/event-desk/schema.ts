@@ -5,7 +5,7 @@ import { IdString, pathId } from '../http/ids';
 import { PageQuery, pageOf } from '../http/pagination';
 import { LIMITS } from '../limits';
 
-// The admin desk's shapes (issue 16, item 8).
+// The admin desk's shapes.
 
 const when = z.string().nullable().describe('ISO 8601 UTC; null when absent');
 

@@ -4,7 +4,7 @@ import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
 import { type EventRelationship, NO_RELATIONSHIP_COUNTS, PUBLISHED } from '../events/target-model';
 
-// Every query on a rider's relationship to an event (issue 16, item 5): one row per rider and
+// Every query on a rider's relationship to an event: one row per rider and
 // event (a unique index), and the event's relationshipCounts moved by $inc from what that row was.
 
 export type RelationshipChoice = EventRelationship | 'none';

@@ -13,7 +13,7 @@ import { pointOf } from '../events/target-shape';
 import type { ErrorDetail } from '../http/errors';
 import type { SubmitInput } from './schema';
 
-// A submission's body → the stored event (issue 16, item 7). Pure: the route adds the spot link
+// A submission's body → the stored event. Pure: the route adds the spot link
 // and the possible duplicates, which need the store.
 
 type Session = { name: string; startLocal: string; endLocal?: string };

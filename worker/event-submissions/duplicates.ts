@@ -1,7 +1,7 @@
 import { normalizeText } from '../events/identity';
 import { isNearIdenticalTitle } from '../events/title-similarity';
 
-// When a submission looks like an event already stored (issue 16, item 7): the one rule below,
+// When a submission looks like an event already stored: the one rule below,
 // the same one ingestion uses to join two sources' listings (worker/ingestion/cross-source.ts).
 
 export interface Comparable {

@@ -5,7 +5,7 @@ import { TargetEvent } from '../events/target-schema';
 import { LIMITS } from '../limits';
 import { EVENT_INTENTS, EVENT_SPORTS } from '../taxonomies';
 
-// The event fields a rider submits (issue 16, item 7) and an admin edits (worker/event-desk/):
+// The event fields a rider submits and an admin edits (worker/event-desk/):
 // the target shape, validated field by field so a 400 names each bad field.
 
 const { submitListMax: listMax, submitTextMax: textMax } = LIMITS.events;

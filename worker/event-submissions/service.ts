@@ -4,7 +4,7 @@ import type { Store } from '../db/store';
 import { linkedSpotId } from '../events/spot-link';
 import { baseDedupeKey, looksLikeSameEvent } from './duplicates';
 
-// Every query of community submissions (issue 16, item 7).
+// Every query of community submissions.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import type { EventDoc, EventSubscriptionDoc } from '../db/event-documents';
 import { coordinatesOf } from '../events/geo';
 
-// How one new event finds the subscriptions it matches without reading them all (issue 16, item 6).
+// How one new event finds the subscriptions it matches without reading them all.
 //
 // Each subscription is stored under a few `matchKeys` drawn from ONE of its criteria, the most
 // selective it has (its anchor): the geo cells its circle covers, else its organizer, else its sports,

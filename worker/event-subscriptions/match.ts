@@ -5,7 +5,7 @@ import type { Store } from '../db/store';
 import { isPublished } from '../event-changes/material';
 import { eventKeys, matches } from './match-keys';
 
-// Matching one event against every subscription (issue 16, item 6), through the multikey index
+// Matching one event against every subscription, through the multikey index
 // `eventSubscriptions.matchKeys` (worker/event-subscriptions/match-keys.ts explains the keys).
 
 /** The index the candidate query is written for (bench/event-subscriptions-match.ts prints it). */

@@ -5,7 +5,7 @@ import { LIMITS } from '../limits';
 import { normalized, type SubscriptionCriteria, subscriptionKeys } from './match-keys';
 import type { SubscriptionInput } from './schema';
 
-// Every query on event subscriptions (issue 16, item 6). A rider holds at most
+// Every query on event subscriptions. A rider holds at most
 // LIMITS.eventNotifications.subscriptionsPerUser; the count lives on the user and moves atomically.
 
 type Stored = Pick<EventSubscriptionDoc, 'name' | keyof SubscriptionCriteria>;

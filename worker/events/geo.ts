@@ -3,7 +3,7 @@ import type { EventDoc } from '../db/event-documents';
 import type { BoundingBox } from './query-schema';
 import { EVENT_SCHEMA_VERSION } from './target-model';
 
-// Where an event is (issue 16, item 9): venue.location (GeoJSON, 2dsphere index) on target
+// Where an event is: venue.location (GeoJSON, 2dsphere index) on target
 // documents, venue.lat/lng on Live records not yet migrated (migrations-notes/events-target-model.md).
 
 type Loose = Record<string, unknown>;

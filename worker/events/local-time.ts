@@ -1,4 +1,4 @@
-// Local wall-clock times in an IANA zone to UTC instants (issue 16: submissions and admin edits
+// Local wall-clock times in an IANA zone to UTC instants (submissions and admin edits
 // may give startLocal/endLocal as YYYY-MM-DDTHH:mm with a timezone). Pure; Intl does the zone rules.
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;

@@ -3,7 +3,7 @@ import type { Store } from '../db/store';
 import { normalizeText } from './identity';
 import { titleSimilarity } from './title-similarity';
 
-// venue.spotId (issue 16, item 1): an event's venue is a known spot when the spot lies within
+// venue.spotId: an event's venue is a known spot when the spot lies within
 // SPOT_LINK_METRES of the venue's point and the names agree by the rule below.
 
 export const SPOT_LINK_METRES = 150;

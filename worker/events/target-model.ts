@@ -1,4 +1,4 @@
-// The target events model's vocabularies and thresholds (issue 16; the interface spec, "Event
+// The target events model's vocabularies and thresholds (the interface spec, "Event
 // (Planned target model)"). Documented in migrations-notes/events-target-model.md.
 
 /** Stored documents in the target shape carry this; older ones are Live records (worker/events/views.ts reads both). */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { APPROVAL_STATUSES, EVENT_RELATIONSHIPS, TARGET_LEVELS, TARGET_REGISTRATION_STATUSES } from './target-model';
 
-// The target shape (issue 16; the interface spec, "Event (Planned target model)"), answered only
+// The target shape (the interface spec, "Event (Planned target model)"), answered only
 // to a client asking with `?view=target`; everyone else keeps the Live shape (worker/events/schema.ts).
 
 const text = z.string().nullable();

@@ -8,7 +8,7 @@ import {
   TARGET_REGISTRATION_STATUSES,
 } from './target-model';
 
-// One stored record (Live or already target) → the target shape (issue 16, item 1). Pure and
+// One stored record (Live or already target) → the target shape. Pure and
 // idempotent: the migration (worker/events/migration.ts) and ingestion both use it, and a target
 // document comes out unchanged. What each Live field becomes: migrations-notes/events-target-model.md.
 
@@ -120,7 +120,7 @@ export function toTargetShape(doc: EventDoc): EventDoc {
       staleAfter: date(freshness?.staleAfter) ?? (verified ? new Date(verified.getTime() + STALE_AFTER_MS) : null),
       changedAt: date(freshness?.changedAt),
     },
-    // Stored Live records were published, so they migrate as approved (issue 16).
+    // Stored Live records were published, so they migrate as approved.
     approvalStatus: str(e.approvalStatus) ?? 'approved',
     relationshipCounts: { ...NO_RELATIONSHIP_COUNTS, ...(counts ?? {}) },
     schemaVersion: EVENT_SCHEMA_VERSION,

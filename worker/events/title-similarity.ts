@@ -1,6 +1,6 @@
 import { normalizeText } from './identity';
 
-// When two listings are the same real event (issue 16, items 3 and 7): the same dedupe key, or
+// When two listings are the same real event: the same dedupe key, or
 // the same UTC day and city with near-identical titles by the one rule below.
 
 /** Words that tell nothing apart: articles, "and" (often written "&"), and a year. */

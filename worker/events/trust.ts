@@ -1,6 +1,6 @@
 import { DEFAULT_SOURCE_TRUST } from './target-model';
 
-// Which listing's content an event keeps when two sources disagree (issue 16, item 3).
+// Which listing's content an event keeps when two sources disagree.
 
 export interface Claim {
   source: string | null | undefined;

@@ -5,7 +5,7 @@ import { linkedSpotId } from '../events/spot-link';
 import { isNearIdenticalTitle } from '../events/title-similarity';
 import type { EventRecord } from './event-record';
 
-// Before a source's listings are written (issue 16, item 3): a listing whose dedupe key is new
+// Before a source's listings are written: a listing whose dedupe key is new
 // but whose title is near-identical to a stored event's at the same UTC day and city joins that
 // event (its dedupe key), and organizer names map onto canonical organizers.
 

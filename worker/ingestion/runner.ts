@@ -37,7 +37,7 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
   for (const item of rejected) console.warn(`[ingestion] ${source.name} item ${item.sourceId} skipped: ${item.reason}`);
   const { records: listed, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
   await keepSourceRecords(store, source.name, listed, now);
-  // Near-identical listings join stored events, so the same real event is listed once (issue 16, item 3).
+  // Near-identical listings join stored events, so the same real event is listed once.
   const joined = uniqueByDedupeKey(
     // …and a listing of an event merged on the desk writes to the survivor.
     await followMerges(

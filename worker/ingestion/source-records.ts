@@ -4,7 +4,7 @@ import type { Store } from '../db/store';
 import type { EventRecord } from './event-record';
 import type { EventSource } from './sources';
 
-// Provenance (issue 16, item 3): the raw upstream records of each run (eventSourceRecords) and
+// Provenance: the raw upstream records of each run (eventSourceRecords) and
 // each source's settings and health (eventSources). Every query on both collections.
 
 /**

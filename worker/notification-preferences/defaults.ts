@@ -7,7 +7,7 @@ export const FALLBACK_TIME_ZONE = 'UTC';
 const DEFAULTS = {
   messages: { push: true, inApp: true, email: false },
   reminders: { push: true, inApp: false, email: false },
-  /** Issue 16, beside the spec's two: changes to events the rider follows and subscription digests. */
+  /** Beside the spec's two: changes to events the rider follows and subscription digests. */
   events: { push: true, inApp: true, email: false },
   quietHours: { start: '21:00', end: '09:00' },
   osPermission: { ios: 'unknown', android: 'unknown', web: 'unknown' },

@@ -4,7 +4,7 @@ import type { SettingName } from '../setting-error';
 
 // VAPID (RFC 8292) on WebCrypto. The encryption comes from @block65/webcrypto-web-push (worker/push/web-push.ts),
 // but its VAPID header refuses any endpoint that is not https, which the local push-service stand-in of
-// development and the tests is (issue 17, local delivery), and fixes the JWT's lifetime; signing an ES256
+// development and the tests is (local delivery), and fixes the JWT's lifetime; signing an ES256
 // JWT is a few lines, so it is done here.
 
 /** The key pair and contact web pushes are signed with. */

@@ -18,7 +18,7 @@ export const PAYMENT_EVENT_TYPES = [
   'subscription.past_due',
 ] as const;
 
-/** The credit purchase event (issue 18); its body carries `data.credits` instead of a subscription. */
+/** The credit purchase event; its body carries `data.credits` instead of a subscription. */
 export const CREDITS_PURCHASED = 'credits.purchased';
 
 export type PaidPlan = (typeof PAID_PLANS)[number];

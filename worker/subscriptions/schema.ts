@@ -24,7 +24,7 @@ const SubscriptionEvent = z.object({
   }),
 });
 
-/** A purchase of AI credits (issue 18): added to the rider's balance once, whatever the delivery order. */
+/** A purchase of AI credits: added to the rider's balance once, whatever the delivery order. */
 const CreditsPurchasedEvent = z.object({
   id: eventId,
   type: z.literal(CREDITS_PURCHASED),

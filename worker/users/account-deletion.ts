@@ -108,7 +108,7 @@ export const PERSONAL_DATA: Cleanup[] = [
     collection: 'events',
     detach: (userId) => ({ filter: { mergedBy: userId }, update: { $unset: { mergedBy: '' } } }),
   },
-  // A rider's saved event filters and every notification queued for them (issue 16, items 4 and 6).
+  // A rider's saved event filters and every notification queued for them.
   { collection: 'eventSubscriptions', remove: (userId) => ({ userId }) },
   { collection: 'eventNotificationJobs', remove: (userId) => ({ userId }) },
   // Change-log rows name who made a change: a source, or an admin (never a rider). The history of a
