@@ -17,6 +17,7 @@ const user = {
   _id: '0123456789abcdef01234567',
   name: 'Kim',
   email: 'kim@example.com',
+  emailVerified: false,
   role: null,
   createdAt: '2026-11-23T00:00:00.000Z',
   updatedAt: '2026-11-23T00:00:00.000Z',
