@@ -199,6 +199,10 @@ export const LIMITS = {
     memoryMax: 12,
     /** Reply register: 1 to 3 short sentences (interface spec). */
     replySentencesMax: 3,
+    /** A message's first characters, all that its keyword patterns read (intents, mood, coaching turn, stage demo). */
+    readCharsMax: 100,
+    /** Asks ("show me", "do", …) of a message read for a stage demo request: each costs a trick name's length. */
+    demoAsksMax: 2,
     /** Words a rider's message needs for the turn to count as coaching (a greeting or "thanks" does not). */
     substantiveWordsMin: 4,
     /** Remembered facts per rider, newest kept; a fact is one short sentence. */

@@ -48,6 +48,19 @@ describe.each(SURFACES)('POST $path', ({ path, store }) => {
     }
     expect(await api.db((db) => db.collection(store).countDocuments({ userId: new ObjectId(rider._id) }))).toBe(0);
   });
+
+  it('refuses control characters in a message but keeps its line breaks and tabs', async () => {
+    const rider = await register(api);
+    for (const message of ['events in Ber\u0000lin', 'hey\u001b[2J', 'hi\u007f']) {
+      const res = await sendChat(api, rider, message, { path });
+      expect(res.status, JSON.stringify(message)).toBe(400);
+      expect((await res.json<any>()).details).toEqual([
+        { field: 'message', message: 'must not contain control characters' },
+      ]);
+    }
+    expect(await api.db((db) => db.collection(store).countDocuments({ userId: new ObjectId(rider._id) }))).toBe(0);
+    await chat(api, rider, 'events\tin Berlin?\r\nthanks', { path });
+  });
 });
 
 describe('the companion DM surface beside conversations', () => {

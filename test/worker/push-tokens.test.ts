@@ -159,6 +159,14 @@ describe('DELETE /api/push-tokens', () => {
     expect((await remove(owner, path)).status).toBe(200);
     expect(await stored(web.endpoint)).toBeNull();
     expect((await remove(owner, `/api/push-tokens?platform=ios&endpoint=x`)).status).toBe(400);
+    const control = await remove(
+      owner,
+      `/api/push-tokens?platform=web&endpoint=${encodeURIComponent(web.endpoint)}%00`,
+    );
+    expect(control.status).toBe(400);
+    expect((await control.json<any>()).details).toEqual([
+      { field: 'endpoint', message: 'must not contain control characters' },
+    ]);
   });
 });
 

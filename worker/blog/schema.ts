@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import { keysetCursor } from '../http/keyset-cursor';
 import { Slug, slugDerivable } from '../http/slug';
+import { lineText, queryText } from '../http/text';
 import { WebUrl } from '../http/web-url';
 import { LIMITS } from '../limits';
 
@@ -9,7 +10,7 @@ const { content } = LIMITS;
 const Title = z.string().trim().min(1, 'must not be empty').max(content.titleMax);
 const Body = z.string().trim().min(1, 'must not be empty').max(content.blogBodyMax).describe('markdown');
 const Excerpt = z.string().trim().min(1, 'must not be empty').max(content.excerptMax);
-const Tag = z.string().trim().toLowerCase().min(1, 'must not be empty').max(content.tagMax);
+const Tag = lineText().trim().toLowerCase().min(1, 'must not be empty').max(content.tagMax);
 const Tags = z.array(Tag).max(content.tagsMax).describe('stored lower-cased, without repeats');
 export const PostStatus = z.enum(['draft', 'published']);
 
@@ -49,7 +50,7 @@ const postCursor = keysetCursor((key) => {
 export const PostQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
   cursor: postCursor,
-  q: z.string().trim().max(LIMITS.searchQueryMax).optional().describe('matches the title, case-insensitive'),
+  q: queryText().optional().describe('matches the title, case-insensitive'),
   tag: Tag.optional().describe('posts with this tag'),
   status: PostStatus.default('published').describe('`draft` needs an admin token in `x-auth-token`'),
 });

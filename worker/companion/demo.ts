@@ -1,3 +1,5 @@
+import { LIMITS } from '../limits';
+import { readable } from './intents';
 import { splitSentences } from './sentences';
 
 // Stage demonstrations (the interface spec, Voice WebSocket): clients map sentence index to the
@@ -13,17 +15,32 @@ export const DEMO_SENTENCES = 2 + DEMO_PHASES.length + 1;
 const SENTENCE_WORDS_MAX = 16;
 
 const TRICK_WORDS = "([a-z0-9][a-z0-9' -]{0,38}?[a-z0-9])";
+// Each run of spaces must be followed by a word: giving back one of its spaces could only reach the word again.
 const ASK =
-  /\b(?:show me|demo|demonstrate|can you do|could you do|do)\s+(?:me\s+)?(?:how to do\s+|how to\s+)?(?:a|an|the|your|that)?\s*/i;
-const TRICK_END = String.raw`(?=\s+(?:for|please|again|now|real|on)\b|\s*[.!?,]|\s*$)`;
-const DEMO_ASK = new RegExp(`${ASK.source}${TRICK_WORDS}${TRICK_END}`, 'i');
+  /\b(?:show me|demo|demonstrate|can you do|could you do|do)\s+(?=\S)(?:me\s+(?=\S))?(?:how to do\s+(?=\S)|how to\s+(?=\S))?(?:a|an|the|your|that)?\s*/i;
+// The spaces after a trick are read once, whole (the captured run is matched back, so never given back).
+const TRICK_END = String.raw`(?=(?=(?<run>\s*))\k<run>(?:[.!?,]|$|(?<=\s)(?:for|please|again|now|real|on)\b))`;
+const ASKS = new RegExp(ASK.source, 'gi');
+const DEMO_ASK_AT = new RegExp(`${ASK.source}${TRICK_WORDS}${TRICK_END}`, 'iy');
 
-/** The trick a message asks to see demonstrated ("show me a kickflip"), or null. */
+/**
+ * The trick a message asks to see demonstrated ("show me a kickflip"), or null. Each ask ("show me", "do", …) is
+ * read up to a trick name's length past it, so only the first few are: "do do do …" would cost that many reads.
+ * An ask found inside another ("do" in "can you do") reads on as that one did, so asks are taken end to end.
+ */
 export function demoRequest(message: string): string | null {
-  const match = DEMO_ASK.exec(message);
-  const trick = match?.[1]?.trim().toLowerCase();
-  if (!trick || /^(you|it|this|that|something|anything|me|my)\b/.test(trick)) return null;
-  return trick;
+  const text = readable(message);
+  ASKS.lastIndex = 0;
+  for (let asks = 0; asks < LIMITS.companion.demoAsksMax; asks++) {
+    const ask = ASKS.exec(text);
+    if (!ask) return null;
+    DEMO_ASK_AT.lastIndex = ask.index;
+    const match = DEMO_ASK_AT.exec(text);
+    if (!match) continue;
+    const trick = match[1]!.trim().toLowerCase();
+    return /^(you|it|this|that|something|anything|me|my)\b/.test(trick) ? null : trick;
+  }
+  return null;
 }
 
 const has = (sentence: string, phrase: string) => new RegExp(`\\b${phrase}\\b`, 'i').test(sentence);

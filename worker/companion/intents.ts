@@ -11,7 +11,10 @@ export interface PlainIntent {
   args: Record<string, unknown>;
 }
 
-const PHRASE = '([^?.!,;]+?)';
+// A phrase ends on a character that is neither space nor punctuation: what follows it is tested once per run of spaces.
+const PHRASE = String.raw`([^?.!,;]*?[^?.!,;\s])`;
+// The spaces before a phrase are followed by one of its characters: giving one of them back fails at once.
+const BEFORE_PHRASE = String.raw`\s+(?=[^?.!,;\s])`;
 const END = String.raw`\s*(?:[?.!,;]|$|\bplease\b|\bthis weekend\b|\btoday\b|\bfor\b)`;
 const SPORT_WORDS: Record<string, (typeof SPORTS)[number]> = {
   skate: 'skateboarding',
@@ -24,6 +27,46 @@ const SPORT_WORDS: Record<string, (typeof SPORTS)[number]> = {
   wakeboarding: 'wakeboarding',
 };
 
+const ADD_AT = new RegExp(
+  String.raw`\badd${BEFORE_PHRASE}(?:(?:a|an|the)${BEFORE_PHRASE})?${PHRASE}\s+to\s+my\s+(?:trick\s*)?lists?\b`,
+  'iy',
+);
+const ADD_START = /\badd\s+(?=[^?.!,;\s])/gi;
+const CLAUSE_END = /[?.!,;]/g;
+const SPOTS = new RegExp(
+  String.raw`\b(?:spots?|parks?|places to (?:ride|skate))\s+(?:near|in|around|at)${BEFORE_PHRASE}${PHRASE}${END}`,
+  'i',
+);
+const EVENTS = /\b(events?|comps?|contests?|competitions?|jams?|demos)\b/i;
+const PLACE = new RegExp(String.raw`\b(?:in|near|around)${BEFORE_PHRASE}${PHRASE}${END}`, 'i');
+const LOOKUP = new RegExp(String.raw`\bwhat(?:'s| is)\s+(?:a|an|the)${BEFORE_PHRASE}${PHRASE}${END}`, 'i');
+const MY_LIST = /\b(my tricks|my trick lists?|my lists?|on my list)\b/i;
+const NAME = /\b(?:my name is|call me)\s+([a-z][\w'-]{0,40})/i;
+const SPORT = /\bi (?:ride|skate|snowboard|do)\s*(\w+)?/i;
+const FACT = new RegExp(String.raw`\bremember (?:that )?${PHRASE}${END}`, 'i');
+
+/** What the patterns read of a message: its start, so a long message costs no more than a short one. */
+export const readable = (message: string) => message.slice(0, LIMITS.companion.readCharsMax);
+// No intent pattern tells two spaces from more, and each one more is a step more to give back: long runs keep two.
+const LONG_RUN = /(\s\s)\s{8,}/g;
+
+/**
+ * The trick of "add … to my list": the first "add" of a clause matches whenever a later one of the same clause
+ * would, so each clause is tried once, from its first "add", instead of from every "add" in it.
+ */
+function trickToAdd(text: string): string | undefined {
+  ADD_START.lastIndex = 0;
+  for (let start = ADD_START.exec(text); start; start = ADD_START.exec(text)) {
+    ADD_AT.lastIndex = start.index;
+    const match = ADD_AT.exec(text);
+    if (match) return match[1];
+    CLAUSE_END.lastIndex = start.index;
+    if (!CLAUSE_END.exec(text)) return undefined;
+    ADD_START.lastIndex = CLAUSE_END.lastIndex;
+  }
+  return undefined;
+}
+
 function eventWindowOf(message: string): EventWindow {
   if (/\bweekend\b/i.test(message)) return 'this-weekend';
   if (/\b(today|tonight)\b/i.test(message)) return 'today';
@@ -35,37 +78,33 @@ const clean = (text: string) => text.trim().replace(/\s+/g, ' ');
 
 /** What a message plainly asks for ("spots near Berlin", "events this weekend", "add kickflip to my list", "what is a heelflip"), or null. */
 export function plainIntent(message: string): PlainIntent | null {
-  const add = new RegExp(
-    String.raw`\badd\s+(?:a\s+|an\s+|the\s+)?${PHRASE}\s+to\s+my\s+(?:trick\s*)?lists?\b`,
-    'i',
-  ).exec(message);
-  if (add) return { tool: 'add_trick_to_list', args: { trick: clean(add[1]!) } };
-  const spots = new RegExp(
-    String.raw`\b(?:spots?|parks?|places to (?:ride|skate))\s+(?:near|in|around|at)\s+${PHRASE}${END}`,
-    'i',
-  ).exec(message);
+  const text = readable(message).replace(LONG_RUN, '$1');
+  const trick = trickToAdd(text);
+  if (trick !== undefined) return { tool: 'add_trick_to_list', args: { trick: clean(trick) } };
+  const spots = SPOTS.exec(text);
   if (spots) return { tool: 'search_spots', args: { place: clean(spots[1]!) } };
-  if (/\b(events?|comps?|contests?|competitions?|jams?|demos)\b/i.test(message)) {
-    const place = new RegExp(String.raw`\b(?:in|near|around)\s+${PHRASE}${END}`, 'i').exec(message);
+  if (EVENTS.test(text)) {
+    const place = PLACE.exec(text);
     return {
       tool: 'search_events',
-      args: { when: eventWindowOf(message), ...(place ? { place: clean(place[1]!) } : {}) },
+      args: { when: eventWindowOf(text), ...(place ? { place: clean(place[1]!) } : {}) },
     };
   }
-  const lookup = new RegExp(String.raw`\bwhat(?:'s| is)\s+(?:a|an|the)\s+${PHRASE}${END}`, 'i').exec(message);
+  const lookup = LOOKUP.exec(text);
   if (lookup) return { tool: 'lookup_trick', args: { name: clean(lookup[1]!) } };
-  if (/\b(my tricks|my trick lists?|my lists?|on my list)\b/i.test(message))
-    return { tool: 'list_my_tricks', args: {} };
-  const name = /\b(?:my name is|call me)\s+([a-z][\w'-]{0,40})/i.exec(message);
+  if (MY_LIST.test(text)) return { tool: 'list_my_tricks', args: {} };
+  const name = NAME.exec(text);
   if (name) return { tool: 'remember_fact', args: { fact: name[1], kind: 'name' } };
-  const sport = /\bi (?:ride|skate|snowboard|do)\s*(\w+)?/i.exec(message);
+  const sport = SPORT.exec(text);
   const sportName =
     sport && (SPORT_WORDS[(sport[1] ?? '').toLowerCase()] ?? (/skate/i.test(sport[0]) ? 'skateboarding' : undefined));
   if (sportName) return { tool: 'remember_fact', args: { fact: sportName, kind: 'sport' } };
-  const fact = new RegExp(String.raw`\bremember (?:that )?${PHRASE}${END}`, 'i').exec(message);
+  const fact = FACT.exec(text);
   if (fact) return { tool: 'remember_fact', args: { fact: clean(fact[1]!) } };
   return null;
 }
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 const MOODS: [Mood, RegExp][] = [
   ['frustrated', /\b(can'?t|cannot|frustrat\w*|annoy\w*|ugh|slammed|bailed|hate|stuck)\b/i],
@@ -76,7 +115,8 @@ const MOODS: [Mood, RegExp][] = [
 
 /** The mood a message shows, by plain keywords; most messages are neutral. */
 export function moodOf(message: string): Mood {
-  return MOODS.find(([, pattern]) => pattern.test(message))?.[0] ?? 'neutral';
+  const text = readable(message);
+  return MOODS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'neutral';
 }
 
 /**
@@ -85,6 +125,10 @@ export function moodOf(message: string): Mood {
  * thanks and one-word replies are conversation, not coaching.
  */
 export function isSubstantiveTurn(message: string, toolCalls: number): boolean {
-  const words = message.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-  return toolCalls > 0 || words.length >= LIMITS.companion.substantiveWordsMin;
+  if (toolCalls > 0) return true;
+  const text = readable(message);
+  let words = 0;
+  WORD.lastIndex = 0;
+  while (WORD.test(text)) if (++words >= LIMITS.companion.substantiveWordsMin) return true;
+  return false;
 }

@@ -1,9 +1,16 @@
 import { z } from '@hono/zod-openapi';
+import { multiLineText } from '../http/text';
 import { LIMITS } from '../limits';
 import { STAGES } from './stages';
 
 export const ChatBody = z
-  .object({ message: z.string().trim().min(1).max(LIMITS.companion.messageMax).describe('what the rider says') })
+  .object({
+    message: multiLineText()
+      .trim()
+      .min(1)
+      .max(LIMITS.companion.messageMax)
+      .describe('what the rider says; line breaks and tabs are kept, other control characters are refused'),
+  })
   .strict();
 
 export const VoiceSessionHeader = z.object({

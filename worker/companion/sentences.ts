@@ -2,7 +2,8 @@
 
 /** The sentences of a text, each with its end punctuation; text without one is a sentence too. */
 export function splitSentences(text: string): string[] {
-  return (text.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [])
+  // A sentence starts only after punctuation or at the start: one that fails from a run's start fails inside it too.
+  return (text.replace(/\s+/g, ' ').match(/(?<![^.!?])(?:[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$)/g) ?? [])
     .map((sentence) => sentence.trim())
     .filter(Boolean);
 }

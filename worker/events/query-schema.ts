@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { keysetCursor } from '../http/keyset-cursor';
+import { queryText } from '../http/text';
 import { LIMITS } from '../limits';
 import { EVENT_INTENTS, EVENT_SPORTS, REGISTRATION_STATUSES } from '../taxonomies';
 import { dateWindow, defaultWindow, NAMED_WINDOWS } from './date-window';
@@ -7,7 +8,7 @@ import type { EventFilters } from './list-filter';
 import { VIEW_FIELD } from './target-schema';
 
 const DATE_VALUES = `${NAMED_WINDOWS.join(', ')}, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD`;
-const text = z.string().trim().max(LIMITS.searchQueryMax).optional();
+const text = queryText().optional();
 
 /** The keyset cursor's key: the last event's startAt (epoch ms) and id. */
 export interface EventKey {

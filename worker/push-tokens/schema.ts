@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { PUSH_PLATFORMS, PUSH_TRANSPORTS } from '../db/documents';
+import { lineText } from '../http/text';
 import { LIMITS } from '../limits';
 import { isKnownTimeZone } from '../notification-preferences/quiet-hours';
 import { isAuthSecret, isExpoPushToken, isNativeDeviceToken, isP256dhKey } from './format';
@@ -120,7 +121,7 @@ export const TokenParam = z.object({
 
 export const WebUnsubscribeQuery = z.object({
   platform: z.literal('web'),
-  endpoint: z.string().min(1).max(L.tokenMax),
+  endpoint: lineText().min(1).max(L.tokenMax),
 });
 
 export const RemovedToken = z.object({ deleted: z.literal(true), token: z.string() }).openapi('RemovedPushToken');

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { pathId } from '../http/ids';
+import { queryText } from '../http/text';
 import { LIMITS } from '../limits';
 import { COUNTRY_CODES, SPORTS } from '../taxonomies';
 import { decodePosition, decodeSyncCursor } from './position';
@@ -82,7 +83,7 @@ const opaque = <T>(decode: (text: string) => T | undefined) =>
 
 export const SpotSearchQuery = z
   .object({
-    q: z.string().trim().max(LIMITS.searchQueryMax).optional().describe('matches name or city, case-insensitive'),
+    q: queryText().optional().describe('matches name or city, case-insensitive'),
     sport: Sport.optional(),
     near: NearPoint.optional().describe('"lat,lng": results nearest first, each with distanceKm'),
     radiusKm: z.coerce

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { STAY_TYPES } from '../db/documents';
 import { IdString, pathId } from '../http/ids';
 import { pageOf } from '../http/pagination';
+import { queryText } from '../http/text';
 import { LIMITS } from '../limits';
 import { NearPoint } from '../spots/schema';
 import { httpUrl } from './normalise';
@@ -119,10 +120,10 @@ export const RankedListQuery = z.object({
 });
 
 export const StaySearchQuery = RankedListQuery.extend({
-  q: z.string().trim().min(1).max(LIMITS.searchQueryMax).describe('part of the name, any case or accents').optional(),
+  q: queryText().min(1).describe('part of the name, any case or accents').optional(),
   spotId: IdString.optional(),
-  city: text(S.fieldMax).describe('exact, any case').optional(),
-  country: text(S.fieldMax).describe('exact, any case').optional(),
+  city: queryText(S.fieldMax).min(1, 'must not be blank').describe('exact, any case').optional(),
+  country: queryText(S.fieldMax).min(1, 'must not be blank').describe('exact, any case').optional(),
   type: z.enum(STAY_TYPES).optional(),
   maxPriceLevel: z.coerce
     .number()

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { TrickipediaDoc } from '../db/documents';
 import { keysetCursor } from '../http/keyset-cursor';
 import { Slug, slugDerivable, slugify } from '../http/slug';
+import { queryText } from '../http/text';
 import { WebUrl } from '../http/web-url';
 import { LIMITS } from '../limits';
 import { SPORTS } from '../taxonomies';
@@ -54,7 +55,7 @@ export function entryFields(body: EntryBody): EntryFields {
 export const EntryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
   cursor: keysetCursor((key) => (Array.isArray(key) && typeof key[0] === 'string' ? key[0] : undefined)),
-  q: z.string().trim().max(LIMITS.searchQueryMax).optional().describe('matches name or aliases, case-insensitive'),
+  q: queryText().optional().describe('matches name or aliases, case-insensitive'),
   sport: Sport.optional(),
   category: Slug.optional().describe("a category's slug"),
 });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { PageQuery } from '../http/pagination';
+import { queryText } from '../http/text';
 import { LIMITS } from '../limits';
 
 /** Emails are compared and stored trimmed and lower-cased. */
@@ -35,7 +36,7 @@ export const UpdateUserBody = z
   .strict();
 
 export const AdminUserQuery = PageQuery.extend({
-  q: z.string().trim().max(LIMITS.searchQueryMax).optional().describe('matches name or email, case-insensitive'),
+  q: queryText().optional().describe('matches name or email, case-insensitive'),
 });
 
 export const AdminUserUpdate = z
