@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENTS, type AnalyticsEventName, COUNTED_FROM } from '../../worker/analytics/taxonomy';
-import { register, type TestAccount } from '../support/accounts';
+import { registerThroughRoute, type TestAccount } from '../support/accounts';
 import { chat } from '../support/companion';
 import { call } from '../support/content';
 import { eventDoc, insertEvents } from '../support/events';
@@ -34,7 +34,7 @@ async function expectValidServerEvents(rider: TestAccount) {
 
 describe('server-side analytics events', () => {
   it('sign-up records signup_completed with the method', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     expect((await serverEvents(rider, 'signup_completed')).map((event) => event.properties)).toEqual([
       { method: 'password' },
     ]);
@@ -62,7 +62,7 @@ describe('server-side analytics events', () => {
   });
 
   it('saving a spot to a list records spot_saved once, not on a repeated save', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     const list = await createSpotList(api, rider);
     const spotId = await newSpot(api);
     for (let i = 0; i < 2; i += 1) {
@@ -75,7 +75,7 @@ describe('server-side analytics events', () => {
   });
 
   it('saving an event records event_saved once, not on a repeated save', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     const doc = eventDoc({ title: 'Analytics Jam' });
     await insertEvents(api, [doc]);
     const eventId = doc._id.toHexString();
@@ -87,7 +87,7 @@ describe('server-side analytics events', () => {
   });
 
   it('a post and a comment record post_created and comment_created with ids only, never the text', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     const post = await newPost(api, rider, { text: 'Secret spot under the bridge' });
     const res = await call(api, 'POST', `/api/feed/${post._id}/comments`, { as: rider, json: { text: 'so sick' } });
     expect(res.status).toBe(201);
@@ -102,7 +102,7 @@ describe('server-side analytics events', () => {
   });
 
   it('a companion turn records ai_session_started and ai_response_completed that pass the taxonomy', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     await chat(api, rider, 'how do I ollie higher');
     expect((await serverEvents(rider)).map((event) => event.name)).toEqual([
       'signup_completed',
@@ -114,7 +114,7 @@ describe('server-side analytics events', () => {
   });
 
   it('marks a question a substantive coaching turn, and a greeting not', async () => {
-    const rider = await register(api);
+    const rider = await registerThroughRoute(api);
     await chat(api, rider, 'yo, thanks!');
     await chat(api, rider, 'how do I ollie higher');
     const turns = (await serverEvents(rider)).filter((event) => event.name === 'ai_response_completed');
