@@ -19,6 +19,19 @@ function operationFor(doc: ApiDocument, method: string, pathname: string): { tem
   return null;
 }
 
+// Compiling a validator dereferences the document's components: once per documented schema, not per response.
+const validators = new WeakMap<Schema, Validator>();
+
+function validatorFor(doc: ApiDocument, schema: Schema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    // Refs point into the document's components, so they resolve against a root that carries them.
+    validator = new Validator({ ...schema, components: doc.components } as Schema, '2020-12', false);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
 /**
  * Checks a response the Worker gave against the API description it serves: the status must
  * be documented for that route, its required headers present, the media type documented,
@@ -51,10 +64,7 @@ export async function contractViolation(
   if (mediaType === 'application/json') body = JSON.parse(text);
   else if (mediaType === 'text/plain') body = text;
   else return null;
-  // Refs point into the document's components, so they resolve against a root that carries them.
-  const result = new Validator({ ...media.schema, components: doc.components } as Schema, '2020-12', false).validate(
-    body,
-  );
+  const result = validatorFor(doc, media.schema).validate(body);
   if (result.valid) return null;
   const errors = result.errors.map((e) => `${e.instanceLocation}: ${e.error}`).slice(0, 5);
   return `${where}: body does not match the documented schema: ${errors.join('; ')}\n${text.slice(0, 500)}`;
