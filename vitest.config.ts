@@ -31,58 +31,79 @@ const chartLibraryAsText = {
   },
 };
 
+/**
+ * Files that need a runtime of their own: they drive a named Durable Object through its storage and sockets
+ * (runInDurableObject on shard 0), which other files' sockets would share in a common runtime.
+ */
+const OWN_RUNTIME = ['test/worker/realtime-wakeup.test.ts'];
+
+/** A project whose files run inside workerd with the Worker and its bindings. */
+function workerProject(
+  name: string,
+  include: string[],
+  { isolate, exclude = [] }: { isolate: boolean; exclude?: string[] },
+) {
+  return defineProject({
+    plugins: [
+      chartLibraryAsText,
+      cloudflareTest(({ inject }) => ({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            MONGODB_URI: inject('mongoUri'),
+            JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
+            REFRESH_TOKEN_SECRET: 'test-only-refresh-token-secret',
+            PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
+            POLICY_SIGNING_KEY: policySigningKey,
+            GOOGLE_CLIENT_IDS:
+              'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
+            APPLE_CLIENT_IDS: 'com.example.rider',
+            GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
+            APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
+            STAND_INS_URL: inject('standInsUrl'),
+            SPARE_MONGODB_URI: inject('spareMongoUri'),
+            SPARE_DEVDB_CONTROL: inject('spareDevDbControl'),
+            // Tests pick their own pair of sources under /event-sources/<name>/ (test/support/stand-ins/event-sources.ts).
+            EVENT_SOURCE_ONE_URL: `${inject('standInsUrl')}/event-sources/default/one`,
+            EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,
+            // Push tests take an Expo stand-in of their own under /expo-push/<name> (test/support/expo-push-stand-in.ts).
+            EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
+            // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
+            WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
+            // Test files register their riders from one address (none given), far past the hourly defaults;
+            // test/worker/registration-limit.test.ts unsets both to test the defaults.
+            REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
+            REGISTRATIONS_PER_HOUR: '1000000',
+          },
+        },
+      })),
+    ],
+    resolve: { alias: { process: processShim, 'node:process': processShim } },
+    test: {
+      name,
+      include,
+      exclude,
+      isolate,
+      globalSetup: ['./test/support/global-setup.ts'],
+      testTimeout: 20_000,
+      deps: {
+        optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } },
+      },
+    },
+  });
+}
+
 export default defineConfig({
   test: {
     // Test files mostly wait on the dev database and the local stack, so three at a time keep two cores busy:
     // the suite ran in 448 s instead of 716 s (vitest's default on two cores is one file at a time).
     maxWorkers: 3,
     projects: [
-      defineProject({
-        plugins: [
-          chartLibraryAsText,
-          cloudflareTest(({ inject }) => ({
-            wrangler: { configPath: './wrangler.toml' },
-            miniflare: {
-              bindings: {
-                MONGODB_URI: inject('mongoUri'),
-                JWT_SECRET: 'test-only-secret-not-used-anywhere-else',
-                REFRESH_TOKEN_SECRET: 'test-only-refresh-token-secret',
-                PAYMENT_WEBHOOK_SECRET: 'test-only-payment-webhook-secret',
-                POLICY_SIGNING_KEY: policySigningKey,
-                GOOGLE_CLIENT_IDS:
-                  'web-client.apps.googleusercontent.com,ios-client.apps.googleusercontent.com,android-client.apps.googleusercontent.com',
-                APPLE_CLIENT_IDS: 'com.example.rider',
-                GOOGLE_JWKS_URL: `${inject('standInsUrl')}/jwks/google`,
-                APPLE_JWKS_URL: `${inject('standInsUrl')}/jwks/apple`,
-                STAND_INS_URL: inject('standInsUrl'),
-                SPARE_MONGODB_URI: inject('spareMongoUri'),
-                SPARE_DEVDB_CONTROL: inject('spareDevDbControl'),
-                // Tests pick their own pair of sources under /event-sources/<name>/ (test/support/stand-ins/event-sources.ts).
-                EVENT_SOURCE_ONE_URL: `${inject('standInsUrl')}/event-sources/default/one`,
-                EVENT_SOURCE_TWO_URL: `${inject('standInsUrl')}/event-sources/default/two`,
-                // Push tests take an Expo stand-in of their own under /expo-push/<name> (test/support/expo-push-stand-in.ts).
-                EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
-                // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
-                WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
-                // Test files register their riders from one address (none given), far past the hourly defaults;
-                // test/worker/registration-limit.test.ts unsets both to test the defaults.
-                REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
-                REGISTRATIONS_PER_HOUR: '1000000',
-              },
-            },
-          })),
-        ],
-        resolve: { alias: { process: processShim, 'node:process': processShim } },
-        test: {
-          name: 'worker',
-          include: ['test/worker/**/*.test.ts'],
-          globalSetup: ['./test/support/global-setup.ts'],
-          testTimeout: 20_000,
-          deps: {
-            optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } },
-          },
-        },
-      }),
+      // Test files share a workerd runtime and the Worker's loaded modules: loading the Worker afresh for each
+      // file cost ~13 s of import per file, more than most files' tests. Each file still works in a database
+      // of its own (test/support/worker-api.ts); Durable Objects are shared, hence OWN_RUNTIME.
+      workerProject('worker', ['test/worker/**/*.test.ts'], { isolate: false, exclude: OWN_RUNTIME }),
+      workerProject('worker-own-runtime', OWN_RUNTIME, { isolate: true }),
       {
         test: {
           name: 'node',
