@@ -121,7 +121,7 @@ export async function seedRidingDemo(db: Db, { adminId, riderId, premiumId }: De
   await db
     .collection('spotlists')
     .insertOne({ userId: riderId, name: 'Trip to Berlin', spotIds: spots.slice(2).map((s) => s._id), ...stamp });
-  // The spot-list allowance counter (worker/spot-lists/list-count.ts) starts from the lists seeded here.
+  // The spot-list allowance counter (worker/spot-lists/service.ts) starts from the lists seeded here.
   await db.collection('users').updateOne({ _id: riderId }, { $set: { spotListCount: 1 } });
   await db.collection('users').updateOne(
     { _id: premiumId },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RUNTIME_UNREF_TIMER, repairSocketTimeouts } from '../../durable-objects/socket-timeouts';
 
 // The driver arms a socket's idle timeout for the handshake and disarms it with setTimeout(0)
-// (worker/db/socket-timeouts.ts): a disarmed timer must never fire, or long queries answer 503.
+// (durable-objects/socket-timeouts.ts): a disarmed timer must never fire, or long queries answer 503.
 
 const { hostname, port } = new URL((env as { MONGODB_URI: string }).MONGODB_URI);
 

@@ -17,7 +17,7 @@ const CLIENT_OPTIONS: MongoClientOptions = {
   serverSelectionTimeoutMS: 1500,
   connectTimeoutMS: 1500,
   // Bounds the wait for each reply, so a server that accepts but never answers cannot hold a request
-  // (timeoutMS would read better but has no effect in driver 7). Needs worker/db/socket-timeouts.ts.
+  // (timeoutMS would read better but has no effect in driver 7). Needs durable-objects/socket-timeouts.ts.
   socketTimeoutMS: 10_000,
   maxPoolSize: 4,
   minPoolSize: 0,

@@ -180,7 +180,7 @@ export interface ScheduledNotificationDoc extends StoredDoc {
   idempotencyKey: string;
   attemptCount: number;
   lastAttemptAt: Date | null;
-  /** The batch of a reminder run holding the row, and until when (worker/reminders/claim.ts). */
+  /** The batch of a reminder run holding the row, and until when (worker/reminders/claims.ts). */
   leaseId: string | null;
   leaseUntil: Date;
   /** Set with status sent: which delivery path confirmed, and the trick the reminder carried. */

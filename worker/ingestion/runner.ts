@@ -26,7 +26,7 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
         `no events, where the last successful run (${last.startedAt.toISOString()}) read ${last.fetched}`,
       );
   }
-  // Most items failing to parse is a format change upstream, not bad items: fail the run loudly (docs/event-sources.md).
+  // Most items failing to parse is a format change upstream, not bad items: fail the run loudly, so it is noticed.
   if (fetched >= LIMITS.ingestion.zeroEventsAfter && rejected.length > fetched * LIMITS.ingestion.rejectedShareMax) {
     const sample = rejected[0]!;
     throw new ShapeError(
