@@ -1,7 +1,7 @@
 import type { Filter, ObjectId } from 'mongodb';
 import { ObjectId as Id } from 'mongodb';
 import type { CreditAccountDoc, CreditLedgerDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 // The credit account and its append-only ledger: every change of a balance is an entry with an
@@ -22,17 +22,17 @@ export interface CreditIn {
 
 /** Creates the rider's account when it does not exist yet; true when this call created it or lost the race to. */
 export async function ensureAccount(store: Store, userId: ObjectId, now = new Date()): Promise<boolean> {
-  try {
-    const { upsertedCount } = await store.credit_accounts.updateOne(
-      { userId },
-      { $setOnInsert: { balance: 0, reserved: 0, holds: [], appliedKeys: [], createdAt: now, updatedAt: now } },
-      { upsert: true },
-    );
-    return upsertedCount > 0;
-  } catch (err) {
-    if (isDuplicateKey(err)) return true;
-    throw err;
-  }
+  return onDuplicateKey(
+    async () =>
+      (
+        await store.credit_accounts.updateOne(
+          { userId },
+          { $setOnInsert: { balance: 0, reserved: 0, holds: [], appliedKeys: [], createdAt: now, updatedAt: now } },
+          { upsert: true },
+        )
+      ).upsertedCount > 0,
+    () => true,
+  );
 }
 
 /** Appends an entry; false when its idempotency key is already in the ledger. */
@@ -41,13 +41,13 @@ export async function appendEntry(
   entry: Omit<CreditLedgerDoc, '_id' | 'createdAt'>,
   createdAt = new Date(),
 ): Promise<boolean> {
-  try {
-    await store.credit_ledger.insertOne({ _id: new Id(), ...entry, createdAt });
-    return true;
-  } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
+  return onDuplicateKey(
+    async () => {
+      await store.credit_ledger.insertOne({ _id: new Id(), ...entry, createdAt });
+      return true;
+    },
+    () => false,
+  );
 }
 
 /**
@@ -63,24 +63,23 @@ export async function addCredits(store: Store, userId: ObjectId, credit: CreditI
     if (entry?.appliedAt) return 'duplicate';
   }
   const now = new Date();
-  let applied: boolean;
-  try {
-    const result = await store.credit_accounts.updateOne(
-      { userId, appliedKeys: { $ne: idempotencyKey } } as Filter<CreditAccountDoc>,
-      {
-        $inc: { balance: credit.amount },
-        $push: { appliedKeys: { $each: [idempotencyKey], $slice: -APPLIED_KEYS_KEPT } },
-        $set: { updatedAt: now },
-        $setOnInsert: { reserved: 0, holds: [], createdAt: now },
-      },
-      { upsert: true },
-    );
-    applied = result.modifiedCount + result.upsertedCount > 0;
-  } catch (err) {
-    // The account exists and already holds the key: the upsert's insert collides on userId.
-    if (!isDuplicateKey(err)) throw err;
-    applied = false;
-  }
+  // The account exists and already holds the key: the upsert's insert collides on userId.
+  const applied = await onDuplicateKey(
+    async () => {
+      const result = await store.credit_accounts.updateOne(
+        { userId, appliedKeys: { $ne: idempotencyKey } } as Filter<CreditAccountDoc>,
+        {
+          $inc: { balance: credit.amount },
+          $push: { appliedKeys: { $each: [idempotencyKey], $slice: -APPLIED_KEYS_KEPT } },
+          $set: { updatedAt: now },
+          $setOnInsert: { reserved: 0, holds: [], createdAt: now },
+        },
+        { upsert: true },
+      );
+      return result.modifiedCount + result.upsertedCount > 0;
+    },
+    () => false,
+  );
   await store.credit_ledger.updateOne({ idempotencyKey }, { $set: { appliedAt: now } });
   return applied ? 'applied' : 'duplicate';
 }

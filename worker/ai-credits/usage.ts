@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { UsageEventDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 // usage_events (usage metering): one row per AI call, written by the settle that ends it.
@@ -10,9 +10,8 @@ export const usageEvents = (store: Store) => store.db.collection<UsageEventDoc>(
 
 /** Writes the call's row once: a retried settle finds its callId taken and leaves the first. */
 export async function writeUsageEvent(store: Store, row: Omit<UsageEventDoc, '_id'>): Promise<void> {
-  try {
-    await usageEvents(store).insertOne({ _id: new ObjectId(), ...row });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  await onDuplicateKey(
+    () => usageEvents(store).insertOne({ _id: new ObjectId(), ...row }),
+    () => undefined,
+  );
 }

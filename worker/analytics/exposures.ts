@@ -1,6 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { ExperimentExposureDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 // Experiment exposures (docs/experiments.md): the `experiment_exposed` event checked against the defined
@@ -51,12 +51,8 @@ async function keepFirstExposure(
       },
       { upsert: true, returnDocument: 'after' },
     );
-  try {
-    return await upsert();
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    return upsert();
-  }
+  // Two first exposures of one unit at once: the unique index lets one insert; the other now updates it.
+  return onDuplicateKey(upsert, upsert);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { accountExists } from '../users/service';
 
@@ -13,16 +13,16 @@ export async function blockUser(
 ): Promise<'blocked' | 'not-found'> {
   if (!(await accountExists(store, blockedUserId))) return 'not-found';
   const now = new Date();
-  try {
-    await store.user_blocks.updateOne(
-      { userId, blockedUserId },
-      { $setOnInsert: { userId, blockedUserId, createdAt: now, updatedAt: now } },
-      { upsert: true },
-    );
-  } catch (err) {
-    // Two blocks at once: the unique index lets one insert, and the other finds it blocked.
-    if (!isDuplicateKey(err)) throw err;
-  }
+  // Two blocks at once: the unique index lets one insert, and the other finds it blocked.
+  await onDuplicateKey(
+    () =>
+      store.user_blocks.updateOne(
+        { userId, blockedUserId },
+        { $setOnInsert: { userId, blockedUserId, createdAt: now, updatedAt: now } },
+        { upsert: true },
+      ),
+    () => undefined,
+  );
   return 'blocked';
 }
 

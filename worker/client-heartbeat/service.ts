@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { ClientInstallationDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 export type Heartbeat = Pick<
@@ -38,14 +38,8 @@ export async function recordHeartbeat(store: Store, beat: Heartbeat, userId: Obj
       },
       { upsert: true, returnDocument: 'before' },
     );
-  let before: ClientInstallationDoc | null;
-  try {
-    before = await upsert();
-  } catch (err) {
-    // Two first heartbeats raced to insert: the loser updates the winner's record (unique installationId).
-    if (!isDuplicateKey(err)) throw err;
-    before = await upsert();
-  }
+  // Two first heartbeats raced to insert: the loser updates the winner's record (unique installationId).
+  const before = await onDuplicateKey(upsert, upsert);
   if (userId && before && !before.userId?.equals(userId)) {
     // Linking: the device's earlier, anonymous version changes become the rider's (and go with their account).
     await store.client_version_history.updateMany(

@@ -1,6 +1,6 @@
 import type { Document, ObjectId } from 'mongodb';
 import type { CompanionProfileDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import { stageExpression } from './stages';
@@ -81,14 +81,8 @@ export async function recordTurn(
       upsert: true,
       returnDocument: 'after',
     });
-  let profile: CompanionProfileDoc | null;
-  try {
-    profile = await apply();
-  } catch (err) {
-    // Two first turns at once both try to insert; the unique index lets one win, and the other updates it.
-    if (!isDuplicateKey(err)) throw err;
-    profile = await apply();
-  }
+  // Two first turns at once both try to insert; the unique index lets one win, and the other updates it.
+  const profile = await onDuplicateKey(apply, apply);
   if (!profile) throw new Error('companion profile upsert returned no document');
   return { profile, sessionStarted: profile.sessionStartedAt.getTime() === now.getTime() };
 }

@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { ConversationDoc, ReadMarker } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import type { UnreadScope } from '../messages/service';
 
@@ -34,14 +34,8 @@ export async function openConversation(
       },
       { upsert: true, returnDocument: 'after', includeResultMetadata: true },
     );
-  let result: Awaited<ReturnType<typeof write>>;
-  try {
-    result = await write();
-  } catch (err) {
-    // The other insert won the unique index: this one now finds it.
-    if (!isDuplicateKey(err)) throw err;
-    result = await write();
-  }
+  // The other insert won the unique index: this one now finds it.
+  const result = await onDuplicateKey(write, write);
   return { conversation: result.value!, created: result.lastErrorObject?.updatedExisting === false };
 }
 

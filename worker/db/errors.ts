@@ -33,6 +33,24 @@ export function isDuplicateKey(err: unknown): err is { code: 11000; keyValue?: R
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+/**
+ * Runs a write guarded by a unique index and, when the index refuses it (E11000), answers `onDuplicate(err)`
+ * instead: run the upsert again (two first writes raced; the loser now finds the winner's row and updates it),
+ * take the duplicate as already stored, or name what was taken. Any other error is thrown.
+ * @example await onDuplicateKey(write, write) // an upsert that may lose the race to insert
+ */
+export async function onDuplicateKey<T, R>(
+  write: () => Promise<T>,
+  onDuplicate: (err: { code: 11000; keyValue?: Record<string, unknown> }) => R | Promise<R>,
+): Promise<T | R> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return onDuplicate(err);
+  }
+}
+
 /** Which unique field a duplicate-key error is about; a server that omits keyValue names none. */
 export function duplicateField(err: unknown): string | undefined {
   return isDuplicateKey(err) ? Object.keys(err.keyValue ?? {})[0] : undefined;

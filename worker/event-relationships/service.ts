@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { EventDoc } from '../db/event-documents';
 import type { Store } from '../db/store';
 import { type EventRelationship, NO_RELATIONSHIP_COUNTS, PUBLISHED } from '../events/target-model';
@@ -22,13 +22,8 @@ async function swap(store: Store, key: { userId: ObjectId; eventId: ObjectId }, 
       { $set: { relationship: next, updatedAt: now }, $setOnInsert: { createdAt: now } },
       { upsert: true, returnDocument: 'before' },
     );
-  try {
-    return (await write())?.relationship ?? null;
-  } catch (err) {
-    // Two first changes at once: the unique index lets one insert; the other now updates that row.
-    if (!isDuplicateKey(err)) throw err;
-    return (await write())?.relationship ?? null;
-  }
+  // Two first changes at once: the unique index lets one insert; the other now updates that row.
+  return (await onDuplicateKey(write, write))?.relationship ?? null;
 }
 
 const countsOf = (event: Pick<EventDoc, 'relationshipCounts'> | null) => ({

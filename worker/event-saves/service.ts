@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../analytics/server-events';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { findEventById } from '../events/service';
 
@@ -11,17 +11,14 @@ import { findEventById } from '../events/service';
 export async function saveEvent(store: Store, eventId: ObjectId, userId: string): Promise<'saved' | 'not-found'> {
   if (!(await findEventById(store, eventId))) return 'not-found';
   const key = { userId, eventId: eventId.toHexString() };
-  try {
-    const { upsertedCount } = await store.event_saves.updateOne(
-      key,
-      { $setOnInsert: { ...key, createdAt: new Date() } },
-      { upsert: true },
-    );
-    if (upsertedCount) await recordServerEvent(store, new ObjectId(userId), 'event_saved', { eventId: key.eventId });
-  } catch (err) {
-    // Two saves at once: the unique index lets one insert, and the other finds it saved.
-    if (!isDuplicateKey(err)) throw err;
-  }
+  // Two saves at once: the unique index lets one insert, and the other finds it saved.
+  const created = await onDuplicateKey(
+    async () =>
+      (await store.event_saves.updateOne(key, { $setOnInsert: { ...key, createdAt: new Date() } }, { upsert: true }))
+        .upsertedCount > 0,
+    () => false,
+  );
+  if (created) await recordServerEvent(store, new ObjectId(userId), 'event_saved', { eventId: key.eventId });
   return 'saved';
 }
 

@@ -2,7 +2,7 @@ import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
 import { isExcludedAccount } from '../analytics/exclusion';
 import { adoptInstallationExposure } from '../analytics/exposures';
 import type { ExperimentDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { LIMITS } from '../limits';
 import { variantFor } from './assignment';
@@ -33,13 +33,13 @@ export async function createExperiment(store: Store, input: ExperimentCreate): P
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await store.experiments.insertOne(doc);
-    return doc;
-  } catch (err) {
-    if (isDuplicateKey(err)) return null;
-    throw err;
-  }
+  return onDuplicateKey(
+    async () => {
+      await store.experiments.insertOne(doc);
+      return doc;
+    },
+    () => null,
+  );
 }
 
 /** Which statuses an experiment may be in for a PATCH to set `to`: never back to draft once it has run. */

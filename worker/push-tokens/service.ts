@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 export interface TokenRegistration {
@@ -32,13 +32,8 @@ export async function registerToken(store: Store, userId: ObjectId, registration
       },
       { upsert: true, returnDocument: 'after' },
     );
-  try {
-    return (await upsert())!;
-  } catch (err) {
-    // Two first registrations of one token raced to insert: the loser updates the winner's (unique token).
-    if (!isDuplicateKey(err)) throw err;
-    return (await upsert())!;
-  }
+  // Two first registrations of one token raced to insert: the loser updates the winner's (unique token).
+  return (await onDuplicateKey(upsert, upsert))!;
 }
 
 /** Removes one of the user's tokens; another user's token is as unknown as a missing one. */

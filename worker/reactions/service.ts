@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { ReactionDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { adjustCounts, type CountDelta } from '../feed/service';
 
@@ -30,14 +30,8 @@ export async function putReaction(store: Store, postId: ObjectId, userId: Object
       { $set: { type, updatedAt: now }, $setOnInsert: { postId, userId, createdAt: now } },
       { upsert: true, returnDocument: 'before' },
     );
-  let before: ReactionDoc | null;
-  try {
-    before = await write();
-  } catch (err) {
-    // Two first reactions at once: the unique index lets one insert; the other is now an update.
-    if (!isDuplicateKey(err)) throw err;
-    before = await write();
-  }
+  // Two first reactions at once: the unique index lets one insert; the other is now an update.
+  const before = await onDuplicateKey(write, write);
   const counts = await adjustCounts(store, postId, countDelta(before?.type ?? null, type));
   if (counts) return counts;
   await store.reactions.deleteMany({ postId });

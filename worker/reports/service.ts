@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { deleteComment, postOfComment } from '../comments/service';
 import type { ReportDoc, ReportReason, ReportTargetType } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { removePost } from '../feed/removal';
 import { postExists } from '../feed/service';
@@ -49,14 +49,8 @@ export async function fileReport(
       { $setOnInsert: { _id, ...insert } },
       { upsert: true, returnDocument: 'after' },
     );
-  let report: ReportDoc | null;
-  try {
-    report = await write();
-  } catch (err) {
-    // The same report filed twice at once: the other insert won the unique index; this one finds it.
-    if (!isDuplicateKey(err)) throw err;
-    report = await write();
-  }
+  // The same report filed twice at once: the other insert won the unique index; this one finds it.
+  const report = await onDuplicateKey(write, write);
   return { report: report!, created: report!._id.equals(_id) };
 }
 

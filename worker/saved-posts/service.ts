@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { postExists } from '../feed/service';
 
@@ -8,16 +8,16 @@ import { postExists } from '../feed/service';
 /** Saves the post for the rider (idempotent); 'not-found' when the post is gone (the save is then undone). */
 export async function savePost(store: Store, postId: ObjectId, userId: ObjectId): Promise<'saved' | 'not-found'> {
   const now = new Date();
-  try {
-    await store.saved_posts.updateOne(
-      { userId, postId },
-      { $setOnInsert: { userId, postId, createdAt: now, updatedAt: now } },
-      { upsert: true },
-    );
-  } catch (err) {
-    // Two saves at once: the unique index lets one insert, and the other finds it saved.
-    if (!isDuplicateKey(err)) throw err;
-  }
+  // Two saves at once: the unique index lets one insert, and the other finds it saved.
+  await onDuplicateKey(
+    () =>
+      store.saved_posts.updateOne(
+        { userId, postId },
+        { $setOnInsert: { userId, postId, createdAt: now, updatedAt: now } },
+        { upsert: true },
+      ),
+    () => undefined,
+  );
   // Checked after the write: a post deleted meanwhile has already had its saves removed.
   if (await postExists(store, postId)) return 'saved';
   await store.saved_posts.deleteMany({ postId });

@@ -27,7 +27,7 @@ import {
 } from './schema';
 import { type IdentityRefusal, type IdentitySignIn, signInWithApple, signInWithGoogle } from './service';
 import { sessionBody } from './session-response';
-import { beginSignInAttempt, clientIp } from './sign-in-limit';
+import { clientIp, underSignInLimit } from './sign-in-limit';
 
 // Same answer for an unknown email and a wrong password: no probing for accounts.
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -152,28 +152,18 @@ export const signInRoutes = createRouter<AppEnv>()
   })
   .openapi(passwordSignIn, async (c) => {
     const { email, password } = c.req.valid('json');
-    const attempt = await beginSignInAttempt(
+    const found: { user?: UserDoc | null } = {};
+    const wrong = await underSignInLimit(
       c.env,
       email,
       clientIp((name) => c.req.header(name)),
+      async () => {
+        found.user = await findUserByEmail(c.var.db, email);
+        return !(await verifyPassword(password, found.user?.password));
+      },
     );
-    if (!attempt.allowed) {
-      const wait = String(attempt.retryAfterSeconds);
-      throw new ApiError(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`, {
-        headers: { 'Retry-After': wait },
-      });
-    }
-    // A database error settles as "not failed": only a wrong password counts.
-    let failed = false;
-    let user: UserDoc | null = null;
-    try {
-      user = await findUserByEmail(c.var.db, email);
-      failed = !(await verifyPassword(password, user?.password));
-    } finally {
-      await attempt.settle(failed);
-    }
-    if (failed || !user) throw new ApiError(400, INVALID_CREDENTIALS);
-    return c.json(await withSession(c, user), 200);
+    if (wrong || !found.user) throw new ApiError(400, INVALID_CREDENTIALS);
+    return c.json(await withSession(c, found.user), 200);
   })
   .openapi(googleSignIn, async (c) => {
     const payload = await verifiedClaims(c.req.valid('json').idToken, googleProvider(c.env));

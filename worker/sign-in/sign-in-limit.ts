@@ -1,5 +1,6 @@
 import { positiveIntSetting } from '../config';
 import type { Env } from '../env';
+import { ApiError } from '../http/errors';
 import { LIMITS } from '../limits';
 
 /** A reserved attempt, or how long the caller must wait. */
@@ -14,7 +15,7 @@ const { windowMs } = LIMITS.signIn;
  * threshold (worker/limits.ts says why they differ) and each counted by its own Durable
  * Object, so all Worker instances share the count.
  */
-export async function beginSignInAttempt(env: Env, email: string, address: string): Promise<SignInAttempt> {
+async function beginSignInAttempt(env: Env, email: string, address: string): Promise<SignInAttempt> {
   const subjects = [
     { key: `email:${email}`, maxFailures: LIMITS.signIn.maxFailuresPerEmail },
     {
@@ -37,6 +38,34 @@ export async function beginSignInAttempt(env: Env, email: string, address: strin
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) };
   }
   return { allowed: true, settle };
+}
+
+/**
+ * Runs a password check under the sign-in limit: 429 with Retry-After while the email or the client address is
+ * limited, else `check` runs and only its `true` (the password was wrong) counts as a failure; an error it throws
+ * (the database down) settles as no failure. Every route that takes a password goes through here, so none is a
+ * way around the limit. Answers whether the password was wrong.
+ */
+export async function underSignInLimit(
+  env: Env,
+  email: string,
+  address: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const attempt = await beginSignInAttempt(env, email, address);
+  if (!attempt.allowed) {
+    const wait = String(attempt.retryAfterSeconds);
+    throw new ApiError(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`, {
+      headers: { 'Retry-After': wait },
+    });
+  }
+  let failed = false;
+  try {
+    failed = await check();
+  } finally {
+    await attempt.settle(failed);
+  }
+  return failed;
 }
 
 /** The client's address as Cloudflare reports it; requests without one share a bucket. */

@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { SpotReviewDoc } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 // Every query on spot reviews.
@@ -28,14 +28,8 @@ export async function putReview(
       returnDocument: 'after',
       includeResultMetadata: true,
     });
-  let result: Awaited<ReturnType<typeof write>>;
-  try {
-    result = await write();
-  } catch (err) {
-    // Two first reviews at once: the unique index lets one insert; the other is now an update.
-    if (!isDuplicateKey(err)) throw err;
-    result = await write();
-  }
+  // Two first reviews at once: the unique index lets one insert; the other is now an update.
+  const result = await onDuplicateKey(write, write);
   return { review: result.value!, created: result.lastErrorObject?.updatedExisting === false };
 }
 

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { addCredits } from '../ai-credits/ledger';
 import type { PaymentEventDoc, SubscriptionState } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { CREDITS_PURCHASED } from './plans';
 import type { CreditsPurchasedBody, PaymentEventBody, SubscriptionEventBody } from './schema';
@@ -61,13 +61,13 @@ async function recordEvent(store: Store, event: PaymentEventBody, userId: Object
     userId,
     receivedAt: new Date(),
   };
-  try {
-    await store.payment_events.insertOne(row);
-    return true;
-  } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
+  return onDuplicateKey(
+    async () => {
+      await store.payment_events.insertOne(row);
+      return true;
+    },
+    () => false,
+  );
 }
 
 async function ledgerOutcome(store: Store, providerEventId: string) {

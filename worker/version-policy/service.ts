@@ -1,6 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { MobilePlatform, MobileVersionPolicyChangeDoc, VersionPolicyFields } from '../db/documents';
-import { isDuplicateKey } from '../db/errors';
+import { onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 
 // Every query on the mobile version policies and their append-only history.
@@ -29,14 +29,8 @@ export async function changePolicy(
       },
       { upsert: true, returnDocument: 'after' },
     );
-  let updated: Awaited<ReturnType<typeof upsert>>;
-  try {
-    updated = await upsert();
-  } catch (err) {
-    // Two first-ever changes raced to insert: the loser updates the winner's document (unique platform).
-    if (!isDuplicateKey(err)) throw err;
-    updated = await upsert();
-  }
+  // Two first-ever changes raced to insert: the loser updates the winner's document (unique platform).
+  const updated = await onDuplicateKey(upsert, upsert);
   if (!updated) throw new Error(`version policy upsert for ${platform} returned nothing`);
   await store.mobile_version_policy_history.insertOne({
     _id: new ObjectId(),
