@@ -30,15 +30,25 @@ function run(script: string, args: string[]) {
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { child, output: () => output, exited };
+  /** Resolves once the script has printed `text`, however its output is split into chunks. */
+  const printed = (text: string) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!output.includes(text)) return;
+        child.stdout.off('data', check);
+        resolve();
+      };
+      child.stdout.on('data', check);
+      check();
+    });
+  return { child, output: () => output, exited, printed };
 }
 
 it('lets two riders chat with the example scripts', { timeout: 30_000 }, async () => {
   const [listener, sender] = await Promise.all([account('Lee'), account('Sam')]);
   const listen = run('chat-listen.mjs', [listener.email, listener.password]);
   try {
-    while (!/is listening/.test(listen.output())) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(listen.output()).toContain(`Lee is listening. Your id: ${listener.id}`);
+    await listen.printed(`Lee is listening. Your id: ${listener.id}`);
     const send = run('chat-send.mjs', [sender.email, sender.password, listener.id, 'Session at 5?']);
     expect(await send.exited).toBe(0);
     // The typing line may come before or after the sender's own line: the reply is last.
@@ -47,7 +57,8 @@ it('lets two riders chat with the example scripts', { timeout: 30_000 }, async (
       ['Lee: Got it: "Session at 5?". See you at the park!', 'Sam: Session at 5?', '… typing'].sort(),
     );
     expect(send.output().trim().endsWith('See you at the park!')).toBe(true);
-    expect(listen.output()).toContain('Sam: Session at 5?\n(replied)');
+    // The listener prints its own line after it sent the reply, which may reach the sender first.
+    await listen.printed('Sam: Session at 5?\n(replied)');
   } finally {
     listen.child.kill();
   }
