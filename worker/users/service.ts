@@ -1,7 +1,7 @@
-import { type Filter, ObjectId } from 'mongodb';
+import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
 import { containsPattern } from '../db/contains-pattern';
 import type { UserDoc } from '../db/documents';
-import { duplicateField, isDuplicateKey } from '../db/errors';
+import { duplicateField, onDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import { type FollowUp, PERSONAL_DATA } from './account-deletion';
 
@@ -38,83 +38,60 @@ const takenField = (err: unknown): 'email-taken' | 'apple-id-taken' =>
 export async function insertUser(store: Store, fields: NewUser): Promise<UserDoc | 'email-taken' | 'apple-id-taken'> {
   const now = new Date();
   const user: UserDoc = { _id: new ObjectId(), ...fields, role: null, createdAt: now, updatedAt: now };
-  try {
+  return onDuplicateKey(async () => {
     await store.users.insertOne(user);
-  } catch (err) {
-    if (isDuplicateKey(err)) return takenField(err);
-    throw err;
-  }
-  return user;
+    return user;
+  }, takenField);
+}
+
+/**
+ * Every account update: one atomic findOneAndUpdate on `filter`, the stored result, `unmatched` when no account
+ * matched the filter, or the unique field another account already holds.
+ */
+function updateAccountWhere<U extends string>(
+  store: Store,
+  filter: Filter<UserDoc>,
+  update: UpdateFilter<UserDoc>,
+  unmatched: U,
+): Promise<UserDoc | U | 'email-taken' | 'apple-id-taken'> {
+  return onDuplicateKey(
+    async () => (await store.users.findOneAndUpdate(filter, update, { returnDocument: 'after' })) ?? unmatched,
+    takenField,
+  );
 }
 
 /** Applies a partial update and returns the stored result. */
-export async function updateUser(
-  store: Store,
-  id: ObjectId,
-  changes: UserChanges,
-): Promise<UserDoc | 'not-found' | 'email-taken' | 'apple-id-taken'> {
-  try {
-    const updated = await store.users.findOneAndUpdate(
-      { _id: id },
-      { $set: { ...changes, updatedAt: new Date() } },
-      { returnDocument: 'after' },
-    );
-    return updated ?? 'not-found';
-  } catch (err) {
-    if (isDuplicateKey(err)) return takenField(err);
-    throw err;
-  }
-}
+export const updateUser = (store: Store, id: ObjectId, changes: UserChanges) =>
+  updateAccountWhere(store, { _id: id }, { $set: { ...changes, updatedAt: new Date() } }, 'not-found');
 
 /**
  * Moves the account to a new, unproved address, only if it still has the address the caller checked, so two
  * changes racing cannot both pass on the same check; 'changed-meanwhile' otherwise.
  */
-export async function changeAddress(
-  store: Store,
-  id: ObjectId,
-  from: string,
-  changes: UserChanges & { email: string },
-): Promise<UserDoc | 'changed-meanwhile' | 'email-taken' | 'apple-id-taken'> {
-  try {
-    const updated = await store.users.findOneAndUpdate(
-      { _id: id, email: from },
-      { $set: { ...changes, emailVerified: false, updatedAt: new Date() } },
-      { returnDocument: 'after' },
-    );
-    return updated ?? 'changed-meanwhile';
-  } catch (err) {
-    if (isDuplicateKey(err)) return takenField(err);
-    throw err;
-  }
-}
+export const changeAddress = (store: Store, id: ObjectId, from: string, changes: UserChanges & { email: string }) =>
+  updateAccountWhere(
+    store,
+    { _id: id, email: from },
+    { $set: { ...changes, emailVerified: false, updatedAt: new Date() } },
+    'changed-meanwhile',
+  );
 
 /**
  * An identity provider proved that the account's unproved address is its owner's: the account becomes theirs.
  * The password goes and the token version rises, so whoever registered the address before loses every way in;
  * only an account still unproved is taken ('already-proved' when another sign-in proved it meanwhile).
  */
-export async function takeOverUnprovedAccount(
-  store: Store,
-  id: ObjectId,
-  changes: UserChanges,
-): Promise<UserDoc | 'already-proved' | 'apple-id-taken' | 'email-taken'> {
-  try {
-    const updated = await store.users.findOneAndUpdate(
-      { _id: id, emailVerified: { $ne: true } },
-      {
-        $set: { ...changes, emailVerified: true, updatedAt: new Date() },
-        $unset: { password: '' },
-        $inc: { tokenVersion: 1 },
-      },
-      { returnDocument: 'after' },
-    );
-    return updated ?? 'already-proved';
-  } catch (err) {
-    if (isDuplicateKey(err)) return takenField(err);
-    throw err;
-  }
-}
+export const takeOverUnprovedAccount = (store: Store, id: ObjectId, changes: UserChanges) =>
+  updateAccountWhere(
+    store,
+    { _id: id, emailVerified: { $ne: true } },
+    {
+      $set: { ...changes, emailVerified: true, updatedAt: new Date() },
+      $unset: { password: '' },
+      $inc: { tokenVersion: 1 },
+    },
+    'already-proved',
+  );
 
 /** Accounts whose name or email contains `q`, newest first, `limit + 1` rows for the pager. */
 export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId; limit: number }): Promise<UserDoc[]> {
