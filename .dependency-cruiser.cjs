@@ -1,10 +1,33 @@
-// The import layers of worker/, checked by `npm run lint`. Imports run one way:
-//   app.ts / index.ts → resources (routes, services) → middleware → session → db, http → config, env, limits
-// A lower layer never imports a higher one, nothing imports in a circle, and among the
-// resources users/ and analytics/ sit below the ones that build on accounts.
-// The folders below every resource.
-const BELOW_RESOURCES = 'middleware|session|db|http';
-const BASE = '^worker/(env|config|limits|version|setting-error)\\.ts$';
+// The import rules of worker/, checked by `npm run lint`.
+//
+// worker/ is the platform and eight domains. app.ts, index.ts and schedules.ts compose them:
+// they mount each domain's router, hand one domain the functions it needs of another, and run
+// the cron work. Everything else lives in exactly one of:
+//   platform/  what every domain stands on: settings, limits, the database, HTTP, tokens and
+//              access checks, the real-time transport, retrieval, health, the API description.
+//              It imports no domain.
+//   domains    each may import the platform and the domains listed BEFORE it in DOMAINS, never
+//              one after it, so no two domains can import each other, directly or round a circle.
+//              Where an earlier domain's work needs a later one (a spot deletion that detaches the
+//              feed's posts about it), the composition hands it the function.
+// Inside the platform, imports run one way too:
+//   middleware → tokens → db, http → the base files (env, config, limits, version, setting-error, sports)
+// And no two files import each other, directly or round a circle.
+const DOMAINS = ['growth', 'accounts', 'notifications', 'billing', 'riding', 'social', 'events', 'companion'];
+const PLATFORM = '^worker/platform/';
+const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports)\\.ts$';
+const COMPOSITION = '^worker/(app|index|schedules)\\.ts$|^worker/[^/]+/router\\.ts$';
+
+const domainRules = DOMAINS.map((domain, rank) => {
+  const later = DOMAINS.slice(rank + 1);
+  return {
+    name: `${domain}-imports-no-later-domain`,
+    severity: 'error',
+    comment: `${domain}/ may import ${DOMAINS.slice(0, rank).join(', ') || 'no other domain'} and the platform; a need the other way is handed in where the app is composed.`,
+    from: { path: `^worker/${domain}/` },
+    to: { path: later.length > 0 ? `^worker/(${later.join('|')})/` : '^$' },
+  };
+}).filter((rule) => rule.to.path !== '^$');
 
 module.exports = {
   forbidden: [
@@ -16,62 +39,65 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'platform-imports-no-domain',
+      severity: 'error',
+      comment: 'The platform is what the domains stand on; what it needs of a domain is handed to it.',
+      from: { path: PLATFORM },
+      to: { path: '^worker/', pathNot: PLATFORM },
+    },
+    ...domainRules,
+    {
+      name: 'every-file-is-the-platform-a-domain-or-the-composition',
+      severity: 'error',
+      comment: 'A new folder under worker/ is a domain only once DOMAINS above places it.',
+      from: { path: '^worker/', pathNot: `${PLATFORM}|^worker/(${DOMAINS.join('|')})/|${COMPOSITION}` },
+      to: {},
+    },
+    {
+      name: 'nothing-imports-the-composition',
+      severity: 'error',
+      comment: 'The app, the cron entry and the domain routers are composed at the top, never imported below it.',
+      from: { path: '^worker/', pathNot: COMPOSITION },
+      to: { path: COMPOSITION },
+    },
+    {
       name: 'base-imports-nothing-above',
       severity: 'error',
-      comment: 'env, config, limits and version are the bottom layer.',
+      comment: 'env, config, limits, version and the sports are the bottom layer.',
       from: { path: BASE },
       to: { path: '^worker/', pathNot: BASE },
     },
-    // The lower layers are allow-lists, so a resource folder added later is above them without naming it here.
+    // The lower layers are allow-lists, so a platform folder added later is above them without naming it here.
     {
-      name: 'db-and-http-below-session',
+      name: 'db-and-http-below-tokens',
       severity: 'error',
-      from: { path: '^worker/(db|http)/' },
-      to: { path: '^worker/', pathNot: `^worker/(db|http)/|${BASE}` },
+      from: { path: '^worker/platform/(db|http)/' },
+      to: { path: '^worker/', pathNot: `^worker/platform/(db|http)/|${BASE}` },
     },
     {
-      name: 'session-below-middleware',
+      name: 'tokens-below-middleware',
       severity: 'error',
-      from: { path: '^worker/session/' },
-      to: { path: '^worker/', pathNot: `^worker/(session|db|http)/|${BASE}` },
+      from: { path: '^worker/platform/tokens/' },
+      to: { path: '^worker/', pathNot: `^worker/platform/(tokens|db|http)/|${BASE}` },
     },
     {
-      name: 'middleware-below-resources',
+      name: 'middleware-below-the-rest',
       severity: 'error',
-      comment: 'A check that needs a resource query takes it as an option or lives in that resource.',
-      from: { path: '^worker/middleware/' },
-      to: { path: '^worker/', pathNot: `^worker/(middleware|session|db|http)/|${BASE}` },
-    },
-    {
-      name: 'nothing-imports-the-app',
-      severity: 'error',
-      from: { path: '^worker/', pathNot: '^worker/index\\.ts$' },
-      to: { path: '^worker/(app|index)\\.ts$' },
-    },
-    {
-      name: 'accounts-below-what-builds-on-them',
-      severity: 'error',
-      comment: 'users/ imports no other resource but analytics/; the resources that build on accounts import users/.',
-      from: { path: '^worker/users/' },
-      to: { path: '^worker/', pathNot: `^worker/(users|analytics|${BELOW_RESOURCES})/|${BASE}|^worker/app-env\\.ts$` },
-    },
-    {
-      name: 'analytics-imports-no-resource',
-      severity: 'error',
-      from: { path: '^worker/analytics/' },
-      to: { path: '^worker/', pathNot: `^worker/(analytics|${BELOW_RESOURCES})/|${BASE}|^worker/app-env\\.ts$` },
+      comment: 'A check that needs a query of its own takes it as an option or lives where the query does.',
+      from: { path: '^worker/platform/middleware/' },
+      to: { path: '^worker/', pathNot: `^worker/platform/(middleware|tokens|db|http)/|${BASE}` },
     },
     {
       name: 'durable-objects-below-worker',
       severity: 'error',
       from: { path: '^durable-objects/' },
-      to: { path: '^worker/', pathNot: '^worker/(env|config|limits)\\.ts$' },
+      to: { path: '^worker/', pathNot: '^worker/platform/(env|config|limits)\\.ts$' },
     },
   ],
   options: {
     // TypeScript 7 ships no compiler API, so dependency-cruiser parses with swc.
     parser: 'swc',
-    // Type-only imports count: a type import from a higher layer is still a wrong-way edge.
+    // Type-only imports count: a type import against the rules is still a wrong-way edge.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },

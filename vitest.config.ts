@@ -19,7 +19,7 @@ const policySigningKey = JSON.stringify(
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
 
-// wrangler.toml's Text rule loads the dashboard's chart library as text (worker/analytics-dashboard/chart-library.ts);
+// wrangler.toml's Text rule loads the dashboard's chart library as text (worker/growth/dashboard/chart-library.ts);
 // the pool's Vite does not read [[rules]], so this plugin does the same for the tests.
 const chartLibraryAsText = {
   name: 'chart-library-as-text',

@@ -12,11 +12,11 @@ import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { freePort } from '../test/e2e/processes.js';
-import { payForReply, settleCall } from '../worker/ai-credits/paid-call.js';
-import { sweepStaleReservations } from '../worker/ai-credits/reservations.js';
-import { applyIndexes } from '../worker/db/indexes.js';
-import { createStore } from '../worker/db/store.js';
-import type { Env } from '../worker/env.js';
+import { payForReply, settleCall } from '../worker/billing/ai-credits/paid-call.js';
+import { sweepStaleReservations } from '../worker/billing/ai-credits/reservations.js';
+import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { createStore } from '../worker/platform/db/store.js';
+import type { Env } from '../worker/platform/env.js';
 import { percentile, startLocalStack } from './local-stack.js';
 
 const RUNS = Number(process.env.RUNS ?? 200);

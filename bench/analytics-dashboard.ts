@@ -4,18 +4,18 @@
  * `GET /api/analytics/dashboard/wpr`, `/retention` and `/quality` takes over them (defaults: 8 weeks, 7 days), and
  * the same service functions run straight against the database. The dev database evaluates a pipeline in one
  * blocking JavaScript call, so while one runs for more than the Worker's 1.5 s connect timeout
- * (worker/db/connection.ts) a new connection of that request times out and the route answers 503; the direct figures
+ * (worker/platform/db/connection.ts) a new connection of that request times out and the route answers 503; the direct figures
  * are then the pipelines' cost on the dev database.
  * Run: npx tsx bench/analytics-dashboard.ts   (EVENTS, RIDERS, RUNS override)
  */
 import { MongoClient, ObjectId } from 'mongodb';
 import { DAY, eventDoc, seedRider } from '../test/support/analytics-seed.js';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
-import { type AnalyticsEventName, COUNTED_FROM } from '../worker/analytics/taxonomy.js';
-import { MEANINGFUL_ACTIONS } from '../worker/analytics-dashboard/meaningful.js';
-import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/analytics-dashboard/service.js';
-import { applyIndexes } from '../worker/db/indexes.js';
-import { createStore } from '../worker/db/store.js';
+import { type AnalyticsEventName, COUNTED_FROM } from '../worker/growth/analytics/taxonomy.js';
+import { MEANINGFUL_ACTIONS } from '../worker/growth/dashboard/meaningful.js';
+import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/growth/dashboard/service.js';
+import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { createStore } from '../worker/platform/db/store.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const RIDERS = Number(process.env.RIDERS ?? 2_000);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { foldKey } from '../worker/stays/normalise.js';
+import { foldKey } from '../worker/riding/stays/normalise.js';
 
 const SPOTS = Number(process.env.SPOTS ?? 10_000);
 const STAYS_PER_SPOT = Number(process.env.STAYS_PER_SPOT ?? 5);

@@ -1,5 +1,5 @@
 import { type Db, ObjectId } from 'mongodb';
-import { reminderKey } from '../worker/reminders/idempotency-key.js';
+import { reminderKey } from '../worker/riding/reminders/idempotency-key.js';
 
 const CHUNK = 5_000;
 
@@ -10,7 +10,7 @@ export async function insertInChunks(db: Db, name: string, docs: object[]): Prom
 
 /**
  * One trick list per owner (a daily cadence, opened now), one trick on it, and one reminder due a minute ago:
- * what the five-minute reminder run (worker/reminders/run.ts) claims and sends. Shared by the reminder benches.
+ * what the five-minute reminder run (worker/riding/reminders/run.ts) claims and sends. Shared by the reminder benches.
  */
 export async function seedDueReminders(db: Db, owners: ObjectId[], now: Date): Promise<void> {
   const lists = owners.map((userId, i) => ({

@@ -9,11 +9,11 @@
  */
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import type { EventSubscriptionDoc } from '../worker/db/event-documents.js';
-import { applyIndexes } from '../worker/db/indexes.js';
-import { createStore } from '../worker/db/store.js';
-import { candidateFilter, MATCH_INDEX, matchingSubscriptions } from '../worker/event-subscriptions/match.js';
-import { matches, subscriptionKeys } from '../worker/event-subscriptions/match-keys.js';
+import { candidateFilter, MATCH_INDEX, matchingSubscriptions } from '../worker/events/subscriptions/match.js';
+import { matches, subscriptionKeys } from '../worker/events/subscriptions/match-keys.js';
+import type { EventSubscriptionDoc } from '../worker/platform/db/event-documents.js';
+import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { createStore } from '../worker/platform/db/store.js';
 import { percentile } from './local-stack.js';
 
 const SUBSCRIPTIONS = Number(process.env.SUBSCRIPTIONS ?? 50_000);

@@ -9,10 +9,10 @@
 import { MongoClient } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { startStandIns } from '../test/support/stand-ins/server.js';
-import { applyIndexes } from '../worker/db/indexes.js';
-import { createStore } from '../worker/db/store.js';
-import type { Env } from '../worker/env.js';
-import { runIngestion } from '../worker/ingestion/runner.js';
+import { runIngestion } from '../worker/events/ingestion/runner.js';
+import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { createStore } from '../worker/platform/db/store.js';
+import type { Env } from '../worker/platform/env.js';
 
 const EVENTS_PER_SOURCE = Number(process.env.EVENTS_PER_SOURCE ?? 1000);
 

@@ -12,8 +12,8 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { io, type Socket } from 'socket.io-client';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
-import { databaseName } from '../worker/db/database-name.js';
-import { claimsFor, signSessionToken } from '../worker/session/token.js';
+import { databaseName } from '../worker/platform/db/database-name.js';
+import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
 
 const FEED_CLIENTS = Number(process.env.FEED_CLIENTS ?? 1000);
 const POSTS = Number(process.env.POSTS ?? 5);

@@ -1,5 +1,5 @@
 /**
- * One reminder run (worker/reminders/run.ts) over 50,000 due reminders on the dev database, sending to a local
+ * One reminder run (worker/riding/reminders/run.ts) over 50,000 due reminders on the dev database, sending to a local
  * stand-in of Expo's push API that counts requests and messages. Database round trips are the commands the
  * driver starts during the run (command monitoring). Riders have one live token and no quiet hours.
  * Run: npx tsx bench/reminder-run.ts   (ROWS, LISTS_PER_RIDER override)
@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { applyIndexes } from '../worker/db/indexes.js';
-import { createStore } from '../worker/db/store.js';
-import type { Env } from '../worker/env.js';
-import { runReminders } from '../worker/reminders/run.js';
+import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { createStore } from '../worker/platform/db/store.js';
+import type { Env } from '../worker/platform/env.js';
+import { runReminders } from '../worker/riding/reminders/run.js';
 import { insertInChunks, seedDueReminders } from './due-reminders.js';
 
 const ROWS = Number(process.env.ROWS ?? 50_000);

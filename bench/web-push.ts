@@ -1,7 +1,7 @@
 /// <reference path="../test/support/stand-ins/http-ece.d.ts" />
 /**
  * Web push beside Expo push in the Worker (workerd under wrangler dev, the local stack of bench/local-stack.ts):
- * reminder runs (the five-minute cron, worker/reminders/run.ts) over due reminders of riders holding one web push
+ * reminder runs (the five-minute cron, worker/riding/reminders/run.ts) over due reminders of riders holding one web push
  * subscription or one Expo token each. Three runs in one stack: Expo only, web only, then both in the same
  * run (the headline). Per run: wall time, pushes per second, and the CPU time of the workerd process
  * (/proc, user + system) per push. CPU per encrypted push is also given as the web-only run's CPU per push

@@ -96,8 +96,8 @@ export function bulkCounts(result: Record<string, unknown>): Document {
 
 /**
  * The Worker-side error: a MongoServerError or MongoBulkWriteError with its code (duplicate key 11000
- * stays 409 in worker/http/on-error.ts), else an Error carrying the driver's class name, which
- * worker/db/errors.ts reads to tell an unreachable database (503).
+ * stays 409 in worker/platform/http/on-error.ts), else an Error carrying the driver's class name, which
+ * worker/platform/db/errors.ts reads to tell an unreachable database (503).
  */
 export function decodeError(bytes: Uint8Array): Error {
   const e = decode<Document>(bytes);

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
-import { LIMITS } from '../worker/limits';
+import { LIMITS } from '../worker/platform/limits';
 import {
   bulkCounts,
   decode,
@@ -17,7 +17,7 @@ import { repairSocketTimeouts } from './socket-timeouts';
 // connection 1.5 s after it opened (durable-objects/socket-timeouts.ts), and the pool churns.
 repairSocketTimeouts();
 
-// An unreachable database answers 503 within 2 s, as with the per-request client (worker/db/connection.ts):
+// An unreachable database answers 503 within 2 s, as with the per-request client (worker/platform/db/connection.ts):
 // server selection gives up after 1.5 s.
 const HELD_CLIENT_OPTIONS: MongoClientOptions = {
   serverSelectionTimeoutMS: 1500,
@@ -37,7 +37,7 @@ const HELD_CLIENT_OPTIONS: MongoClientOptions = {
  * Holds MongoDB clients across requests (a Worker cannot: its sockets belong to one request), so a
  * request pays round trips, never a handshake. Requests interleave while they wait on the database:
  * only storage calls close a Durable Object's input gate, and this object stores nothing.
- * The Worker side and the pool of objects are worker/db/gateway-store.ts; docs/data-path.md the placement.
+ * The Worker side and the pool of objects are worker/platform/db/gateway-store.ts; docs/data-path.md the placement.
  */
 export class DbGateway extends DurableObject {
   // Keyed by connection string; few entries in production (one), a handful in tests.

@@ -2,7 +2,7 @@
  * What one Durable Object instance has carried since it started: requests, wall time, and the CPU its
  * handlers spent before their first await, plus the busiest one-second window. Kept in memory only
  * (an instance that restarts starts again from zero; `startedAt` says so), read by the scale harness
- * through an admin-only route (worker/object-counters, docs/scale.md). Two clock reads and a few
+ * through an admin-only route (worker/platform/object-counters, docs/scale.md). Two clock reads and a few
  * additions per request: cheap enough to stay on in production.
  *
  * Why "CPU before the first await": a handler's JavaScript runs without interruption until it waits,

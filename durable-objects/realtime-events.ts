@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Every event of the /feed and /messages namespaces, in one place: the rooms, the REST publishers
- * (worker/realtime/publish.ts) and the tests import these types, and docs/realtime.md documents them.
+ * (worker/platform/realtime/publish.ts) and the tests import these types, and docs/realtime.md documents them.
  * Names and payloads are a contract with three platforms from the day they ship (the interface spec,
  * Versioning): add fields and events, never rename or remove one.
  */
@@ -12,7 +12,7 @@ export type Namespace = (typeof NAMESPACES)[number];
 
 export const isNamespace = (name: string): name is Namespace => (NAMESPACES as readonly string[]).includes(name);
 
-/** A rider as every client shows one (worker/users/views.ts `publicUserView`). */
+/** A rider as every client shows one (worker/accounts/users/views.ts `publicUserView`). */
 export interface PublicUserPayload {
   _id: string;
   name: string;

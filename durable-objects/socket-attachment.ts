@@ -16,7 +16,7 @@ export interface SocketAttachment {
   /** The `token` query parameter of the upgrade, for clients that send it there instead of in `auth`. */
   queryToken: string | null;
   namespaces: Partial<Record<Namespace, NamespaceSession>>;
-  /** How many viewing changes the socket reported, so the directory keeps the latest (worker/realtime/directory.ts). */
+  /** How many viewing changes the socket reported, so the directory keeps the latest (worker/platform/realtime/directory.ts). */
   viewingSeq?: number;
 }
 

@@ -32,7 +32,7 @@ import {
 } from './socket-io-frames';
 import { type TypingEntry, TypingLedger } from './typing-ledger';
 
-/** The timings a shard announces and keeps (worker/limits.ts `LIMITS.realtime`, settings may override). */
+/** The timings a shard announces and keeps (worker/platform/limits.ts `LIMITS.realtime`, settings may override). */
 export interface RoomSettings {
   pingIntervalMs: number;
   pingTimeoutMs: number;
@@ -53,7 +53,7 @@ const newId = () => crypto.randomUUID().replaceAll('-', '');
  * One shard of the real-time layer: it holds some riders' WebSockets (docs/realtime.md, Topology)
  * and speaks Engine.IO v4 / Socket.IO v5 on them with the Hibernation API. What a socket is lives in
  * its attachment and typing indicators in storage, so the object may be evicted between frames.
- * It knows nothing of accounts or conversations: the Worker's subclass (worker/realtime/socket-shard.ts)
+ * It knows nothing of accounts or conversations: the Worker's subclass (worker/social/socket-rooms.ts)
  * answers the hooks below, in the manner of partyserver's `onConnect`/`onMessage`.
  */
 export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObject<Env> {

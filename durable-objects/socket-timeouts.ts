@@ -13,7 +13,7 @@ export const RUNTIME_UNREF_TIMER = Symbol.for('rider-service.runtime-unref-timer
  * dashboard pipeline over a large collection. This restores Node's behaviour: each read or write
  * re-arms the one timer through `setTimeout`, which keeps its handle, and a cleared timeout stays
  * cleared. Idempotent; remove once workerd ships the fix (test/worker/socket-timeouts.test.ts says when).
- * Applied where clients are made: worker/db/connection.ts and durable-objects/db-gateway.ts.
+ * Applied where clients are made: worker/platform/db/connection.ts and durable-objects/db-gateway.ts.
  */
 export function repairSocketTimeouts(): void {
   // Node's own implementation is right; only workerd's needs the repair.

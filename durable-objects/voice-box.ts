@@ -2,7 +2,7 @@ import { Container } from '@cloudflare/containers';
 
 /**
  * The voice box (voice-node/Dockerfile) as a Cloudflare Container: each Durable Object instance runs one
- * container. worker/voice/service.ts picks the instance from the session id, so the WebSocket and every
+ * container. worker/companion/voice/service.ts picks the instance from the session id, so the WebSocket and every
  * speak request for that session reach the same one (docs/voice.md, Deployment).
  */
 export class VoiceBox extends Container {

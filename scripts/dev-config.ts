@@ -24,7 +24,7 @@ export function localStackConfig() {
     /** The voice box (voice-node/); the Worker reaches it at VOICE_URL, which defaults to this port on loopback. */
     voicePort: Number(process.env.VOICE_PORT ?? 8788),
     voiceUrl: process.env.VOICE_URL || `http://127.0.0.1:${Number(process.env.VOICE_PORT ?? 8788)}`,
-    /** Used only when the URI names no database (worker/db/database-name.ts). */
+    /** Used only when the URI names no database (worker/platform/db/database-name.ts). */
     configuredDbName: process.env.MONGODB_DB || undefined,
     dataDir: process.env.DEVDB_DATA || '.devdb-data',
     /** wrangler's local storage (the rate limiter's Durable Objects); tests pass a scratch folder. */

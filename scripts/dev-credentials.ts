@@ -2,7 +2,7 @@
 // replaces the ones printed for the local dev database.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { uriHosts } from '../worker/db/database-name';
+import { uriHosts } from '../worker/platform/db/database-name';
 import type { SeedCredentials } from './seed';
 
 /** Passwords by database: `devdb/<name>` for the local dev database, `<hosts>/<name>` for others. */

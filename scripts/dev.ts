@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { databaseName } from '../worker/db/database-name';
+import { databaseName } from '../worker/platform/db/database-name';
 import { localStackConfig } from './dev-config';
 import { credentialsKey } from './dev-credentials';
 import { prepareDatabase } from './dev-database';
@@ -41,7 +41,7 @@ const PASSED_THROUGH = [
   'ACCESS_TOKEN_TTL_S',
   'REFRESH_TOKEN_TTL_DAYS',
   'REFRESH_GRACE_S',
-  // Paid AI work (worker/paid-ai.ts) and retrieval's embeddings model.
+  // Paid AI work (worker/billing/paid-ai.ts) and retrieval's embeddings model.
   'AI_DAILY_REPLIES_FREE',
   'AI_DAILY_REPLIES_PREMIUM',
   'AI_CREDIT_MICROS',

@@ -1,5 +1,5 @@
 import { type Db, ObjectId } from 'mongodb';
-import { foldKey } from '../worker/stays/normalise';
+import { foldKey } from '../worker/riding/stays/normalise';
 
 /** The demo accounts the riding content belongs to. */
 export interface DemoAccounts {
@@ -39,7 +39,7 @@ const STAYS = [
 /**
  * Riding content for a fresh local database, so every content route answers something:
  * spots with stays near two cities, reviews and landings, the rider's trick lists and a
- * spot list, and a premium account. Shapes follow worker/db/documents.ts.
+ * spot list, and a premium account. Shapes follow worker/platform/db/documents.ts.
  */
 export async function seedRidingDemo(db: Db, { adminId, riderId, premiumId }: DemoAccounts): Promise<void> {
   const now = new Date();
@@ -121,7 +121,7 @@ export async function seedRidingDemo(db: Db, { adminId, riderId, premiumId }: De
   await db
     .collection('spotlists')
     .insertOne({ userId: riderId, name: 'Trip to Berlin', spotIds: spots.slice(2).map((s) => s._id), ...stamp });
-  // The spot-list allowance counter (worker/spot-lists/service.ts) starts from the lists seeded here.
+  // The spot-list allowance counter (worker/riding/spot-lists/service.ts) starts from the lists seeded here.
   await db.collection('users').updateOne({ _id: riderId }, { $set: { spotListCount: 1 } });
   await db.collection('users').updateOne(
     { _id: premiumId },

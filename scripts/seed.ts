@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { type Db, ObjectId } from 'mongodb';
-import { LIMITS } from '../worker/limits';
+import { LIMITS } from '../worker/platform/limits';
 import { seedRidingDemo } from './seed-riding';
 
 export interface SeedCredentials {
@@ -57,7 +57,7 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
 
   await seedRidingDemo(db, { adminId, riderId, premiumId });
 
-  // Shapes as worker/db/documents.ts declares them; each category counts the entries that reference it.
+  // Shapes as worker/platform/db/documents.ts declares them; each category counts the entries that reference it.
   const categories = [
     { slug: 'flip', name: 'Flip tricks' },
     { slug: 'grind', name: 'Grinds' },

@@ -11,13 +11,13 @@ const webhookSecret = () => [
   '# Key the payment provider signs POST /api/webhooks/payments with (x-signature: hex HMAC-SHA256 of the body).',
   `PAYMENT_WEBHOOK_SECRET=${randomBytes(32).toString('hex')}`,
 ];
-// A private P-256 JWK on one line, single-quoted so dotenv keeps the JSON as it is (worker/version-policy/signing.ts).
+// A private P-256 JWK on one line, single-quoted so dotenv keeps the JSON as it is (worker/growth/version-policy/signing.ts).
 const policySigningKey = () => [
   '# Private P-256 JWK signing GET /api/mobile/version-policy/signed (docs/version-policy.md).',
   `POLICY_SIGNING_KEY='${JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }))}'`,
 ];
 const refreshTokenSecret = () => [
-  "# HMAC key deriving a spent refresh token's successor (worker/sessions/refresh-token.ts, docs/sessions.md).",
+  "# HMAC key deriving a spent refresh token's successor (worker/accounts/sessions/refresh-token.ts, docs/sessions.md).",
   `REFRESH_TOKEN_SECRET=${randomBytes(32).toString('base64url')}`,
 ];
 // A P-256 key pair for web push (VAPID, RFC 8292): the public key as the uncompressed point, the private

@@ -1,12 +1,12 @@
 import { createApp } from './app';
-import type { Env } from './env';
+import type { Env } from './platform/env';
 import { runSchedule } from './schedules';
 
 export { DbGateway } from '../durable-objects/db-gateway';
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { RiderPresence } from '../durable-objects/rider-presence';
 export { VoiceBox } from '../durable-objects/voice-box';
-export { SocketShard } from './realtime/socket-shard';
+export { SocketShard } from './social/socket-rooms';
 
 const app = createApp();
 

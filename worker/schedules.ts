@@ -1,13 +1,13 @@
-import { grantMonthlyCredits } from './ai-credits/grants';
-import { reconcileYesterday } from './ai-credits/reconciliation';
-import { sweepStaleReservations } from './ai-credits/reservations';
-import { openRequestConnection } from './db/connection';
-import type { Store } from './db/store';
-import type { Env } from './env';
-import { runEventNotifications } from './event-notifications/run';
-import { runIngestion } from './ingestion/runner';
-import { runReceipts } from './push/receipts';
-import { runReminders } from './reminders/run';
+import { grantMonthlyCredits } from './billing/ai-credits/grants';
+import { reconcileYesterday } from './billing/ai-credits/reconciliation';
+import { sweepStaleReservations } from './billing/ai-credits/reservations';
+import { runIngestion } from './events/ingestion/runner';
+import { runEventNotifications } from './events/notifications/run';
+import { runReceipts } from './notifications/push/receipts';
+import { openRequestConnection } from './platform/db/connection';
+import type { Store } from './platform/db/store';
+import type { Env } from './platform/env';
+import { runReminders } from './riding/reminders/run';
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -65,7 +65,7 @@ export const SCHEDULES: Schedule[] = [
 
 /**
  * Runs the job of one cron expression on a connection of its own, closed afterwards: as for a
- * request, a client kept at module scope breaks in workerd (worker/db/connection.ts).
+ * request, a client kept at module scope breaks in workerd (worker/platform/db/connection.ts).
  */
 export async function runSchedule(cron: string, env: Env): Promise<void> {
   const schedule = SCHEDULES.find((candidate) => candidate.cron === cron);

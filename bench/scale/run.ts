@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startRealtimeStack } from '../../test/support/realtime-stack.js';
-import { participantKey } from '../../worker/conversations/service.js';
-import { databaseName } from '../../worker/db/database-name.js';
-import { applyIndexes } from '../../worker/db/indexes.js';
-import { claimsFor, signSessionToken } from '../../worker/session/token.js';
+import { databaseName } from '../../worker/platform/db/database-name.js';
+import { applyIndexes } from '../../worker/platform/db/indexes.js';
+import { claimsFor, signSessionToken } from '../../worker/platform/tokens/token.js';
+import { participantKey } from '../../worker/social/conversations/service.js';
 import { percentile } from '../local-stack.js';
 import { type CounterDelta, type CounterRow, counterDelta, summedDelta } from './counter-delta.js';
 import {
@@ -259,7 +259,7 @@ async function run(
     }
   };
 
-  // Conversations, rider 2i with rider 2i+1, as openConversation stores them (worker/conversations/service.ts).
+  // Conversations, rider 2i with rider 2i+1, as openConversation stores them (worker/social/conversations/service.ts).
   const now = new Date();
   const conversationDocs = Array.from({ length: Math.floor(RIDERS / 2) }, (_, k) => {
     const participantIds = [accounts[2 * k]!._id, accounts[2 * k + 1]!._id];

@@ -1,7 +1,7 @@
 import { type Db, MongoClient, ObjectId } from 'mongodb';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventDedupeKey, eventSlug } from '../../worker/events/identity';
+import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
 import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressNetwork } from '../../worker/sign-in/address-network';
+import { addressNetwork } from '../../worker/accounts/sign-in/address-network';
 
 describe('addressNetwork', () => {
   it('keeps an IPv4 address as it is', () => {

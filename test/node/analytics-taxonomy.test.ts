@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isExcludedAccount } from '../../worker/analytics/exclusion';
+import { isExcludedAccount } from '../../worker/growth/analytics/exclusion';
 import {
   ANALYTICS_EVENT_NAMES,
   ANALYTICS_EVENTS,
   COUNTED_FROM,
   COUNTED_MEANINGFUL_ACTIONS_FILTER,
   MEANINGFUL_ACTIONS,
-} from '../../worker/analytics/taxonomy';
+} from '../../worker/growth/analytics/taxonomy';
 
 // The interface spec, "Analytics event names", copied by hand: the taxonomy must match it exactly.
 const SPEC_NAMES = `app_installed app_opened signup_completed onboarding_started onboarding_completed session_ended

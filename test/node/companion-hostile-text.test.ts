@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoRequest } from '../../worker/companion/demo';
 import { isSubstantiveTurn, moodOf, plainIntent } from '../../worker/companion/intents';
 import { splitSentences } from '../../worker/companion/sentences';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 
 const KB10 = 10 * 1024;
 const { readCharsMax } = LIMITS.companion;

@@ -1,6 +1,6 @@
 import { BSON } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { containsPattern, escapeRegex } from '../../worker/db/contains-pattern';
+import { containsPattern, escapeRegex } from '../../worker/platform/db/contains-pattern';
 
 describe('regexes built from client text', () => {
   it('match regex characters literally', () => {

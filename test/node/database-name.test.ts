@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DATABASE, databaseName, uriHosts, withDatabase } from '../../worker/db/database-name';
+import { DEFAULT_DATABASE, databaseName, uriHosts, withDatabase } from '../../worker/platform/db/database-name';
 
 describe('databaseName: the URI path, else MONGODB_DB, else rider', () => {
   it.each([

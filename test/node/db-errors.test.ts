@@ -1,7 +1,7 @@
 // The driver's own error classes, built as the driver builds them, so a rename in a driver update fails here.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnreachable } from '../../worker/db/errors';
+import { isDatabaseUnreachable } from '../../worker/platform/db/errors';
 
 // Not exported from the package's entry point: taken from the module the driver throws them from.
 type PoolErrorClass = new (pool: { address: string }) => Error;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevDbHandle, startDevDb } from '../../devdb/src/server';
 
 // `npm run db:indexes` as a deployer runs it, against a dev database in this process: the
-// indexes must land on the database the Worker uses (worker/db/database-name.ts).
+// indexes must land on the database the Worker uses (worker/platform/db/database-name.ts).
 
 const run = promisify(execFile);
 let devdb: DevDbHandle;

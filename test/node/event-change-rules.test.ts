@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { changeKeyOf, materialChanges } from '../../worker/event-changes/material';
+import { changeKeyOf, materialChanges } from '../../worker/events/changes/material';
 import {
   circleCells,
   eventKeys,
@@ -8,7 +8,7 @@ import {
   matches,
   type SubscriptionCriteria,
   subscriptionKeys,
-} from '../../worker/event-subscriptions/match-keys';
+} from '../../worker/events/subscriptions/match-keys';
 
 const base = {
   startAt: new Date('2026-06-01T10:00:00Z'),
@@ -18,7 +18,7 @@ const base = {
   participation: { registrationStatus: 'open' },
 };
 
-describe('material changes of an event (worker/event-changes/material.ts)', () => {
+describe('material changes of an event (worker/events/changes/material.ts)', () => {
   it('names each changed material field with its before and after', () => {
     const after = {
       ...base,
@@ -87,7 +87,7 @@ const place = (lat: number, lng: number, radiusKm: number) => ({
   label: null,
 });
 
-describe('subscription matching (worker/event-subscriptions/match-keys.ts)', () => {
+describe('subscription matching (worker/events/subscriptions/match-keys.ts)', () => {
   const event = { sports: ['skateboarding'], intents: ['compete'], venue: { lat: 30.27, lng: -97.74 } };
 
   it('every criterion set must hold; any one value of a list is enough', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateWindow, defaultWindow } from '../../worker/events/date-window';
+import { dateWindow, defaultWindow } from '../../worker/events/catalog/date-window';
 
 const window = (value: string, now: string) => {
   const found = dateWindow(value, new Date(now));

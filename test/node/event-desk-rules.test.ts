@@ -1,16 +1,16 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc, EventSourceRef } from '../../worker/db/event-documents';
-import { editSet } from '../../worker/event-desk/edit';
-import { combinedSourceRefs } from '../../worker/event-desk/merge-rule';
-import { submissionDocument, utcTimes } from '../../worker/event-submissions/document';
-import { baseDedupeKey, looksLikeSameEvent } from '../../worker/event-submissions/duplicates';
+import { editSet } from '../../worker/events/desk/edit';
+import { combinedSourceRefs } from '../../worker/events/desk/merge-rule';
+import { submissionDocument, utcTimes } from '../../worker/events/submissions/document';
+import { baseDedupeKey, looksLikeSameEvent } from '../../worker/events/submissions/duplicates';
+import type { EventDoc, EventSourceRef } from '../../worker/platform/db/event-documents';
 
 // The pure rules of submissions and the desk.
 
 const day = new Date('2031-06-14T12:00:00.000Z');
 
-describe('looksLikeSameEvent (worker/event-submissions/duplicates.ts)', () => {
+describe('looksLikeSameEvent (worker/events/submissions/duplicates.ts)', () => {
   it('matches the same dedupe key, a submission suffix ignored', () => {
     const id = new ObjectId().toHexString();
     expect(baseDedupeKey(`jam|2031-06-14|austin|submission:${id}`)).toBe('jam|2031-06-14|austin');
@@ -33,7 +33,7 @@ describe('looksLikeSameEvent (worker/event-submissions/duplicates.ts)', () => {
   });
 });
 
-describe('combinedSourceRefs (worker/event-desk/merge-rule.ts)', () => {
+describe('combinedSourceRefs (worker/events/desk/merge-rule.ts)', () => {
   const ref = (sourceId: string, externalId: string | null, payloadHash = 'h'): EventSourceRef => ({
     sourceId,
     externalId,
@@ -101,7 +101,7 @@ describe('submissions: local times and the stored document', () => {
   });
 });
 
-describe('editSet (worker/event-desk/edit.ts)', () => {
+describe('editSet (worker/events/desk/edit.ts)', () => {
   const stored = {
     _id: new ObjectId(),
     venue: { name: 'Park', city: 'Austin' },

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { escapeText, foldLine, formatDate, formatUtc, writeCalendar } from '../../worker/events/ical';
+import { escapeText, foldLine, formatDate, formatUtc, writeCalendar } from '../../worker/events/catalog/ical';
 
 const octets = (text: string) => new TextEncoder().encode(text).length;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayAtNoonUtc, eventDedupeKey, eventSlug, normalizeText } from '../../worker/events/identity';
+import { dayAtNoonUtc, eventDedupeKey, eventSlug, normalizeText } from '../../worker/events/catalog/identity';
 
 describe('event identity', () => {
   it('normalizes case, accents and punctuation so the same event from two sources has one key', () => {

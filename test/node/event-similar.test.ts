@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc } from '../../worker/db/event-documents';
-import { placeDistanceKm, rankSimilar } from '../../worker/events/similar';
+import { placeDistanceKm, rankSimilar } from '../../worker/events/catalog/similar';
+import type { EventDoc } from '../../worker/platform/db/event-documents';
 
 const event = (fields: Partial<EventDoc>): EventDoc => ({ _id: new ObjectId(), slug: 's', dedupeKey: 'd', ...fields });
 
-describe('how far apart two events are held (worker/events/similar.ts)', () => {
+describe('how far apart two events are held (worker/events/catalog/similar.ts)', () => {
   it('uses coordinates when both events have them', () => {
     const austin = event({ venue: { lat: 30.27, lng: -97.74 } });
     const houston = event({ venue: { lat: 29.76, lng: -95.37 } });

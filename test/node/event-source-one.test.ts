@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ShapeError } from '../../worker/ingestion/shape-error';
-import { parseSourceOnePage } from '../../worker/ingestion/source-one';
+import { ShapeError } from '../../worker/events/ingestion/shape-error';
+import { parseSourceOnePage } from '../../worker/events/ingestion/source-one';
 import { fixtureBase } from '../support/stand-ins/event-fixture-dates';
 import { sourceOnePage, sourceOneShapeChangedPage } from '../support/stand-ins/event-source-one-fixture';
 

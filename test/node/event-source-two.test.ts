@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inferFromText } from '../../worker/ingestion/inference';
-import { parseSourceTwoPage, splitLocation } from '../../worker/ingestion/source-two';
+import { inferFromText } from '../../worker/events/ingestion/inference';
+import { parseSourceTwoPage, splitLocation } from '../../worker/events/ingestion/source-two';
 import { fixtureBase } from '../support/stand-ins/event-fixture-dates';
 import { sourceTwoPage, sourceTwoShapeChangedPage } from '../support/stand-ins/event-source-two-fixture';
 

@@ -1,12 +1,12 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc } from '../../worker/db/event-documents';
-import { localToUtc } from '../../worker/events/local-time';
-import { spotNamesAgree } from '../../worker/events/spot-link';
-import { toTargetShape } from '../../worker/events/target-shape';
-import { isNearIdenticalTitle, titleSimilarity } from '../../worker/events/title-similarity';
-import { incomingWins } from '../../worker/events/trust';
-import { eventView } from '../../worker/events/views';
+import { localToUtc } from '../../worker/events/catalog/local-time';
+import { toTargetShape } from '../../worker/events/catalog/record-upgrade';
+import { spotNamesAgree } from '../../worker/events/catalog/spot-link';
+import { isNearIdenticalTitle, titleSimilarity } from '../../worker/events/catalog/title-similarity';
+import { incomingWins } from '../../worker/events/catalog/trust';
+import { eventView } from '../../worker/events/catalog/views';
+import type { EventDoc } from '../../worker/platform/db/event-documents';
 
 describe('localToUtc: local wall time in an IANA zone to the UTC instant', () => {
   it('applies standard and daylight offsets', () => {

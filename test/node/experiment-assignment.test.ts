@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, murmur3, variantFor } from '../../worker/experiments/assignment';
+import { bucketOf, murmur3, variantFor } from '../../worker/growth/experiments/assignment';
 
 describe('murmur3', () => {
   it('matches the reference MurmurHash3 x86 32-bit vectors', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chiSquareSurvival, rate, sampleRatioCheck, waldDifference } from '../../worker/experiments/statistics';
+import { chiSquareSurvival, rate, sampleRatioCheck, waldDifference } from '../../worker/growth/experiments/statistics';
 
 describe('rate and the Wald interval', () => {
   it('computes the hand-worked example: 60/200 against 40/200', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INDEXES } from '../../worker/db/indexes';
+import { INDEXES } from '../../worker/platform/db/indexes';
 
 const notes = readFileSync(new URL('../../migrations-notes/indexes.md', import.meta.url), 'utf8');
 

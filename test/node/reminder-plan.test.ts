@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { localParts, zonedInstant } from '../../worker/reminders/local-time';
-import { inWindow, planSlots, reminderTimeOfDay } from '../../worker/reminders/plan';
+import { LIMITS } from '../../worker/platform/limits';
+import { localParts, zonedInstant } from '../../worker/riding/reminders/local-time';
+import { inWindow, planSlots, reminderTimeOfDay } from '../../worker/riding/reminders/plan';
 
 const clock = (timeZone: string, start = '21:00', end = '09:00') => ({ timeZone, quietHours: { start, end } });
 
-describe('reminder planning (worker/reminders/plan.ts)', () => {
+describe('reminder planning (worker/riding/reminders/plan.ts)', () => {
   it('plans daily reminders at 18:00 local time for the next 30 days, after now', () => {
     const now = new Date('2026-03-02T12:00:00Z');
     const slots = planSlots('daily', clock('Europe/Berlin'), now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { slugify } from '../../worker/http/slug';
-import { LIMITS } from '../../worker/limits';
+import { slugify } from '../../worker/platform/http/slug';
+import { LIMITS } from '../../worker/platform/limits';
 
 describe('slugify', () => {
   it('joins lower-cased words with single hyphens and drops punctuation', () => {

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
-import { DEFAULT_DATABASE, databaseName } from '../../worker/db/database-name';
+import { DEFAULT_DATABASE, databaseName } from '../../worker/platform/db/database-name';
 
 const configPath = new URL('../../wrangler.toml', import.meta.url).pathname;
 const production = unstable_readConfig({ config: configPath }, { hideWarnings: true });
 const staging = unstable_readConfig({ config: configPath, env: 'staging' }, { hideWarnings: true });
 const deployDoc = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
 
-/** Every secret the Worker reads (worker/env.ts); each must be put per environment, never written in wrangler.toml. */
+/** Every secret the Worker reads (worker/platform/env.ts); each must be put per environment, never written in wrangler.toml. */
 const SECRETS = [
   'MONGODB_URI',
   'JWT_SECRET',

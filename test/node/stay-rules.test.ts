@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { countryKey, foldKey, httpUrl, placeMismatches } from '../../worker/stays/normalise';
-import { decodeRankCursor, encodeRankCursor, type RankedStay } from '../../worker/stays/ranking';
+import { countryKey, foldKey, httpUrl, placeMismatches } from '../../worker/riding/stays/normalise';
+import { decodeRankCursor, encodeRankCursor, type RankedStay } from '../../worker/riding/stays/ranking';
 
 describe('stay rules (pure)', () => {
   it('folds a name: accents, case, outer and inner whitespace', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateVersion, isSemanticVersion, requiredFrom } from '../../worker/version-policy/evaluate';
+import { evaluateVersion, isSemanticVersion, requiredFrom } from '../../worker/growth/version-policy/evaluate';
 
 const policy = {
   latestVersion: '2.4.0',

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { withDefaults } from '../../worker/notification-preferences/defaults';
-import { shouldAskOn } from '../../worker/notification-preferences/soft-ask';
-import type { Notification } from '../../worker/push/notification';
+import { withDefaults } from '../../worker/notifications/preferences/defaults';
+import { shouldAskOn } from '../../worker/notifications/preferences/soft-ask';
+import type { Notification } from '../../worker/notifications/push/notification';
 import {
   boundedReason,
   classifyWebAnswer,
@@ -13,7 +12,7 @@ import {
   webAnswerReason,
   webPushHeaders,
   webPushPayload,
-} from '../../worker/push/web-payload';
+} from '../../worker/notifications/push/web-payload';
 import {
   DEFAULT_WEB_PUSH_HOSTS,
   hostPatternProblem,
@@ -21,7 +20,8 @@ import {
   isListedHost,
   parseWebPushHosts,
   webEndpointProblem,
-} from '../../worker/push-tokens/web-endpoint';
+} from '../../worker/notifications/push-tokens/web-endpoint';
+import { LIMITS } from '../../worker/platform/limits';
 
 const message: Notification = {
   title: 'Alice',

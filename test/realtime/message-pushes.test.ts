@@ -1,6 +1,6 @@
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseName } from '../../worker/db/database-name';
+import { databaseName } from '../../worker/platform/db/database-name';
 import { joined, next, pause, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 import type { RecordedExpoRequest } from '../support/stand-ins/expo-push';
 import { startStandIns } from '../support/stand-ins/server';

@@ -41,7 +41,7 @@ export interface ProtectedRoute {
   json?: unknown;
 }
 
-// The interface spec's exact texts, not imported from worker/session/access-text.ts: a changed constant must fail here.
+// The interface spec's exact texts, not imported from worker/platform/tokens/access-text.ts: a changed constant must fail here.
 const TEXT = {
   noToken: 'Access denied. No token provided.',
   denied: 'Access denied.',

@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
-import type { UserDoc } from '../../worker/db/documents';
-import { createStore } from '../../worker/db/store';
-import { hashPassword } from '../../worker/session/password';
-import { claimsFor, signSessionToken } from '../../worker/session/token';
-import { sessionBody } from '../../worker/sign-in/session-response';
-import { Email, Name } from '../../worker/users/schema';
-import { insertUser } from '../../worker/users/service';
+import { sessionBody } from '../../worker/accounts/sign-in/session-response';
+import { Email, Name } from '../../worker/accounts/users/schema';
+import { insertUser } from '../../worker/accounts/users/service';
+import type { UserDoc } from '../../worker/platform/db/documents';
+import { createStore } from '../../worker/platform/db/store';
+import { hashPassword } from '../../worker/platform/tokens/password';
+import { claimsFor, signSessionToken } from '../../worker/platform/tokens/token';
 import type { Api } from './worker-api';
 
 export interface TestAccount {

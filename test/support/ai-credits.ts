@@ -1,8 +1,8 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { ObjectId } from 'mongodb';
 import { expect } from 'vitest';
-import { createStore, type Store } from '../../worker/db/store';
 import worker from '../../worker/index';
+import { createStore, type Store } from '../../worker/platform/db/store';
 import { SCHEDULES } from '../../worker/schedules';
 import type { TestAccount } from './accounts';
 import type { Api } from './worker-api';

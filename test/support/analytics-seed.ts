@@ -1,5 +1,5 @@
 import { type Db, ObjectId } from 'mongodb';
-import { COUNTED_FROM, isAnalyticsEventName, SERVER_PLATFORM } from '../../worker/analytics/taxonomy';
+import { COUNTED_FROM, isAnalyticsEventName, SERVER_PLATFORM } from '../../worker/growth/analytics/taxonomy';
 
 /** Seeds riders and analytics events straight into a database, for the dashboard tests and bench. */
 
@@ -41,7 +41,7 @@ export interface SeedEvent {
 const defaultPlatform = (name: string) =>
   isAnalyticsEventName(name) && COUNTED_FROM[name] === 'server' ? SERVER_PLATFORM : 'ios';
 
-/** The stored form of an event, as ingestion stores it (worker/db/documents.ts AnalyticsEventDoc). */
+/** The stored form of an event, as ingestion stores it (worker/platform/db/documents.ts AnalyticsEventDoc). */
 export function eventDoc(event: SeedEvent) {
   return {
     _id: new ObjectId(),

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { eventDedupeKey, eventSlug } from '../../worker/events/identity';
+import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
 
 // A fixed set of Live records (both connectors' shapes, demo data and odd values), with fixed ids
 // and dates, so the Live list's and detail's answers can be pinned byte for byte

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { eventDedupeKey, eventSlug } from '../../worker/events/identity';
+import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
 import { call } from './content';
 import type { Api } from './worker-api';
 

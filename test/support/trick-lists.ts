@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { register, type TestAccount } from './accounts';
 import type { Api } from './worker-api';
 
-/** Riders' own trick lists and tricks, made through the API for the tests of worker/tricklists and worker/tricks. */
+/** Riders' own trick lists and tricks, made through the API for the tests of worker/riding/tricklists and worker/riding/tricks. */
 export const as = (account: TestAccount) => ({ 'x-auth-token': account.token });
 
 export async function createList(

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
-import type { Store } from '../../worker/db/store';
-import { toBase64Url } from '../../worker/push/vapid';
+import { toBase64Url } from '../../worker/notifications/push/vapid';
+import type { Store } from '../../worker/platform/db/store';
 import { registerAdmin, type TestAccount } from './accounts';
 import { type PushTestbed, pushTestbed } from './expo-push-stand-in';
 import type { ReceivedPush, StandInSubscription, WebPushScript } from './stand-ins/web-push';

@@ -1,9 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { type Db, MongoClient } from 'mongodb';
-import { databaseName, withDatabase } from '../../worker/db/database-name';
-import { applyIndexes } from '../../worker/db/indexes';
-import type { Env } from '../../worker/env';
 import worker from '../../worker/index';
+import { databaseName, withDatabase } from '../../worker/platform/db/database-name';
+import { applyIndexes } from '../../worker/platform/db/indexes';
+import type { Env } from '../../worker/platform/env';
 import { type ApiDocument, contractViolation } from './response-contract';
 
 async function callWorker(request: Request, testEnv: TestEnv): Promise<Response> {
@@ -38,7 +38,7 @@ export interface Api {
 
 /** The Worker under test, bound to its own database and any env overrides. */
 export function createApi(label: string, overrides: Partial<TestEnv> = {}, options: { indexes?: boolean } = {}): Api {
-  // The URI's path decides the database (worker/db/database-name.ts), so the per-file name goes there.
+  // The URI's path decides the database (worker/platform/db/database-name.ts), so the per-file name goes there.
   const testEnv = {
     ...(env as TestEnv),
     MONGODB_URI: withDatabase((env as TestEnv).MONGODB_URI!, uniqueDbName(label)),

@@ -1,5 +1,5 @@
 declare namespace Cloudflare {
-  interface Env extends Omit<import('../../worker/env').Env, never> {
+  interface Env extends Omit<import('../../worker/platform/env').Env, never> {
     /** Base URL of the local stand-ins for outside services (tests only). */
     STAND_INS_URL: string;
     /** The spare dev database test/worker/db-access.test.ts stops, restarts and counts connections on (test/support/spare-devdb.ts). */

@@ -3,11 +3,11 @@ import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../worker/app-env';
-import { onError } from '../../worker/http/on-error';
-import { auth } from '../../worker/middleware/auth';
-import { database } from '../../worker/middleware/database';
-import { subscription } from '../../worker/spot-lists/subscription';
+import type { AppEnv } from '../../worker/platform/app-env';
+import { onError } from '../../worker/platform/http/on-error';
+import { auth } from '../../worker/platform/middleware/auth';
+import { database } from '../../worker/platform/middleware/database';
+import { subscription } from '../../worker/riding/spot-lists/subscription';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

@@ -1,7 +1,7 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES, type CollectionName } from '../../worker/db/collections';
-import { PERSONAL_DATA } from '../../worker/users/account-deletion';
+import { PERSONAL_DATA } from '../../worker/accounts/users/account-deletion';
+import { COLLECTION_NAMES, type CollectionName } from '../../worker/platform/db/collections';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 
@@ -24,7 +24,7 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
   blog: 'authorId',
   conversations: 'participantIds',
   mobile_version_policy_history: 'actorId',
-  // Change-log rows name an admin who made a change, as a hex string (worker/event-changes/record.ts).
+  // Change-log rows name an admin who made a change, as a hex string (worker/events/changes/record.ts).
   eventChangeLog: 'by',
 };
 
@@ -77,10 +77,10 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       key: crypto.randomUUID(),
       callId: crypto.randomUUID(),
     };
-    // Spots also embed stays (worker/stays/), each naming its creator.
+    // Spots also embed stays (worker/riding/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };
     const stays = cleanup.collection === 'spots' ? { stays: [stay] } : {};
-    // Conversations name their participants in arrays and in the set's key (worker/conversations/service.ts).
+    // Conversations name their participants in arrays and in the set's key (worker/social/conversations/service.ts).
     const member =
       cleanup.collection === 'conversations'
         ? {

@@ -1,13 +1,13 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { addCredits } from '../../worker/ai-credits/ledger';
+import { addCredits } from '../../worker/billing/ai-credits/ledger';
 import {
   finishReservation,
   type Reservation,
   reserveCredits,
   sweepStaleReservations,
-} from '../../worker/ai-credits/reservations';
-import type { Store } from '../../worker/db/store';
+} from '../../worker/billing/ai-credits/reservations';
+import type { Store } from '../../worker/platform/db/store';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import {
   creditState,

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { EXCLUDED_ACCOUNT_FILTER } from '../../worker/analytics/exclusion';
-import type { UserDoc } from '../../worker/db/documents';
-import { LIMITS } from '../../worker/limits';
+import { EXCLUDED_ACCOUNT_FILTER } from '../../worker/growth/analytics/exclusion';
+import type { UserDoc } from '../../worker/platform/db/documents';
+import { LIMITS } from '../../worker/platform/limits';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call } from '../support/content';
 import { createApi } from '../support/worker-api';

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_EVENTS, type AnalyticsEventName, COUNTED_FROM } from '../../worker/analytics/taxonomy';
+import { ANALYTICS_EVENTS, type AnalyticsEventName, COUNTED_FROM } from '../../worker/growth/analytics/taxonomy';
 import { registerThroughRoute, type TestAccount } from '../support/accounts';
 import { chat } from '../support/companion';
 import { call } from '../support/content';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineRoute, textResponse, withDocs } from '../../worker/http/openapi';
+import { defineRoute, textResponse, withDocs } from '../../worker/platform/http/openapi';
 import { type ApiDocument, contractViolation } from '../support/response-contract';
 import { apiDocument, createApi } from '../support/worker-api';
 
@@ -47,7 +47,7 @@ describe('the response check against the API description', () => {
   });
 
   it('refuses a media type the status does not document', async () => {
-    // 403 of the account-or-admin check is plain text only (a 401 may now be JSON: worker/session/claims.ts).
+    // 403 of the account-or-admin check is plain text only (a 401 may now be JSON: worker/platform/tokens/claims.ts).
     const path = url('/api/users/0123456789abcdef01234567');
     const violation = await contractViolation(await doc(), 'PATCH', path, json({ error: 'x' }, 403));
     expect(violation).toMatch(/application\/json not documented/);

@@ -1,12 +1,12 @@
 import { env } from 'cloudflare:test';
 import { Binary, Decimal128, Double, Int32, Long, MongoBulkWriteError, MongoClient, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { openRequestConnection } from '../../worker/db/connection';
-import { withDatabase } from '../../worker/db/database-name';
+import { openRequestConnection } from '../../worker/platform/db/connection';
+import { withDatabase } from '../../worker/platform/db/database-name';
 import { register } from '../support/accounts';
 import { createApi, type TestEnv, uniqueDbName } from '../support/worker-api';
 
-// The data path's two modes (worker/db/connection.ts): the connection-holding gateway (durable-objects/db-gateway.ts)
+// The data path's two modes (worker/platform/db/connection.ts): the connection-holding gateway (durable-objects/db-gateway.ts)
 // and a client per request. The spare dev database (test/support/spare-devdb.ts) is stopped, restarted and counted here only.
 const spare = env as unknown as { SPARE_MONGODB_URI: string; SPARE_DEVDB_CONTROL: string };
 

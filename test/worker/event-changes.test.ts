@@ -1,8 +1,8 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc } from '../../worker/db/event-documents';
-import { createStore } from '../../worker/db/store';
-import { recordEventChanges } from '../../worker/event-changes/record';
+import { recordEventChanges } from '../../worker/events/changes/record';
+import type { EventDoc } from '../../worker/platform/db/event-documents';
+import { createStore } from '../../worker/platform/db/store';
 import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';
 import { createApi } from '../support/worker-api';
@@ -35,7 +35,7 @@ async function audience(db: Db, eventId: ObjectId) {
   return { both, related };
 }
 
-describe('recordEventChanges (worker/event-changes/record.ts)', () => {
+describe('recordEventChanges (worker/events/changes/record.ts)', () => {
   it('an admin moving the start time logs one row with the admin as by, and queues one job per rider', async () => {
     const event = eventDoc({
       approvalStatus: 'approved',

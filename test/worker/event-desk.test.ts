@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { subscriptionKeys } from '../../worker/event-subscriptions/match-keys';
+import { subscriptionKeys } from '../../worker/events/subscriptions/match-keys';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call, refusedFields } from '../support/content';

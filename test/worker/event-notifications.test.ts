@@ -1,10 +1,10 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc } from '../../worker/db/event-documents';
-import { recordEventChanges } from '../../worker/event-changes/record';
-import { runEventNotifications } from '../../worker/event-notifications/run';
-import { onEventPublished } from '../../worker/event-subscriptions/match';
-import { subscriptionKeys } from '../../worker/event-subscriptions/match-keys';
+import { recordEventChanges } from '../../worker/events/changes/record';
+import { runEventNotifications } from '../../worker/events/notifications/run';
+import { onEventPublished } from '../../worker/events/subscriptions/match';
+import { subscriptionKeys } from '../../worker/events/subscriptions/match-keys';
+import type { EventDoc } from '../../worker/platform/db/event-documents';
 import { SCHEDULES } from '../../worker/schedules';
 import { eventDoc, insertEvents } from '../support/events';
 import { liveExpoToken, pushTestbed } from '../support/expo-push-stand-in';
@@ -48,7 +48,7 @@ async function moveStart(db: Db, event: Record<string, unknown> & { _id: ObjectI
 
 const sentTo = async (token: string) => (await push.sent()).filter((message) => message.to === token);
 
-describe('event notification worker (worker/event-notifications/run.ts)', () => {
+describe('event notification worker (worker/events/notifications/run.ts)', () => {
   it('sends one push per rider per change, however many reasons, with category events and the event link', async () => {
     await push.script({});
     const event = eventDoc({ approvalStatus: 'approved', title: 'Bowl Jam' });

@@ -1,9 +1,9 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc, EventSubscriptionDoc } from '../../worker/db/event-documents';
-import { createStore } from '../../worker/db/store';
-import { onEventPublished } from '../../worker/event-subscriptions/match';
-import { subscriptionKeys } from '../../worker/event-subscriptions/match-keys';
+import { onEventPublished } from '../../worker/events/subscriptions/match';
+import { subscriptionKeys } from '../../worker/events/subscriptions/match-keys';
+import type { EventDoc, EventSubscriptionDoc } from '../../worker/platform/db/event-documents';
+import { createStore } from '../../worker/platform/db/store';
 import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';
 import { createApi } from '../support/worker-api';
@@ -52,7 +52,7 @@ const digestsOf = (db: Db, subs: EventSubscriptionDoc[]) =>
     .find({ kind: 'digest', subscriptionId: { $in: subs.map((s) => s._id) } })
     .toArray();
 
-describe('onEventPublished (worker/event-subscriptions/match.ts)', () => {
+describe('onEventPublished (worker/events/subscriptions/match.ts)', () => {
   it('matches by sport and by distance, and one digest per subscription gathers every matching event', async () => {
     const skate = subscription({ sports: ['skateboarding'] });
     const bmx = subscription({ sports: ['bmx'] });

@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDoc } from '../../worker/db/event-documents';
-import { createStore } from '../../worker/db/store';
-import { onEventPublished } from '../../worker/event-subscriptions/match';
-import { LIMITS } from '../../worker/limits';
+import { onEventPublished } from '../../worker/events/subscriptions/match';
+import type { EventDoc } from '../../worker/platform/db/event-documents';
+import { createStore } from '../../worker/platform/db/store';
+import { LIMITS } from '../../worker/platform/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, type TestAccount } from '../support/accounts';
 import { call, refusedFields } from '../support/content';

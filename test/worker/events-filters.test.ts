@@ -119,7 +119,7 @@ describe('records with absent, empty or wrong-typed fields', () => {
   it('never break the list, and are shown with nulls and empty lists', async () => {
     const soon = new Date(Date.now() + 60 * 60 * 1000);
     const odd = [
-      // Unique indexes on dedupeKey and slug (worker/db/indexes.ts) let one record lack each.
+      // Unique indexes on dedupeKey and slug (worker/platform/db/indexes.ts) let one record lack each.
       { _id: new ObjectId(), startAt: soon },
       {
         _id: new ObjectId(),

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { clearEvents, DAY_MS, eventDoc, insertEvents, listAll, listedIds, listPage, utcDay } from '../support/events';
 import { createApi } from '../support/worker-api';
 

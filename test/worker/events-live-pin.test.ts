@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { migrateEvents } from '../../worker/events/migration';
+import { migrateEvents } from '../../worker/events/catalog/migration';
 import golden from '../fixtures/events-live-pin.json';
 import { call } from '../support/content';
 import { liveFixture, PINNED_PATHS } from '../support/events-fixture';
@@ -33,7 +33,7 @@ describe('the Live list and detail, pinned', () => {
   });
 });
 
-describe('npm run migrate:events (worker/events/migration.ts)', () => {
+describe('npm run migrate:events (worker/events/catalog/migration.ts)', () => {
   it('stopped half-way, resumed, then run again: every event in the target shape, the same result, Live answers unchanged', async () => {
     await api.db((db) => db.collection('events').insertMany(liveFixture()));
     const half = await api.db((db) => migrateEvents(db, { batchSize: 7, stopAfter: 2 }));

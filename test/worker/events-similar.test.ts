@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { call } from '../support/content';
 import { clearEvents, DAY_MS, eventDoc, insertEvents } from '../support/events';
 import { createApi } from '../support/worker-api';
@@ -44,7 +44,7 @@ describe('GET /api/events/{id}/similar', () => {
       }),
       eventDoc({ title: 'No date', startAt: null, sports: ['bmx'], venue: austin }),
     ]);
-    // worker/events/similar.ts: a day apart weighs like 100 km apart (Houston is about 235 km from Austin).
+    // worker/events/catalog/similar.ts: a day apart weighs like 100 km apart (Houston is about 235 km from Austin).
     expect(await similarTitles(event._id.toHexString())).toEqual([
       'Same city, next day',
       'Near city, same week',

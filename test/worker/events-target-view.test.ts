@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { createStore } from '../../worker/db/store';
-import { migrateEvents } from '../../worker/events/migration';
-import { linkedSpotId } from '../../worker/events/spot-link';
+import { migrateEvents } from '../../worker/events/catalog/migration';
+import { linkedSpotId } from '../../worker/events/catalog/spot-link';
+import { createStore } from '../../worker/platform/db/store';
 import { call } from '../support/content';
 import { eventDoc, insertEvents, listPage } from '../support/events';
 import { createApi } from '../support/worker-api';
@@ -58,7 +58,7 @@ describe('GET /api/events?view=target and /api/events/:slugOrId?view=target', ()
   });
 });
 
-describe('venue.spotId (worker/events/spot-link.ts)', () => {
+describe('venue.spotId (worker/events/catalog/spot-link.ts)', () => {
   it('links a venue to the spot within 150 m whose name agrees, and to nothing farther or differently named', async () => {
     await call(api, 'GET', '/api/events?view=target'); // the declared indexes, spots' 2dsphere included
     const spot = {
@@ -82,7 +82,7 @@ describe('venue.spotId (worker/events/spot-link.ts)', () => {
   });
 });
 
-describe('map pins by venue.location (worker/events/geo.ts)', () => {
+describe('map pins by venue.location (worker/events/catalog/geo.ts)', () => {
   it('find migrated events by their GeoJSON point and Live records by lat/lng, across the antimeridian too', async () => {
     const [austin, fiji, live] = [
       eventDoc({ title: 'Geo Austin' }),

@@ -1,6 +1,6 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { variantFor } from '../../worker/experiments/assignment';
+import { variantFor } from '../../worker/growth/experiments/assignment';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { at, DAY, seedEvents, seedRider } from '../support/analytics-seed';

@@ -3,7 +3,7 @@ import { describeAccessChecks } from '../support/access-checks';
 import { registerAdmin } from '../support/accounts';
 import { ingestionTestbed } from '../support/ingestion';
 
-// The admin desk for ingestion (worker/ingestion/routes.ts): the run log and "run now".
+// The admin desk for ingestion (worker/events/ingestion/routes.ts): the run log and "run now".
 
 const bed = ingestionTestbed('ingestion-runs');
 const api = bed.api;

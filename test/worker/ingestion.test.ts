@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventDedupeKey, eventSlug } from '../../worker/events/identity';
+import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
 import { ingestionTestbed } from '../support/ingestion';
 import { SOURCE_ONE_FACTS } from '../support/stand-ins/event-source-one-fixture';
 import { SOURCE_TWO_FACTS } from '../support/stand-ins/event-source-two-fixture';
@@ -10,7 +10,7 @@ import { SOURCE_TWO_FACTS } from '../support/stand-ins/event-source-two-fixture'
 
 const ONE_EVENTS = SOURCE_ONE_FACTS.items - SOURCE_ONE_FACTS.rejected - SOURCE_ONE_FACTS.repeats;
 const DISTINCT_EVENTS = ONE_EVENTS + SOURCE_TWO_FACTS.items - SOURCE_TWO_FACTS.alsoInSourceOne;
-// A sighting re-verifies the event: lastSeenAt and freshness move, nothing else (worker/ingestion/bulk-writer.ts).
+// A sighting re-verifies the event: lastSeenAt and freshness move, nothing else (worker/events/ingestion/bulk-writer.ts).
 const withoutLastSeen = (docs: Document[]) =>
   docs.map(({ lastSeenAt: _, freshness: { changedAt } = {}, ...rest }) => ({ ...rest, changedAt }));
 const counts = (run: Document) => {
@@ -38,7 +38,7 @@ describe('scheduled event ingestion', () => {
         failed: 1,
         error: null,
       },
-      // The two listings source one also carries take source two's richer content (worker/ingestion/sources.ts).
+      // The two listings source one also carries take source two's richer content (worker/events/ingestion/sources.ts).
       {
         source: 'source-two',
         status: 'succeeded',

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { unreadConversationCounts } from '../../worker/conversations/service';
-import { openRequestConnection } from '../../worker/db/connection';
+import { openRequestConnection } from '../../worker/platform/db/connection';
+import { unreadConversationCounts } from '../../worker/social/conversations/service';
 import { register, type TestAccount } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

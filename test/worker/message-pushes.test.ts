@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { openRequestConnection } from '../../worker/db/connection';
-import { messageNotification } from '../../worker/messages/push-payload';
-import { pushNewMessage } from '../../worker/messages/pushes';
+import { openRequestConnection } from '../../worker/platform/db/connection';
+import { messageNotification } from '../../worker/social/messages/push-payload';
+import { pushNewMessage } from '../../worker/social/messages/pushes';
 import { register, type TestAccount } from '../support/accounts';
 import { pushTestbed, type SentMessage } from '../support/expo-push-stand-in';
 

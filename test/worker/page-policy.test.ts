@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { PAGE_POLICY } from '../../worker/http/page-policy';
 import worker from '../../worker/index';
+import { PAGE_POLICY } from '../../worker/platform/http/page-policy';
 import { createApi, type TestEnv } from '../support/worker-api';
 
 const api = createApi('page_policy');

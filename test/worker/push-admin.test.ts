@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { registerToken } from '../../worker/push-tokens/service';
+import { registerToken } from '../../worker/notifications/push-tokens/service';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin } from '../support/accounts';
 import { pushTestbed } from '../support/expo-push-stand-in';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { type DeliveryRequest, deliver } from '../../worker/push/deliver';
-import { registerToken } from '../../worker/push-tokens/service';
+import { type DeliveryRequest, deliver } from '../../worker/notifications/push/deliver';
+import { registerToken } from '../../worker/notifications/push-tokens/service';
 import { SCHEDULES } from '../../worker/schedules';
 import { register } from '../support/accounts';
 import { pushTestbed } from '../support/expo-push-stand-in';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isQuietAt } from '../../worker/notification-preferences/quiet-hours';
-import { fitBody, fitTitle } from '../../worker/push/text';
+import { isQuietAt } from '../../worker/notifications/preferences/quiet-hours';
+import { fitBody, fitTitle } from '../../worker/notifications/push/text';
 
 // These run inside workerd: quiet hours must hold with the Worker runtime's own time-zone data.
 const night = (timezone: string) => ({ start: '21:00', end: '09:00', timezone });

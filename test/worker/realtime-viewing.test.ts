@@ -1,11 +1,11 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { shardName } from '../../worker/realtime/settings';
-import { SocketShard } from '../../worker/realtime/socket-shard';
+import { shardName } from '../../worker/platform/realtime/settings';
+import { SocketShard } from '../../worker/social/socket-rooms';
 import { register } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 
-// What a rider's sockets show, as the message pushes ask it (worker/realtime/directory.ts `ridersViewing`).
+// What a rider's sockets show, as the message pushes ask it (worker/platform/realtime/directory.ts `ridersViewing`).
 // Frames are handed to a shard instance built with this file's env (its database), as in
 // test/worker/realtime-wakeup.test.ts: the shard the runtime built reads the default one.
 

@@ -1,7 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { shardName } from '../../worker/realtime/settings';
-import { SocketShard } from '../../worker/realtime/socket-shard';
+import { shardName } from '../../worker/platform/realtime/settings';
+import { SocketShard } from '../../worker/social/socket-rooms';
 import { register } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

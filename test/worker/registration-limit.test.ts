@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { registrationLimiterName } from '../../worker/sign-in/registration-limit';
+import { registrationLimiterName } from '../../worker/accounts/sign-in/registration-limit';
+import { LIMITS } from '../../worker/platform/limits';
 import { type Api, createApi } from '../support/worker-api';
 
 // The suite runs with high registration limits (vitest.config.ts); this file restores the defaults.

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { SCHEDULES } from '../../worker/schedules';
 import { register } from '../support/accounts';
 import { liveExpoToken, pushTestbed } from '../support/expo-push-stand-in';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { reminderKey } from '../../worker/reminders/idempotency-key';
+import { LIMITS } from '../../worker/platform/limits';
+import { reminderKey } from '../../worker/riding/reminders/idempotency-key';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, type TestAccount } from '../support/accounts';
 import { addTrick, as, createList, fieldsRefused } from '../support/trick-lists';

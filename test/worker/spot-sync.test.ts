@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { encodeSyncCursor } from '../../worker/spots/position';
+import { LIMITS } from '../../worker/platform/limits';
+import { encodeSyncCursor } from '../../worker/riding/spots/position';
 import { register, type TestAccount } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { register, type TestAccount } from '../support/accounts';
 import { BERLIN, createSpot as createSpotVia, haversineKm } from '../support/spots';
 import { createApi } from '../support/worker-api';

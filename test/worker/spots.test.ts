@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { BERLIN, createSpot as createSpotVia, spotBody } from '../support/spots';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
-import { foldKey } from '../../worker/stays/normalise';
+import { LIMITS } from '../../worker/platform/limits';
+import { foldKey } from '../../worker/riding/stays/normalise';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

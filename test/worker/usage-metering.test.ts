@@ -1,10 +1,10 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { grantByAdmin } from '../../worker/ai-credits/grants';
-import { isRefused, payForReply, refundCall, settleCall } from '../../worker/ai-credits/paid-call';
-import { reconcileUsageDay } from '../../worker/ai-credits/reconciliation';
-import { applyIndexes } from '../../worker/db/indexes';
-import type { Env } from '../../worker/env';
+import { grantByAdmin } from '../../worker/billing/ai-credits/grants';
+import { isRefused, payForReply, refundCall, settleCall } from '../../worker/billing/ai-credits/paid-call';
+import { reconcileUsageDay } from '../../worker/billing/ai-credits/reconciliation';
+import { applyIndexes } from '../../worker/platform/db/indexes';
+import type { Env } from '../../worker/platform/env';
 import { SCHEDULES } from '../../worker/schedules';
 import { registerAdmin } from '../support/accounts';
 import { runCron, withStore } from '../support/ai-credits';

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../worker/limits';
+import { LIMITS } from '../../worker/platform/limits';
 import { describeAccessChecks } from '../support/access-checks';
 import { registerAdmin, type TestAccount } from '../support/accounts';
 import { apiDocument, createApi } from '../support/worker-api';

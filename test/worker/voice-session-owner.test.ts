@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { voiceSessionOf } from '../../worker/companion/speak';
-import { voiceInstanceName } from '../../worker/voice/service';
-import { maySpeakInto, mintVoiceSessionId } from '../../worker/voice/session-owner';
+import { voiceInstanceName } from '../../worker/companion/voice/service';
+import { maySpeakInto, mintVoiceSessionId } from '../../worker/companion/voice/session-owner';
 
 const SECRET = 'test-secret';
 const OWNER = '65f0a1b2c3d4e5f601234567';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { voiceInstanceName } from '../../worker/voice/service';
+import { voiceInstanceName } from '../../worker/companion/voice/service';
 import { register } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { messageNotification } from '../../worker/messages/push-payload';
-import { deliver } from '../../worker/push/deliver';
-import { dispatchAll } from '../../worker/push/dispatch';
+import { deliver } from '../../worker/notifications/push/deliver';
+import { dispatchAll } from '../../worker/notifications/push/dispatch';
+import { messageNotification } from '../../worker/social/messages/push-payload';
 import { register, type TestAccount } from '../support/accounts';
 import {
   adminTestPush,

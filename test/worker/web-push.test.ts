@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { messageNotification } from '../../worker/messages/push-payload';
-import { deliver } from '../../worker/push/deliver';
+import { deliver } from '../../worker/notifications/push/deliver';
+import { messageNotification } from '../../worker/social/messages/push-payload';
 import { register, type TestAccount } from '../support/accounts';
 import {
   adminTestPush,

@@ -107,7 +107,7 @@ export async function startVoiceBox(options: ServerOptions, engine: SpeechEngine
     const send = (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    // The Worker names the session when it routes by session id to a container instance (worker/voice/service.ts).
+    // The Worker names the session when it routes by session id to a container instance (worker/companion/voice/service.ts).
     const named = String(req.headers['x-voice-session-id'] ?? '').toLowerCase();
     const id = UUID.test(named) && !sessions.has(named) ? named : randomUUID();
     const session = new VoiceSession(id, send, engine, options);

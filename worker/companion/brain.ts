@@ -1,9 +1,9 @@
 import type { ObjectId } from 'mongodb';
-import { recordServerEvent } from '../analytics/server-events';
-import type { Store } from '../db/store';
-import type { Env } from '../env';
-import { LIMITS } from '../limits';
-import { SPORTS } from '../taxonomies';
+import { recordServerEvent } from '../growth/analytics/server-events';
+import type { Store } from '../platform/db/store';
+import type { Env } from '../platform/env';
+import { LIMITS } from '../platform/limits';
+import { SPORTS } from '../platform/sports';
 import { demoRequest, enforceDemo } from './demo';
 import { isSubstantiveTurn, moodOf } from './intents';
 import { mergeCompanionMemory } from './memory';
@@ -37,7 +37,7 @@ export interface CompanionAnswer {
   reply: string;
   /** The relationship stage after this turn. */
   stage: CompanionStage;
-  /** What the turn's model calls used, for its settle and usage row (worker/ai-credits/paid-call.ts). */
+  /** What the turn's model calls used, for its settle and usage row (worker/billing/ai-credits/paid-call.ts). */
   usage: { model: string; promptTokens: number; completionTokens: number; costMicros: number | null };
 }
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '../limits';
+import { LIMITS } from '../platform/limits';
 import { DEMO_PHASES } from './demo';
 import type { PersonaContext } from './providers/types';
 import type { CompanionStage } from './stages';

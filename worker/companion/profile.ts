@@ -1,8 +1,8 @@
 import type { Document, ObjectId } from 'mongodb';
-import type { CompanionProfileDoc } from '../db/documents';
-import { onDuplicateKey } from '../db/errors';
-import type { Store } from '../db/store';
-import { LIMITS } from '../limits';
+import type { CompanionProfileDoc } from '../platform/db/documents';
+import { onDuplicateKey } from '../platform/db/errors';
+import type { Store } from '../platform/db/store';
+import { LIMITS } from '../platform/limits';
 import { stageExpression } from './stages';
 
 // Every query on companion_profiles.

@@ -1,15 +1,22 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
-import { isRefused, payForReply, payForSpeech, refundCall, settleCall } from '../ai-credits/paid-call';
-import type { AppEnv } from '../app-env';
-import type { ChatMessageDoc } from '../db/documents';
-import type { Store } from '../db/store';
-import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse, RETRY_AFTER } from '../http/openapi';
-import { LIMITS } from '../limits';
-import { auth } from '../middleware/auth';
-import { type Plan, paidAiSettings, replyCredits } from '../paid-ai';
-import { hasPremium } from '../users/entitlements';
-import { findUserById } from '../users/service';
+import { hasPremium } from '../accounts/users/entitlements';
+import { findUserById } from '../accounts/users/service';
+import { isRefused, payForReply, payForSpeech, refundCall, settleCall } from '../billing/ai-credits/paid-call';
+import { type Plan, paidAiSettings, replyCredits } from '../billing/paid-ai';
+import type { AppEnv } from '../platform/app-env';
+import type { ChatMessageDoc } from '../platform/db/documents';
+import type { Store } from '../platform/db/store';
+import {
+  createRouter,
+  defineRoute,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  RETRY_AFTER,
+} from '../platform/http/openapi';
+import { LIMITS } from '../platform/limits';
+import { auth } from '../platform/middleware/auth';
 import { type CompanionAnswer, companionReply, ProviderError, type Surface } from './brain';
 import { takeChatAllowance } from './chat-limit';
 import { paymentRequired, providerRefusal, tooManyMessages } from './refusals';
@@ -130,7 +137,7 @@ async function speakIfPaid(
         credits: speech.by === 'credits' ? speech.reservation.amount : 0,
       });
     } catch (err) {
-      // The sweep releases a reservation this left behind (worker/ai-credits/reservations.ts).
+      // The sweep releases a reservation this left behind (worker/billing/ai-credits/reservations.ts).
       console.error(`paid speech not settled: ${String(err)}`);
     }
   });
@@ -138,7 +145,7 @@ async function speakIfPaid(
 }
 
 /** The companion's two chat routes (the product decisions, Companion), mounted under /api. */
-export const companionRoutes = createRouter<AppEnv>()
+export const companionChatRoutes = createRouter<AppEnv>()
   .openapi(dm, async (c) =>
     c.json(await chat(c, 'dm', c.req.valid('json').message, c.req.valid('header')['x-voice-session']), 200),
   )

@@ -1,8 +1,8 @@
-import { requireSetting } from '../config';
-import type { Env } from '../env';
-import { LIMITS } from '../limits';
-import { voiceBoxFetch } from '../voice/service';
-import { maySpeakInto } from '../voice/session-owner';
+import { requireSetting } from '../platform/config';
+import type { Env } from '../platform/env';
+import { LIMITS } from '../platform/limits';
+import { voiceBoxFetch } from './voice/service';
+import { maySpeakInto } from './voice/session-owner';
 
 // The voice box's speak request (the interface spec, Voice service): fire-and-forget after the chat response.
 
@@ -41,7 +41,7 @@ export async function speakableSession(
 export async function speakReply(env: Env, sessionId: SpeakableSession, text: string): Promise<boolean> {
   try {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    // The voice box instance holding the session (worker/voice/service.ts); null when none is configured.
+    // The voice box instance holding the session (worker/companion/voice/service.ts); null when none is configured.
     const answer = voiceBoxFetch(env, sessionId, `/speak/${sessionId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

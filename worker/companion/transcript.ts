@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { ChatMessageDoc, CompanionDirectMessageDoc } from '../db/documents';
-import type { Store } from '../db/store';
-import { LIMITS } from '../limits';
+import type { ChatMessageDoc, CompanionDirectMessageDoc } from '../platform/db/documents';
+import type { Store } from '../platform/db/store';
+import { LIMITS } from '../platform/limits';
 import type { MemoryRow } from './memory';
 
 // Every query on the companion's two message stores: dm_messages (web DM, its companion rows only) and bot_chats (mobile chat and stage).
@@ -9,7 +9,7 @@ import type { MemoryRow } from './memory';
 /** Where a chat came from: the web DM route or the mobile bot-chat route. */
 export type Surface = 'dm' | 'bot';
 
-// The Store's dm_messages accessor is typed for conversation messages (worker/messages/); the companion's rows have their own shape.
+// The Store's dm_messages accessor is typed for conversation messages (worker/social/messages/); the companion's rows have their own shape.
 const companionDms = (store: Store) => store.db.collection<CompanionDirectMessageDoc>('dm_messages');
 
 /** Stores one line of the chat, the rider's or the companion's, on the surface it was said on. */

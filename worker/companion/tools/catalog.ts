@@ -1,9 +1,9 @@
 import type { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import type { Store } from '../../db/store';
-import type { Env } from '../../env';
-import { LIMITS } from '../../limits';
-import { EVENT_SPORTS, SPORTS } from '../../taxonomies';
+import type { Store } from '../../platform/db/store';
+import type { Env } from '../../platform/env';
+import { LIMITS } from '../../platform/limits';
+import { EVENT_SPORTS, SPORTS } from '../../platform/sports';
 import type { TurnLearnings } from '../profile';
 import type { ToolSpec } from '../providers/types';
 import { blogPostsFor } from './blog';
@@ -13,7 +13,7 @@ import { addTrickFor, spotsFor, trickipediaFor, trickListsOf } from './riding';
 /** What a tool may touch: the calling rider's own data, and what this turn learns about them. */
 export interface ToolContext {
   store: Store;
-  /** Settings: the look-ups search by meaning when a vector store is bound (worker/retrieval/). */
+  /** Settings: the look-ups search by meaning when a vector store is bound (worker/platform/retrieval/). */
   env: Env;
   userId: ObjectId;
   now: Date;

@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
-import { containsPattern } from '../../db/contains-pattern';
-import type { EventDoc } from '../../db/documents';
-import type { Store } from '../../db/store';
+import { containsPattern } from '../../platform/db/contains-pattern';
+import type { EventDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
 
 /** The windows a rider asks about; date windows use UTC calendar boundaries (the interface spec, Events). */
 export const EVENT_WINDOWS = ['today', 'this-weekend', 'next-7-days', 'next-30-days'] as const;
@@ -24,7 +24,7 @@ export function eventWindow(when: EventWindow, now: Date): { from: Date; to: Dat
 /**
  * Events starting in the window, soonest first, optionally where the place text matches the
  * venue's city, region or country or the title, and of one sport. The events list routes
- * (worker/events/) are another feature; this is the companion's own narrow read.
+ * (worker/events/catalog/) are another feature; this is the companion's own narrow read.
  */
 export function findUpcomingEvents(
   store: Store,

@@ -1,0 +1,19 @@
+import type { AppEnv } from '../platform/app-env';
+import { createRouter } from '../platform/http/openapi';
+import { adminSessionRoutes } from './sessions/admin-routes';
+import { checkCurrentPassword } from './sessions/current-password';
+import { passwordRoutes } from './sessions/password-routes';
+import { sessionRoutes } from './sessions/routes';
+import { revokeOtherSessions } from './sessions/service';
+import { signInRoutes } from './sign-in/routes';
+import { adminUserRoutes } from './users/admin-routes';
+import { userRoutes } from './users/routes';
+
+/** Accounts: registration and sign-in, the rider's account, sessions and passwords. */
+export const accountsRoutes = createRouter<AppEnv>()
+  .route('/api', signInRoutes)
+  .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions }))
+  .route('/api/admin', adminUserRoutes)
+  .route('/api', sessionRoutes)
+  .route('/api', passwordRoutes)
+  .route('/api/admin', adminSessionRoutes);

@@ -1,0 +1,61 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import {
+  createRouter,
+  defineRoute,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  RETRY_AFTER,
+} from '../../platform/http/openapi';
+import { auth } from '../../platform/middleware/auth';
+import { hashPassword } from '../../platform/tokens/password';
+import { refusal } from '../users/refusals';
+import { findUserById, replacePassword } from '../users/service';
+import { checkCurrentPassword, WRONG_PASSWORD } from './current-password';
+import { PasswordChangeBody, PasswordChanged } from './schema';
+import { revokeOtherSessions } from './service';
+
+const changePassword = defineRoute({
+  method: 'put',
+  path: '/users/me/password',
+  tags: ['sessions'],
+  summary: 'Change your password; every other session is revoked',
+  description:
+    'A wrong current password is a 400 and counts toward the sign-in limit (then 429). An identity-provider-only account sets its first password with `currentPassword` absent. Legacy tokens (no session) keep working: see docs/sessions.md.',
+  middleware: [auth()] as const,
+  request: jsonBody(PasswordChangeBody),
+  responses: {
+    200: jsonResponse(PasswordChanged, 'Changed'),
+    400: errorResponse(`${WRONG_PASSWORD}, or currentPassword missing or not expected`),
+    404: errorResponse('No such account'),
+    409: errorResponse('The password changed meanwhile; try again'),
+    429: errorResponse('Too many failed attempts; Retry-After gives the seconds to wait', RETRY_AFTER),
+  },
+});
+
+/** `PUT /api/users/me/password`. Mounted under /api. */
+export const passwordRoutes = createRouter<AppEnv>().openapi(changePassword, async (c) => {
+  const { currentPassword, newPassword } = c.req.valid('json');
+  const userId = new ObjectId(c.var.user._id);
+  const user = await findUserById(c.var.db, userId);
+  if (!user) throw refusal('not-found');
+  if (user.password) {
+    if (currentPassword === undefined) {
+      throw new ApiError(400, 'currentPassword is required to change a password.', {
+        details: [{ field: 'currentPassword', message: 'is required' }],
+      });
+    }
+    await checkCurrentPassword(c, { email: user.email, password: user.password }, currentPassword);
+  } else if (currentPassword !== undefined) {
+    throw new ApiError(400, 'This account has no password yet: send newPassword alone.', {
+      details: [{ field: 'currentPassword', message: 'must be absent: the account has no password' }],
+    });
+  }
+  if (!(await replacePassword(c.var.db, userId, user.password, await hashPassword(newPassword)))) {
+    throw new ApiError(409, 'The password changed meanwhile; try again.');
+  }
+  const keep = c.var.sessionId ? new ObjectId(c.var.sessionId) : undefined;
+  return c.json({ changed: true as const, revokedSessions: await revokeOtherSessions(c.var.db, userId, keep) }, 200);
+});

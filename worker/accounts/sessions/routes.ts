@@ -1,0 +1,115 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { IdParam } from '../../platform/http/ids';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { findUserById } from '../users/service';
+import { userView } from '../users/views';
+import { accessToken } from './issue';
+import { familyOf, hashToken, successorOf } from './refresh-token';
+import { LogoutBody, RefreshBody, RefreshedSession, Revoked, SessionPage } from './schema';
+import { liveSessions, revokeAllSessions, revokeSession, rotateSession } from './service';
+import { sessionSettings } from './settings';
+import { sessionView } from './views';
+
+const TAGS = ['sessions'];
+
+/** The refresh refusals (docs/sessions.md); a spent token reused after the grace window has just been revoked. */
+const REFRESH_REFUSALS = {
+  'not-recognised': 'Refresh token not recognised.',
+  expired: 'Refresh token expired.',
+  revoked: 'Refresh token revoked.',
+  reused: 'Refresh token revoked.',
+} as const;
+
+const refresh = defineRoute({
+  method: 'post',
+  path: '/auth/refresh',
+  tags: TAGS,
+  summary: 'Trade a refresh token for a new access token and a new refresh token (opt-in sessions)',
+  description:
+    'The presented refresh token is spent. Presenting a spent one again revokes the whole session (RFC 9700), except within the grace window (REFRESH_GRACE_S, default 10 s), which answers the same new refresh token again. See docs/sessions.md.',
+  request: { body: { content: { 'application/json': { schema: RefreshBody } }, required: true } },
+  responses: {
+    200: jsonResponse(RefreshedSession, 'A fresh access token and the successor refresh token'),
+    401: errorResponse(`${Object.values(REFRESH_REFUSALS).join(' or ')}`),
+  },
+});
+
+const logout = defineRoute({
+  method: 'post',
+  path: '/auth/logout',
+  tags: TAGS,
+  summary: "Sign out: revoke this token's session, or with {all: true} every session of the account",
+  description:
+    'A legacy token (no session) revokes nothing unless `all` is given. Access tokens already issued stay valid until their exp (they are stateless).',
+  middleware: [auth()] as const,
+  request: { body: { content: { 'application/json': { schema: LogoutBody } }, required: false } },
+  responses: { 200: jsonResponse(Revoked, 'Signed out') },
+});
+
+const listSessions = defineRoute({
+  method: 'get',
+  path: '/users/me/sessions',
+  tags: TAGS,
+  summary: 'Your live opt-in sessions, newest first',
+  middleware: [auth()] as const,
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(SessionPage, 'Sessions') },
+});
+
+const deleteSession = defineRoute({
+  method: 'delete',
+  path: '/users/me/sessions/{id}',
+  tags: TAGS,
+  summary: 'Revoke one of your sessions (its refresh token stops working)',
+  middleware: [auth()] as const,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Revoked, 'Revoked'), 404: errorResponse('No such live session of yours') },
+});
+
+/** Opt-in sessions: refresh, sign-out and the session list. Mounted under /api. */
+export const sessionRoutes = createRouter<AppEnv>()
+  .openapi(refresh, async (c) => {
+    const { refreshToken } = c.req.valid('json');
+    const settings = sessionSettings(c.env);
+    const familyId = familyOf(refreshToken);
+    if (!familyId) throw new ApiError(401, REFRESH_REFUSALS['not-recognised']);
+    const successor = await successorOf(refreshToken, settings.refreshSecret);
+    const [hash, successorHash] = await Promise.all([hashToken(refreshToken), hashToken(successor)]);
+    const outcome = await rotateSession(
+      c.var.db,
+      { familyId, hash, successorHash },
+      { ttlMs: settings.refreshTtlMs, graceMs: settings.graceMs },
+    );
+    if (typeof outcome === 'string') throw new ApiError(401, REFRESH_REFUSALS[outcome]);
+    const user = await findUserById(c.var.db, outcome.session.userId);
+    if (!user) throw new ApiError(401, REFRESH_REFUSALS['not-recognised']);
+    const access = await accessToken(c.env, user, outcome.session._id.toHexString());
+    return c.json({ ...access, refreshToken: successor, user: userView(user) }, 200);
+  })
+  .openapi(logout, async (c) => {
+    const { all } = (c.req.valid('json') as { all?: boolean } | undefined) ?? {};
+    const userId = new ObjectId(c.var.user._id);
+    const sessionId = c.var.sessionId;
+    let revoked = 0;
+    if (all) revoked = await revokeAllSessions(c.var.db, userId);
+    else if (sessionId) revoked = await revokeSession(c.var.db, userId, new ObjectId(sessionId));
+    return c.json({ revoked }, 200);
+  })
+  .openapi(listSessions, async (c) => {
+    const { limit, cursor } = c.req.valid('query');
+    const rows = await liveSessions(c.var.db, new ObjectId(c.var.user._id), { limit, cursor });
+    return c.json(
+      toPage(rows, limit, (row) => sessionView(row, c.var.sessionId)),
+      200,
+    );
+  })
+  .openapi(deleteSession, async (c) => {
+    const sessionId = new ObjectId(c.req.valid('param').id);
+    const revoked = await revokeSession(c.var.db, new ObjectId(c.var.user._id), sessionId);
+    if (!revoked) throw new ApiError(404, 'Session not found.');
+    return c.json({ revoked }, 200);
+  });

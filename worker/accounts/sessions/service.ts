@@ -1,0 +1,115 @@
+import { type Filter, ObjectId } from 'mongodb';
+import type { SessionDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+
+// Every query on `sessions`. Outcomes that are not a session come back as values, not HTTP errors.
+
+export interface NewSession {
+  userId: ObjectId;
+  familyId: string;
+  tokenHash: string;
+  device: string;
+  ttlMs: number;
+}
+
+export async function createSession(store: Store, fields: NewSession): Promise<SessionDoc> {
+  const now = new Date();
+  const { ttlMs, ...rest } = fields;
+  const session: SessionDoc = {
+    _id: new ObjectId(),
+    ...rest,
+    lastUsedAt: now,
+    expiresAt: new Date(now.getTime() + ttlMs),
+    revokedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.sessions.insertOne(session);
+  return session;
+}
+
+export type RotateOutcome =
+  | { session: SessionDoc }
+  | 'not-recognised'
+  | 'expired'
+  | 'revoked'
+  /** A spent token presented after the grace window: the whole session was revoked just now. */
+  | 'reused';
+
+/**
+ * Spends the presented token for its successor with one compare-and-set on the session (the
+ * filter names the expected live hash), so of many parallel refreshes exactly one rotates; the
+ * others, inside the grace window, find the same successor already live.
+ */
+export async function rotateSession(
+  store: Store,
+  presented: { familyId: string; hash: string; successorHash: string },
+  timing: { ttlMs: number; graceMs: number },
+): Promise<RotateOutcome> {
+  const now = new Date();
+  const { familyId, hash, successorHash } = presented;
+  const rotated = await store.sessions.findOneAndUpdate(
+    { familyId, tokenHash: hash, revokedAt: null, expiresAt: { $gt: now } },
+    {
+      $set: {
+        tokenHash: successorHash,
+        previousHash: hash,
+        rotatedAt: now,
+        lastUsedAt: now,
+        expiresAt: new Date(now.getTime() + timing.ttlMs),
+        updatedAt: now,
+      },
+    },
+    { returnDocument: 'after' },
+  );
+  if (rotated) return { session: rotated };
+
+  const session = await store.sessions.findOne({ familyId });
+  if (!session) return 'not-recognised';
+  if (session.revokedAt) return 'revoked';
+  if (session.expiresAt <= now) return 'expired';
+  const retried =
+    session.previousHash === hash &&
+    session.tokenHash === successorHash &&
+    session.rotatedAt !== undefined &&
+    now.getTime() - session.rotatedAt.getTime() <= timing.graceMs;
+  if (retried) return { session };
+  // A spent token (or a forged one naming this family) outside the window: RFC 9700 revokes the family.
+  await revokeWhere(store, { _id: session._id });
+  return 'reused';
+}
+
+async function revokeWhere(store: Store, filter: Filter<SessionDoc>): Promise<number> {
+  const now = new Date();
+  const result = await store.sessions.updateMany(
+    { ...filter, revokedAt: null },
+    { $set: { revokedAt: now, updatedAt: now } },
+  );
+  return result.modifiedCount;
+}
+
+/** Revokes one of the user's sessions; 0 when it is not theirs, unknown or already revoked. */
+export const revokeSession = (store: Store, userId: ObjectId, sessionId: ObjectId) =>
+  revokeWhere(store, { _id: sessionId, userId });
+
+export const revokeAllSessions = (store: Store, userId: ObjectId) => revokeWhere(store, { userId });
+
+/** Every session of the user but `keep` (the caller's own, when it has one). */
+export const revokeOtherSessions = (store: Store, userId: ObjectId, keep: ObjectId | undefined) =>
+  revokeWhere(store, keep ? { userId, _id: { $ne: keep } } : { userId });
+
+/** The user's live sessions, newest first, `limit + 1` rows for the pager; never a hash. */
+export function liveSessions(store: Store, userId: ObjectId, page: { cursor?: ObjectId; limit: number }) {
+  const filter: Filter<SessionDoc> = { userId, revokedAt: null, expiresAt: { $gt: new Date() } };
+  if (page.cursor) filter._id = { $lt: page.cursor };
+  return store.sessions
+    .find(filter, { projection: { tokenHash: 0, previousHash: 0, familyId: 0 } })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+/** Requests per day presenting a legacy token, for the days in [from, to] that have any. */
+export function legacyUsage(store: Store, from: string, to: string) {
+  return store.legacy_token_usage.find({ _id: { $gte: from, $lte: to } }).toArray();
+}

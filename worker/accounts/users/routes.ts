@@ -1,0 +1,160 @@
+import type { Context } from 'hono';
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import type { Store } from '../../platform/db/store';
+import { ApiError } from '../../platform/http/errors';
+import { IdParam } from '../../platform/http/ids';
+import {
+  createRouter,
+  defineRoute,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  RETRY_AFTER,
+} from '../../platform/http/openapi';
+import { accountOrAdmin } from '../../platform/middleware/account-or-admin';
+import { auth } from '../../platform/middleware/auth';
+import { PERSONAL_COLLECTIONS } from './account-deletion';
+import { refusal } from './refusals';
+import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
+import { accountExists, changeAddress, deleteAccount, findUserById, updateUser } from './service';
+import { userView } from './views';
+
+const TAGS = ['accounts'];
+const theAccount = jsonResponse(User, 'The account');
+const noAccount = errorResponse('No such account');
+
+const getMe = defineRoute({
+  method: 'get',
+  path: '/me',
+  tags: TAGS,
+  summary: 'The signed-in account',
+  middleware: [auth()] as const,
+  responses: { 200: theAccount, 404: noAccount },
+});
+
+const patchMe = defineRoute({
+  method: 'patch',
+  path: '/me',
+  tags: TAGS,
+  summary: 'Update your name or picture',
+  middleware: [auth()] as const,
+  request: jsonBody(UpdateMeBody),
+  responses: { 200: theAccount, 404: noAccount },
+});
+
+const patchUser = defineRoute({
+  method: 'patch',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Update an account (its owner or an admin)',
+  description:
+    "A new `email` needs `currentPassword` when the account has a password (an admin changing another rider's address does not); the new address is unproved (`emailVerified: false`) and every other session of the account is revoked (docs/accounts.md).",
+  middleware: [accountOrAdmin()] as const,
+  request: { params: IdParam, ...jsonBody(UpdateUserBody) },
+  responses: {
+    200: theAccount,
+    400: errorResponse('currentPassword missing or incorrect, or sent without a new email'),
+    404: noAccount,
+    409: errorResponse('Email taken, or the address changed meanwhile'),
+    429: errorResponse('Too many wrong passwords; Retry-After gives the seconds to wait', RETRY_AFTER),
+  },
+});
+
+const deleteUser = defineRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Delete an account and everything personal to it (its owner or an admin)',
+  description: `Removes the user and everything personal to them in ${PERSONAL_COLLECTIONS.join(', ')}: their own documents go; shared ones (spots they created, direct messages they sent, conversations, reports, blog posts, policy history) stay for the others without naming them (a message's sender reads null).`,
+  middleware: [accountOrAdmin()] as const,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(DeletedAccount, 'Deleted'), 404: noAccount },
+});
+
+/** What changing an address needs of the sign-in and session resources; app.ts hands them in. */
+export interface AddressChangeDeps {
+  /** Throws the refusal (400 wrong, 429 limited) unless `given` is the account's current password. */
+  checkCurrentPassword(c: Context<AppEnv>, account: { email: string; password: string }, given: string): Promise<void>;
+  /** Revokes every session of the account but `keep`; the count revoked. */
+  revokeOtherSessions(store: Store, userId: ObjectId, keep: ObjectId | undefined): Promise<number>;
+}
+
+const passwordRequired = () =>
+  new ApiError(400, 'currentPassword is required to change the email of an account with a password.', {
+    details: [{ field: 'currentPassword', message: 'is required with a new email' }],
+  });
+
+const passwordWithoutEmail = () =>
+  new ApiError(400, 'currentPassword is only taken with a new email.', {
+    details: [{ field: 'currentPassword', message: 'must be sent only with a new email' }],
+  });
+
+/**
+ * A new address for the account: its owner proves it is them with the current password (when the account has
+ * one), an admin acting on another rider needs none and is logged. The address becomes unproved, so an identity
+ * provider that later proves it belongs to someone else takes the account over for them (docs/accounts.md).
+ */
+async function moveAddress(
+  c: Context<AppEnv>,
+  deps: AddressChangeDeps,
+  id: ObjectId,
+  body: { email: string; currentPassword?: string; name?: string; imageUri?: string },
+) {
+  const { email, currentPassword, ...rest } = body;
+  const target = await findUserById(c.var.db, id);
+  if (!target) throw refusal('not-found');
+  const byOwner = c.var.account._id.equals(id);
+  if (target.email === email) {
+    if (currentPassword !== undefined) throw passwordWithoutEmail();
+    return updateUser(c.var.db, id, rest);
+  }
+  if (byOwner && target.password) {
+    if (currentPassword === undefined) throw passwordRequired();
+    await deps.checkCurrentPassword(c, { email: target.email, password: target.password }, currentPassword);
+  }
+  const outcome = await changeAddress(c.var.db, id, target.email, { ...rest, email });
+  if (outcome === 'changed-meanwhile') throw new ApiError(409, 'The email changed meanwhile; try again.');
+  if (typeof outcome === 'string') return outcome;
+  if (!byOwner) {
+    console.info(
+      JSON.stringify({
+        event: 'account-email-changed-by-admin',
+        adminId: c.var.account._id.toHexString(),
+        userId: id.toHexString(),
+      }),
+    );
+  }
+  // The caller's own session stays; an admin's is not one of this account's.
+  const keep = byOwner && c.var.sessionId ? new ObjectId(c.var.sessionId) : undefined;
+  await deps.revokeOtherSessions(c.var.db, id, keep);
+  return outcome;
+}
+
+/** The signed-in rider's own account, and the account-or-admin routes on any account. */
+export const userRoutes = (deps: AddressChangeDeps) =>
+  createRouter<AppEnv>()
+    // The account auth() loaded is the one to show: no second read.
+    .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
+    .openapi(patchMe, async (c) => {
+      const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+      if (typeof outcome === 'string') throw refusal(outcome);
+      return c.json(userView(outcome), 200);
+    })
+    .openapi(patchUser, async (c) => {
+      const id = new ObjectId(c.req.valid('param').id);
+      const { email, currentPassword, ...rest } = c.req.valid('json');
+      if (email === undefined && currentPassword !== undefined) throw passwordWithoutEmail();
+      const outcome =
+        email === undefined
+          ? await updateUser(c.var.db, id, rest)
+          : await moveAddress(c, deps, id, { email, currentPassword, ...rest });
+      if (typeof outcome === 'string') throw refusal(outcome);
+      return c.json(userView(outcome), 200);
+    })
+    .openapi(deleteUser, async (c) => {
+      const userId = new ObjectId(c.req.valid('param').id);
+      if (!(await accountExists(c.var.db, userId))) throw refusal('not-found');
+      await deleteAccount(c.var.db, userId);
+      return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
+    });

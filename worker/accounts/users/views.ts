@@ -1,0 +1,36 @@
+import type { UserDoc } from '../../platform/db/documents';
+import { addressProved } from './address-proof';
+
+/** The account as its owner or an admin sees it. Password hashes never leave the service. */
+export function userView(user: Omit<UserDoc, 'password'>) {
+  return {
+    _id: user._id.toHexString(),
+    name: user.name,
+    email: user.email,
+    emailVerified: addressProved(user),
+    ...(user.imageUri ? { imageUri: user.imageUri } : {}),
+    role: user.role === 'admin' ? ('admin' as const) : null,
+    ...(user.subscription
+      ? {
+          subscription: {
+            plan: user.subscription.plan,
+            status: user.subscription.status,
+            ...(user.subscription.renewsAt ? { renewsAt: user.subscription.renewsAt.toISOString() } : {}),
+          },
+        }
+      : {}),
+    ...(user.isBot !== undefined ? { isBot: user.isBot } : {}),
+    ...(user.analyticsExcluded !== undefined ? { analyticsExcluded: user.analyticsExcluded } : {}),
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export type UserView = ReturnType<typeof userView>;
+
+/** Another rider, as the product decisions define a public user. */
+export function publicUserView(user: Pick<UserDoc, '_id' | 'name' | 'imageUri'>) {
+  return { _id: user._id.toHexString(), name: user.name, ...(user.imageUri ? { imageUri: user.imageUri } : {}) };
+}
+
+export type PublicUserView = ReturnType<typeof publicUserView>;

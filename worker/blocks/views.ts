@@ -1,7 +1,0 @@
-import type { UserBlockDoc, UserDoc } from '../db/documents';
-import { publicUserView } from '../users/views';
-
-/** A blocked rider as a public user, with when the block was made. */
-export function blockedUserView(block: UserBlockDoc, user: Pick<UserDoc, '_id' | 'name' | 'imageUri'>) {
-  return { ...publicUserView(user), blockedAt: block.createdAt.toISOString() };
-}

@@ -1,0 +1,202 @@
+import { ADMIN_PAGE_SIGN_IN } from '../../platform/http/admin-page-sign-in';
+/**
+ * The events desk page (GET /admin/events). The admin signs in on it as on the analytics page; the
+ * token lives in sessionStorage, never in a URL. Every figure and action goes through the admin routes
+ * under /api/admin (docs/event-desk.md); the page loads nothing else but its script and stylesheet below,
+ * which the Worker serves beside it (the page policy allows nothing inline: worker/platform/http/page-policy.ts).
+ */
+export const DESK_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Events desk</title>
+<link rel="stylesheet" href="/admin/events/styles.css">
+</head>
+<body>
+<header><h1>Events desk</h1><button id="sign-out" hidden>Sign out</button></header>
+<main>
+  <p id="error" role="alert"></p>
+  <form id="sign-in" hidden>
+    <h2>Admin sign-in</h2>
+    <label>Email <input name="email" type="email" autocomplete="username" required></label>
+    <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+    <button type="submit">Sign in</button>
+  </form>
+  <div id="desk" hidden>
+    <section><h2>Review queue</h2><p class="note">Pending events, oldest first. Approving publishes the event and notifies matching subscribers.</p>
+      <table><thead><tr><th>Event</th><th>When</th><th>Where</th><th>Looks like</th><th></th></tr></thead><tbody id="queue"></tbody></table></section>
+    <section><h2>Possible duplicates</h2><p class="note">Merge moves listings, saves and relationships to the survivor; the old link keeps working.</p>
+      <table><thead><tr><th>Event</th><th>Candidates</th><th></th></tr></thead><tbody id="duplicates"></tbody></table></section>
+    <section><h2>Stale events</h2><p class="note">Published events past their staleAfter: <span id="stale-count">0</span>.</p>
+      <table><thead><tr><th>Event</th><th>When</th><th>Stale since</th><th></th></tr></thead><tbody id="stale"></tbody></table></section>
+    <section><h2>Sources</h2>
+      <table><thead><tr><th>Source</th><th>Last success</th><th>Last failure</th><th>Failures in a row</th><th>Last run</th></tr></thead><tbody id="sources"></tbody></table></section>
+  </div>
+</main>
+<script src="/admin/events/app.js"></script>
+</body>
+</html>
+`;
+
+/** The desk page's stylesheet (GET /admin/events/styles.css). */
+export const DESK_STYLES = `body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
+header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
+header h1 { font-size: 1.2rem; margin: 0; }
+header button { margin-left: auto; }
+main { padding: 1rem 1.5rem; display: grid; gap: 1rem; }
+form#sign-in { display: grid; gap: .5rem; max-width: 20rem; }
+section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
+section h2 { font-size: 1rem; margin: 0 0 .5rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
+.note { color: #5b6475; font-size: .85rem; }
+.empty { color: #5b6475; }
+#error { color: #b3261e; }
+[hidden] { display: none !important; }
+`;
+
+/** The desk page's script (GET /admin/events/app.js): sign-in, the lists and their actions. */
+export const DESK_SCRIPT = `(() => {
+  const KEY = 'rider-events-desk-token';
+  const $ = (id) => document.getElementById(id);
+  const when = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : '—');
+  const place = (e) => (e.venue ? [e.venue.city, e.venue.country].filter(Boolean).join(', ') : '') || (e.venue === null ? 'online' : '—');
+
+  function show(signedIn) {
+    $('sign-in').hidden = signedIn;
+    $('desk').hidden = !signedIn;
+    $('sign-out').hidden = !signedIn;
+  }
+
+  async function api(method, path, body) {
+    const headers = { 'x-auth-token': sessionStorage.getItem(KEY) || '' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch('/api/admin' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status === 401 || res.status === 403 || (res.status === 400 && method === 'GET')) {
+      sessionStorage.removeItem(KEY);
+      show(false);
+      throw new Error((await res.text()) || 'Not allowed');
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let message = text;
+      try { message = JSON.parse(text).error; } catch {}
+      throw new Error(message || 'The desk answered ' + res.status);
+    }
+    return res.json();
+  }
+
+  function cell(row, text) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  function button(td, label, action, onClick) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.dataset.action = action;
+    b.addEventListener('click', () => act(onClick));
+    td.appendChild(b);
+  }
+
+  function titleCell(row, e) {
+    const td = cell(row, e.title || '(untitled)');
+    td.title = e._id;
+    return td;
+  }
+
+  function fill(tbodyId, rows, columns, draw) {
+    const tbody = $(tbodyId);
+    tbody.replaceChildren();
+    if (!rows.length) {
+      const tr = document.createElement('tr');
+      const td = cell(tr, 'Nothing here.');
+      td.colSpan = columns;
+      td.className = 'empty';
+      tbody.appendChild(tr);
+      return;
+    }
+    for (const item of rows) {
+      const tr = document.createElement('tr');
+      draw(tr, item);
+      tbody.appendChild(tr);
+    }
+  }
+
+  async function act(run) {
+    $('error').textContent = '';
+    try { await run(); await load(); } catch (error) {
+      $('error').textContent = error.message;
+      document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
+    }
+  }
+
+  async function load() {
+    document.body.dataset.state = 'loading';
+    const [queue, dups, stale, sources] = await Promise.all([
+      api('GET', '/events?approvalStatus=pending&limit=100'),
+      api('GET', '/events/duplicates?limit=100'),
+      api('GET', '/events/stale?limit=100'),
+      api('GET', '/event-sources'),
+    ]);
+    show(true);
+    fill('queue', queue.items, 5, (tr, e) => {
+      tr.dataset.id = e._id;
+      titleCell(tr, e);
+      cell(tr, when(e.startAt) + (e.timezone ? ' (' + e.timezone + ')' : ''));
+      cell(tr, place(e));
+      cell(tr, e.possibleDuplicateOf.length ? e.possibleDuplicateOf.length + ' stored event(s)' : '—');
+      const td = cell(tr, '');
+      button(td, 'Approve', 'approve', () => api('POST', '/events/' + e._id + '/review', { decision: 'approve' }));
+      button(td, 'Reject', 'reject', () => {
+        const reason = prompt('Reason for rejecting (optional)') || undefined;
+        return api('POST', '/events/' + e._id + '/review', { decision: 'reject', reason });
+      });
+    });
+    fill('duplicates', dups.items, 3, (tr, item) => {
+      tr.dataset.id = item.event._id;
+      titleCell(tr, item.event);
+      const list = cell(tr, '');
+      for (const c of item.candidates) {
+        const line = document.createElement('div');
+        line.dataset.candidate = c._id;
+        line.textContent = (c.title || '(untitled)') + ' · ' + when(c.startAt) + ' · ' + place(c) + ' ';
+        button(line, 'Merge into this', 'merge', () => api('POST', '/events/' + item.event._id + '/merge', { intoId: c._id }));
+        list.appendChild(line);
+      }
+      const td = cell(tr, '');
+      button(td, 'Not a duplicate', 'not-duplicate', () => api('DELETE', '/events/' + item.event._id + '/possible-duplicates'));
+    });
+    $('stale-count').textContent = String(stale.totalCount);
+    fill('stale', stale.items, 4, (tr, e) => {
+      tr.dataset.id = e._id;
+      titleCell(tr, e);
+      cell(tr, when(e.startAt));
+      cell(tr, when(e.freshness.staleAfter));
+      const td = cell(tr, '');
+      button(td, 'Still right', 'verify', () => api('POST', '/events/' + e._id + '/verify'));
+      button(td, 'Unpublish', 'unpublish', () => api('POST', '/events/' + e._id + '/review', { decision: 'reject', reason: 'stale' }));
+    });
+    fill('sources', sources.sources, 5, (tr, s) => {
+      tr.dataset.id = s.name;
+      cell(tr, s.name + (s.configured ? '' : ' (not configured)'));
+      cell(tr, when(s.lastSuccessAt));
+      cell(tr, when(s.lastFailureAt) + (s.lastError ? ': ' + s.lastError : ''));
+      cell(tr, String(s.consecutiveFailures));
+      cell(tr, s.lastCounts ? Object.entries(s.lastCounts).map(([k, v]) => k + ' ' + v).join(', ') : '—');
+    });
+    document.body.dataset.state = 'loaded';
+    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
+  }
+
+  function run() {
+    $('error').textContent = '';
+    load().catch((error) => { $('error').textContent = error.message; });
+  }
+
+${ADMIN_PAGE_SIGN_IN}})();
+`;

@@ -1,0 +1,255 @@
+import { z } from '@hono/zod-openapi';
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { pageAsset, pageAssetRoute } from '../../platform/http/page-policy';
+import { toPage } from '../../platform/http/pagination';
+import { admin } from '../../platform/middleware/admin';
+import { EVENT_SOURCES } from '../ingestion/sources';
+import { utcTimes } from '../submissions/document';
+import { editSet } from './edit';
+import { afterAdminEdit, afterApproved } from './hooks';
+import { mergeEvent } from './merge';
+import { DESK_PAGE, DESK_SCRIPT, DESK_STYLES } from './page';
+import {
+  DeskEvent,
+  DeskEventParam,
+  DuplicatePage,
+  DuplicatesQuery,
+  EditBody,
+  EventSourceList,
+  MergeBody,
+  MergeResult,
+  QueuePage,
+  QueueQuery,
+  ReviewBody,
+  StaleList,
+  StaleQuery,
+} from './schema';
+import {
+  applyEdit,
+  clearPossibleDuplicates,
+  findDeskEvent,
+  listByApproval,
+  listDuplicates,
+  listStale,
+  reviewEvent,
+  sourceRows,
+  verifyEvent,
+} from './service';
+import { deskEventView, sourceStatusView } from './views';
+
+// The admin desk for events (docs/event-desk.md). Admin only, mounted under /api/admin.
+
+const TAGS = ['events desk'];
+const noEvent = errorResponse('No such event');
+const notFound = () => new ApiError(404, 'Event not found.');
+
+const sources = defineRoute({
+  method: 'get',
+  path: '/event-sources',
+  tags: TAGS,
+  summary: "Each event source's settings and health: last success, last failure, consecutive failures, counts",
+  middleware: [admin()] as const,
+  responses: { 200: jsonResponse(EventSourceList, 'Every known source, run or not') },
+});
+
+const queue = defineRoute({
+  method: 'get',
+  path: '/events',
+  tags: TAGS,
+  summary: 'The review queue: events by approval status (pending by default), oldest first',
+  middleware: [admin()] as const,
+  request: { query: QueueQuery },
+  responses: { 200: jsonResponse(QueuePage, 'A page of events with their submitter, duplicates and review') },
+});
+
+const review = defineRoute({
+  method: 'post',
+  path: '/events/{id}/review',
+  tags: TAGS,
+  summary: 'Approve (publish) or reject an event',
+  description:
+    'Approving publishes the event (lists, map, calendar, detail) and matches it against event subscriptions once; repeating a decision changes nothing. Rejecting a published event takes it out of public view.',
+  middleware: [admin()] as const,
+  request: { params: DeskEventParam, ...jsonBody(ReviewBody) },
+  responses: {
+    200: jsonResponse(DeskEvent, 'The event after the decision'),
+    404: noEvent,
+    409: errorResponse('The event was merged into another; review that one'),
+  },
+});
+
+const duplicates = defineRoute({
+  method: 'get',
+  path: '/events/duplicates',
+  tags: TAGS,
+  summary: 'Duplicate candidates: events stored with possibleDuplicateOf, with the events they look like',
+  middleware: [admin()] as const,
+  request: { query: DuplicatesQuery },
+  responses: { 200: jsonResponse(DuplicatePage, 'A page of candidates, oldest first') },
+});
+
+const notDuplicate = defineRoute({
+  method: 'delete',
+  path: '/events/{id}/possible-duplicates',
+  tags: TAGS,
+  summary: 'Not a duplicate: clears the event’s possibleDuplicateOf',
+  middleware: [admin()] as const,
+  request: { params: DeskEventParam },
+  responses: { 200: jsonResponse(DeskEvent, 'The event, off the duplicates list'), 404: noEvent },
+});
+
+const merge = defineRoute({
+  method: 'post',
+  path: '/events/{id}/merge',
+  tags: TAGS,
+  summary: 'Merge this event into another (the survivor): listings, saves and relationships move',
+  description:
+    'sourceRefs, saves and relationships move to the survivor without duplicates (a rider\'s save or relationship already on the survivor wins) and its relationshipCounts grow by what moved. The merged event stays stored as rejected with mergedInto, so its old id and slug keep resolving on GET /api/events/{slugOrId} to the survivor (migrations-notes/events-target-model.md, "Merging"). Repeating a merge that stopped half-way finishes it.',
+  middleware: [admin()] as const,
+  request: { params: DeskEventParam, ...jsonBody(MergeBody) },
+  responses: {
+    200: jsonResponse(MergeResult, 'The survivor and what moved'),
+    400: errorResponse('An event cannot be merged into itself'),
+    404: noEvent,
+    409: errorResponse('Already merged into another event, or the survivor was itself merged away'),
+  },
+});
+
+const edit = defineRoute({
+  method: 'patch',
+  path: '/events/{id}',
+  tags: TAGS,
+  summary: 'Edit an event; material changes are logged with the admin as `by` and notify riders',
+  description:
+    'The fields of a submission, each optional; local times are read in `timezone` (given, else stored). An edit counts as verifying the event (freshness restarts). Publishing is the review decision, not an edit.',
+  middleware: [admin()] as const,
+  request: { params: DeskEventParam, ...jsonBody(EditBody) },
+  responses: {
+    200: jsonResponse(DeskEvent, 'The event after the edit'),
+    404: noEvent,
+    409: errorResponse('The event changed while being edited, or was merged away; reload and edit again'),
+  },
+});
+
+const verify = defineRoute({
+  method: 'post',
+  path: '/events/{id}/verify',
+  tags: TAGS,
+  summary: 'Confirm an event as it stands: freshness restarts (lastVerifiedAt now), taking it off the stale list',
+  middleware: [admin()] as const,
+  request: { params: DeskEventParam },
+  responses: { 200: jsonResponse(DeskEvent, 'The event'), 404: noEvent },
+});
+
+const stale = defineRoute({
+  method: 'get',
+  path: '/events/stale',
+  tags: TAGS,
+  summary: 'Published, still-scheduled events past freshness.staleAfter (not re-verified by a source or an admin)',
+  middleware: [admin()] as const,
+  request: { query: StaleQuery },
+  responses: { 200: jsonResponse(StaleList, 'Longest overdue first') },
+});
+
+const admin_ = (c: { var: { user: { _id: string } } }) => new ObjectId(c.var.user._id);
+
+/** Mounted under /api/admin. */
+export const eventDeskRoutes = createRouter<AppEnv>()
+  .openapi(sources, async (c) => {
+    const rows = new Map((await sourceRows(c.var.db)).map((row) => [row._id, row]));
+    const list = EVENT_SOURCES.map((source) =>
+      sourceStatusView(source, Boolean(c.env[source.setting]?.trim()), rows.get(source.name)),
+    );
+    return c.json({ sources: list }, 200);
+  })
+  .openapi(queue, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(toPage(await listByApproval(c.var.db, query), query.limit, deskEventView), 200);
+  })
+  .openapi(duplicates, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listDuplicates(c.var.db, query);
+    const page = toPage(
+      rows.map((row) => ({ _id: row.event._id, ...row })),
+      query.limit,
+      (row) => ({ event: deskEventView(row.event), candidates: row.candidates.map(deskEventView) }),
+    );
+    return c.json(page, 200);
+  })
+  .openapi(stale, async (c) => {
+    const { items, total } = await listStale(c.var.db, c.req.valid('query').limit, new Date());
+    return c.json({ items: items.map(deskEventView), totalCount: total }, 200);
+  })
+  .openapi(review, async (c) => {
+    const id = new ObjectId(c.req.valid('param').id);
+    const body = c.req.valid('json');
+    const outcome = await reviewEvent(c.var.db, id, { ...body, by: admin_(c) }, new Date());
+    if (outcome.status === 'not-found') throw notFound();
+    if (outcome.status === 'merged') {
+      throw new ApiError(409, `This event was merged into ${outcome.into.toHexString()}; review that one.`);
+    }
+    if (outcome.status === 'changed' && outcome.published) await afterApproved(c.var.db, outcome.event);
+    return c.json(deskEventView(outcome.event), 200);
+  })
+  .openapi(notDuplicate, async (c) => {
+    const event = await clearPossibleDuplicates(c.var.db, new ObjectId(c.req.valid('param').id), new Date());
+    if (!event) throw notFound();
+    return c.json(deskEventView(event), 200);
+  })
+  .openapi(merge, async (c) => {
+    const id = new ObjectId(c.req.valid('param').id);
+    const outcome = await mergeEvent(c.var.db, id, new ObjectId(c.req.valid('json').intoId), admin_(c));
+    if (outcome.status === 'same') {
+      throw new ApiError(400, 'An event cannot be merged into itself.', {
+        details: [{ field: 'intoId', message: 'is this event' }],
+      });
+    }
+    if (outcome.status === 'not-found') throw notFound();
+    if (outcome.status === 'into-merged') throw new ApiError(409, 'The surviving event was itself merged away.');
+    if (outcome.status !== 'merged') throw new ApiError(409, 'This event was already merged into another.');
+    return c.json({ event: deskEventView(outcome.event), moved: outcome.moved }, 200);
+  })
+  .openapi(edit, async (c) => {
+    const before = await findDeskEvent(c.var.db, new ObjectId(c.req.valid('param').id));
+    if (!before) throw notFound();
+    if (before.mergedInto) throw new ApiError(409, `This event was merged into ${before.mergedInto.toHexString()}.`);
+    const body = c.req.valid('json');
+    const zone = body.timezone ?? before.timezone;
+    const timed = body.startLocal !== undefined || body.endLocal !== undefined || body.schedule !== undefined;
+    if (timed && !zone) {
+      throw new ApiError(400, 'Invalid request body.', {
+        details: [{ field: 'timezone', message: 'is required to read local times: the event has none stored' }],
+      });
+    }
+    const { times, errors } = timed && zone ? utcTimes(body, zone) : { times: {}, errors: [] };
+    if (errors.length) throw new ApiError(400, 'Invalid request body.', { details: errors });
+    const after = await applyEdit(c.var.db, before, editSet(before, body, times), new Date());
+    if (!after) throw new ApiError(409, 'The event changed while you edited it; reload and edit again.');
+    await afterAdminEdit(c.var.db, { before, after, by: admin_(c) });
+    return c.json(deskEventView(after), 200);
+  })
+  .openapi(verify, async (c) => {
+    const event = await verifyEvent(c.var.db, new ObjectId(c.req.valid('param').id), new Date());
+    if (!event) throw notFound();
+    return c.json(deskEventView(event), 200);
+  });
+
+const page = defineRoute({
+  method: 'get',
+  path: '/admin/events',
+  tags: TAGS,
+  summary: 'The events desk page: an admin signs in on it; the queue, duplicates and stale events with their actions',
+  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+const script = pageAssetRoute('/admin/events/app.js', 'script', 'the events desk page', TAGS);
+const styles = pageAssetRoute('/admin/events/styles.css', 'stylesheet', 'the events desk page', TAGS);
+
+/** The desk page with its script and stylesheet, mounted at the root (outside /api: no database, no CORS), as the analytics page is. */
+export const eventDeskPageRoutes = createRouter<AppEnv>()
+  .openapi(page, (c) => c.html(DESK_PAGE, 200))
+  .openapi(script, (c) => pageAsset(c, 'script', DESK_SCRIPT))
+  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DESK_STYLES));

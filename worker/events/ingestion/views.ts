@@ -1,0 +1,10 @@
+import type { IngestionRunDoc } from '../../platform/db/ingestion-documents';
+
+export function ingestionRunView(run: IngestionRunDoc) {
+  return {
+    ...run,
+    _id: run._id.toHexString(),
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt.toISOString(),
+  };
+}

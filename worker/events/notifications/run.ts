@@ -1,0 +1,148 @@
+import type { ObjectId } from 'mongodb';
+import {
+  type DeliveryOutcome,
+  type DeliveryRequest,
+  deliver,
+  type Notification,
+} from '../../notifications/push/deliver';
+import type { EventDoc, EventNotificationJobDoc } from '../../platform/db/event-documents';
+import type { Store } from '../../platform/db/store';
+import type { Env } from '../../platform/env';
+import { LIMITS } from '../../platform/limits';
+import { isPublished } from '../changes/material';
+import { type ClaimedJobs, claimDueJobs, type JobSettlement, settleJobs, takeDigestWindow } from './claims';
+import { changeNotification, digestNotification } from './notification';
+
+export interface EventNotificationRunSummary {
+  claimed: number;
+  sent: number;
+  retried: number;
+  skipped: number;
+  failed: number;
+}
+
+/**
+ * The event notification worker (Cron Trigger, worker/schedules.ts): claims due jobs in batches under a
+ * lease and sends each batch through one `deliver()` call of the push sender (preferences category
+ * `events`, quiet hours, live tokens), then settles every job (docs/event-notifications.md).
+ */
+export async function runEventNotifications(
+  store: Store,
+  env: Env,
+  now = new Date(),
+): Promise<EventNotificationRunSummary> {
+  const summary = { claimed: 0, sent: 0, retried: 0, skipped: 0, failed: 0 };
+  const { runBatchJobs, runMaxJobs } = LIMITS.eventNotifications;
+  for (let seen = 0; seen < runMaxJobs; ) {
+    const batch = await claimDueJobs(store, now, Math.min(runBatchJobs, runMaxJobs - seen));
+    if (!batch.seen) break;
+    seen += batch.seen;
+    summary.claimed += batch.rows.length;
+    for (const settlement of await sendBatch(store, env, batch, now)) {
+      summary[settlement.to === 'retry' ? 'retried' : settlement.to] += 1;
+    }
+  }
+  return summary;
+}
+
+const EVENT_FIELDS = {
+  _id: 1,
+  slug: 1,
+  title: 1,
+  startAt: 1,
+  timezone: 1,
+  status: 1,
+  venue: 1,
+  approvalStatus: 1,
+  'participation.registrationStatus': 1,
+} as const;
+type ShownEvent = Partial<EventDoc> & Pick<EventDoc, '_id' | 'slug'>;
+
+async function sendBatch(store: Store, env: Env, batch: ClaimedJobs, now: Date): Promise<JobSettlement[]> {
+  if (!batch.rows.length) return [];
+  const eventIds = batch.rows.flatMap((row) => (row.kind === 'change' ? [row.eventId!] : (row.eventIds ?? [])));
+  const subscriptionIds = batch.rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId!] : []));
+  const [events, subscriptions] = await Promise.all([
+    store.events.find({ _id: { $in: unique(eventIds) } }, { projection: EVENT_FIELDS }).toArray(),
+    store.eventSubscriptions
+      .find({ _id: { $in: unique(subscriptionIds) } }, { projection: { _id: 1, name: 1 } })
+      .toArray(),
+  ]);
+  const published = new Map(
+    (events as ShownEvent[]).filter((event) => isPublished(event)).map((event) => [event._id.toHexString(), event]),
+  );
+  const subscriptionsById = new Map(subscriptions.map((sub) => [sub._id.toHexString(), sub]));
+  const expiredBefore = now.getTime() - LIMITS.eventNotifications.expiryHours * 3_600_000;
+  const settlements: JobSettlement[] = [];
+  const sending: { row: EventNotificationJobDoc; request: DeliveryRequest }[] = [];
+  const send = (row: EventNotificationJobDoc, notification: Notification) =>
+    sending.push({
+      row,
+      request: { userId: row.userId, category: 'events', notification, idempotencyKey: row.jobKey },
+    });
+  const skip = (row: EventNotificationJobDoc, reason: string) =>
+    settlements.push({ row, to: 'skipped', reason, attempted: false });
+
+  for (const row of batch.rows) {
+    // News of a change goes stale; a digest only once it has waited that long after taking its window.
+    const since = row.kind === 'change' ? row.createdAt : row.windowAt;
+    if (since && since.getTime() < expiredBefore) {
+      skip(row, 'expired');
+      continue;
+    }
+    if (row.kind === 'change') {
+      const event = published.get(row.eventId!.toHexString());
+      if (event) send(row, changeNotification(row, event));
+      else skip(row, 'event-gone');
+      continue;
+    }
+    const subscription = subscriptionsById.get(row.subscriptionId!.toHexString());
+    if (!subscription) {
+      skip(row, 'subscription-deleted');
+      continue;
+    }
+    const taken = await takeDigestWindow(store, row, batch.batchId, now);
+    if (taken === 'gone') skip(row, 'subscription-deleted');
+    else if ('wait' in taken) settlements.push({ row, to: 'retry', reason: 'window', at: taken.wait });
+    else {
+      // Events that joined between the claim and the window are in the closed row; read any not loaded yet.
+      const ids = taken.row.eventIds ?? [];
+      const missing = ids.filter((id) => !published.has(id.toHexString()) && !events.some((e) => e._id.equals(id)));
+      if (missing.length)
+        for (const event of (await store.events
+          .find({ _id: { $in: missing } }, { projection: EVENT_FIELDS })
+          .toArray()) as ShownEvent[])
+          if (isPublished(event)) published.set(event._id.toHexString(), event);
+      const shown = ids
+        .flatMap((id) => published.get(id.toHexString()) ?? [])
+        .sort((a, b) => (a.startAt?.getTime() ?? Infinity) - (b.startAt?.getTime() ?? Infinity))
+        .slice(0, LIMITS.eventNotifications.digestEventsMax);
+      if (shown.length) send(taken.row, digestNotification(taken.row, subscription, shown));
+      else skip(taken.row, 'no-events');
+    }
+  }
+  const outcomes = sending.length
+    ? await deliver(
+        store,
+        env,
+        sending.map((s) => s.request),
+        now,
+      )
+    : [];
+  for (const [index, { row }] of sending.entries()) settlements.push(settle(row, outcomes[index]!, now));
+  await settleJobs(store, batch.batchId, settlements, now);
+  return settlements;
+}
+
+/** A delivery outcome as the job's next state: quiet hours and missing tokens wait an hour, a category turned off ends it. */
+function settle(row: EventNotificationJobDoc, outcome: DeliveryOutcome, now: Date): JobSettlement {
+  if (outcome.status === 'accepted') return { row, to: 'sent' };
+  if (outcome.status === 'failed') return { row, to: 'failed', reason: outcome.error, attempted: true };
+  if (outcome.reason === 'category-off') return { row, to: 'skipped', reason: 'category-off', attempted: true };
+  const at = new Date(now.getTime() + LIMITS.eventNotifications.retryDelayMinutes * 60_000);
+  return { row, to: 'retry', reason: outcome.reason, at };
+}
+
+function unique(ids: ObjectId[]): ObjectId[] {
+  return [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
+}

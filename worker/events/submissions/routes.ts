@@ -1,0 +1,53 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import {
+  createRouter,
+  defineRoute,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  RETRY_AFTER,
+} from '../../platform/http/openapi';
+import { LIMITS } from '../../platform/limits';
+import { auth } from '../../platform/middleware/auth';
+import { submissionDocument, utcTimes } from './document';
+import { takeSubmitAllowance } from './limit';
+import { SubmitBody, SubmittedEvent } from './schema';
+import { storeSubmission } from './service';
+import { submittedEventView } from './views';
+
+const TAGS = ['events'];
+
+const submit = defineRoute({
+  method: 'post',
+  path: '/submit',
+  tags: TAGS,
+  summary: 'Submit an event (community submission): stored pending until an admin approves it',
+  description: [
+    'The target shape, validated field by field (a 400 names each bad field). `startLocal`/`endLocal` (and schedule times) are wall-clock times at the venue in `timezone`, stored as UTC instants (DST included).',
+    'A pending event is in no public list, map or calendar, and `GET /api/events/{slugOrId}` answers 404 to anyone but its submitter and admins (who send their `x-auth-token`).',
+    `At most ${LIMITS.events.submissionsPerDay} submissions per rider per rolling 24 hours (setting EVENT_SUBMISSIONS_PER_DAY), then 429.`,
+    'An event that looks like a stored one (the same dedupe key, or the same UTC day and city with a near-identical title) is stored with `possibleDuplicateOf` for the reviewer, not refused. See docs/event-submissions.md.',
+  ].join(' '),
+  middleware: [auth()] as const,
+  request: jsonBody(SubmitBody),
+  responses: {
+    201: jsonResponse(SubmittedEvent, 'The stored submission, approvalStatus pending'),
+    429: errorResponse('The daily submission allowance is spent; Retry-After gives the seconds to wait', RETRY_AFTER),
+  },
+});
+
+/** Mounted under /api/events, before the events routes (so `/submit` is not a slug). */
+export const eventSubmissionRoutes = createRouter<AppEnv>().openapi(submit, async (c) => {
+  const body = c.req.valid('json');
+  const { times, errors } = utcTimes(body, body.timezone);
+  if (errors.length) throw new ApiError(400, 'Invalid request body.', { details: errors });
+  await takeSubmitAllowance(c.env, c.var.user._id);
+  const doc = submissionDocument(body, times, {
+    id: new ObjectId(),
+    userId: new ObjectId(c.var.user._id),
+    now: new Date(),
+  });
+  return c.json(submittedEventView(await storeSubmission(c.var.db, doc)), 201);
+});

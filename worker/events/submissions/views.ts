@@ -1,0 +1,11 @@
+import type { z } from '@hono/zod-openapi';
+import type { EventDoc } from '../../platform/db/event-documents';
+import { targetEventView } from '../catalog/record-view';
+import type { SubmittedEvent } from './schema';
+
+export function submittedEventView(doc: EventDoc): z.infer<typeof SubmittedEvent> {
+  return {
+    ...targetEventView(doc),
+    possibleDuplicateOf: (doc.possibleDuplicateOf ?? []).map((id) => id.toHexString()),
+  };
+}

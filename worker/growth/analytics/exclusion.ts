@@ -1,0 +1,32 @@
+import type { Filter } from 'mongodb';
+import type { UserDoc } from '../../platform/db/documents';
+
+// Accounts left out of every metric and counted in `excluded` (the interface spec, ingestion
+// rules); their events stay stored, so changing a flag changes the metrics, not the data.
+
+type ExclusionField = 'role' | 'isBot' | 'analyticsExcluded';
+
+/** The one list of exclusion rules: an account is excluded when any field holds its value. */
+export const EXCLUSION_RULES = [
+  { field: 'role', equals: 'admin' },
+  { field: 'isBot', equals: true },
+  { field: 'analyticsExcluded', equals: true },
+] as const satisfies readonly { field: ExclusionField; equals: unknown }[];
+
+/** The `users` filter matching excluded accounts. */
+export const EXCLUDED_ACCOUNT_FILTER = {
+  $or: EXCLUSION_RULES.map(({ field, equals }) => ({ [field]: equals })),
+} as Filter<UserDoc>;
+
+/**
+ * The aggregation expression, true when the user document in `userExpr` (e.g. `'$$user'`, `'$$ROOT'`)
+ * is excluded: the pipeline form of EXCLUDED_ACCOUNT_FILTER, for a joined or grouped account.
+ */
+export function excludedAccountExpr(userExpr: string) {
+  return { $or: EXCLUSION_RULES.map(({ field, equals }) => ({ $eq: [`${userExpr}.${field}`, equals] })) };
+}
+
+/** Whether an account is left out of the metrics. */
+export function isExcludedAccount(user: Pick<UserDoc, ExclusionField>): boolean {
+  return EXCLUSION_RULES.some(({ field, equals }) => user[field] === equals);
+}

@@ -1,0 +1,79 @@
+import { MongoBulkWriteError, type ObjectId } from 'mongodb';
+import { isDuplicateKey } from '../../platform/db/errors';
+import type { Store } from '../../platform/db/store';
+import { classifyEvent } from './classify';
+import type { QuarantineReason } from './envelope';
+import { type ExperimentCatalog, loadExperimentCatalog, recordExposure } from './exposures';
+import { EXPOSURE_EVENT } from './taxonomy';
+
+/** What happened to one envelope of a batch; `index` is its place in the batch. */
+export type IngestResult =
+  | { index: number; eventId: string | null; status: 'accepted' | 'duplicate' }
+  | { index: number; eventId: string | null; status: 'quarantined'; reason: QuarantineReason };
+
+/**
+ * Inserts unordered and returns the batch positions the unique eventId index refused: a retry,
+ * or two copies racing, stores one event and the others learn they were duplicates.
+ */
+async function insertKeepingFirst(insert: () => Promise<unknown>): Promise<Set<number>> {
+  try {
+    await insert();
+    return new Set();
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+    const other = writeErrors.find((writeError) => !isDuplicateKey(writeError));
+    if (other) throw err;
+    return new Set(writeErrors.map((writeError) => writeError.index));
+  }
+}
+
+/**
+ * Stores a batch of envelopes: valid ones in analytics_events (append-only, eventId unique),
+ * the rest in analytics_quarantine with the reason. Never drops one silently: every envelope
+ * gets a result, in batch order. `caller` is the signed-in account, null when anonymous.
+ */
+export async function ingestEvents(store: Store, caller: ObjectId | null, batch: unknown[]): Promise<IngestResult[]> {
+  const receivedAt = new Date();
+  const namesExposure = batch.some((raw) => (raw as { name?: unknown } | null)?.name === EXPOSURE_EVENT);
+  const experiments: ExperimentCatalog = namesExposure ? await loadExperimentCatalog(store) : new Map();
+  const sorted = batch.map((raw) => classifyEvent(raw, caller, receivedAt, experiments));
+  const events = sorted.flatMap((entry, index) => (entry.kind === 'event' ? [{ index, doc: entry.doc }] : []));
+  const quarantined = sorted.flatMap((entry, index) =>
+    entry.kind === 'quarantine' ? [{ index, doc: entry.doc }] : [],
+  );
+
+  const duplicates = events.length
+    ? await insertKeepingFirst(() =>
+        store.analytics_events.insertMany(
+          events.map((event) => event.doc),
+          { ordered: false },
+        ),
+      )
+    : new Set<number>();
+  // A quarantined retry is the same refusal again: its first copy stays, the answer does not change.
+  if (quarantined.length) {
+    await insertKeepingFirst(() =>
+      store.analytics_quarantine.insertMany(
+        quarantined.map((entry) => entry.doc),
+        { ordered: false },
+      ),
+    );
+  }
+  // A duplicate is recorded again too (the upsert changes nothing): a retry after a failure here completes the exposure.
+  await Promise.all(
+    events.flatMap(({ doc }) => {
+      const properties = doc.properties as { experimentKey: string; variant: string };
+      if (doc.name !== EXPOSURE_EVENT || !experiments.get(properties.experimentKey)?.running) return [];
+      const { userId, occurredAt } = doc;
+      return [recordExposure(store, { ...properties, userId, anonymousId: doc.anonymousId ?? null, occurredAt })];
+    }),
+  );
+  const eventPosition = new Map(events.map((event, position) => [event.index, position]));
+  return sorted.map((entry, index): IngestResult => {
+    const eventId = entry.doc.eventId ?? null;
+    if (entry.kind === 'quarantine') return { index, eventId, status: 'quarantined', reason: entry.reason };
+    const duplicate = duplicates.has(eventPosition.get(index) ?? -1);
+    return { index, eventId, status: duplicate ? 'duplicate' : 'accepted' };
+  });
+}

@@ -1,0 +1,83 @@
+import { z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../platform/app-env';
+import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
+import { pageAsset, pageAssetRoute } from '../../platform/http/page-policy';
+import { admin } from '../../platform/middleware/admin';
+import { CHART_LIBRARY } from './chart-library';
+import { DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
+import { QualityQuery, QualityReport, RetentionQuery, RetentionReport, WprQuery, WprReport } from './schema';
+import { dataQuality, signupRetention, weeklyProgressingRiders } from './service';
+import { qualityView, retentionView, wprView } from './views';
+
+const TAGS = ['analytics'];
+
+const wpr = defineRoute({
+  method: 'get',
+  path: '/wpr',
+  tags: TAGS,
+  summary: 'Weekly progressing riders: distinct riders with a meaningful action per rolling seven-day window',
+  middleware: [admin()] as const,
+  request: { query: WprQuery },
+  responses: { 200: jsonResponse(WprReport, 'One entry per window, oldest first') },
+});
+
+const retention = defineRoute({
+  method: 'get',
+  path: '/retention',
+  tags: TAGS,
+  summary: 'Weekly signup cohorts with W1..W4 retention, each window once fully elapsed',
+  middleware: [admin()] as const,
+  request: { query: RetentionQuery },
+  responses: { 200: jsonResponse(RetentionReport, 'One entry per cohort week, oldest first') },
+});
+
+const quality = defineRoute({
+  method: 'get',
+  path: '/quality',
+  tags: TAGS,
+  summary: 'Share of authenticated mobile events carrying version, build, session and identity, against the target',
+  middleware: [admin()] as const,
+  request: { query: QualityQuery },
+  responses: { 200: jsonResponse(QualityReport, 'The share and what is missing') },
+});
+
+/** The dashboard figures, mounted under /api/analytics/dashboard (admin only). */
+export const analyticsDashboardRoutes = createRouter<AppEnv>()
+  .openapi(wpr, async (c) => {
+    const { weeks, asOf = new Date() } = c.req.valid('query');
+    return c.json(wprView(asOf, await weeklyProgressingRiders(c.var.db, weeks, asOf)), 200);
+  })
+  .openapi(retention, async (c) => {
+    const { weeks, asOf = new Date() } = c.req.valid('query');
+    return c.json(retentionView(asOf, await signupRetention(c.var.db, weeks, asOf)), 200);
+  })
+  .openapi(quality, async (c) => {
+    const { days, asOf = new Date() } = c.req.valid('query');
+    return c.json(qualityView(await dataQuality(c.var.db, days, asOf)), 200);
+  });
+
+const page = defineRoute({
+  method: 'get',
+  path: '/admin/analytics',
+  tags: TAGS,
+  summary: 'The analytics dashboard page: an admin signs in on it; its charts read the three routes above',
+  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+const chartLibrary = defineRoute({
+  method: 'get',
+  path: '/admin/analytics/chart.umd.min.js',
+  tags: TAGS,
+  summary: "The dashboard page's chart library (Chart.js), served from the Worker so the page needs no CDN",
+  responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: z.string() } } } },
+});
+
+const script = pageAssetRoute('/admin/analytics/app.js', 'script', 'the dashboard page', TAGS);
+const styles = pageAssetRoute('/admin/analytics/styles.css', 'stylesheet', 'the dashboard page', TAGS);
+
+/** The dashboard page, its script, stylesheet and chart library, mounted at the root (outside /api: no database, no CORS). */
+export const analyticsDashboardPageRoutes = createRouter<AppEnv>()
+  .openapi(page, (c) => c.html(DASHBOARD_PAGE, 200))
+  .openapi(script, (c) => pageAsset(c, 'script', DASHBOARD_SCRIPT))
+  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DASHBOARD_STYLES))
+  .openapi(chartLibrary, (c) => pageAsset(c, 'script', CHART_LIBRARY));

@@ -1,0 +1,76 @@
+import { ObjectId } from 'mongodb';
+import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../../platform/db/documents';
+import { onDuplicateKey } from '../../platform/db/errors';
+import type { Store } from '../../platform/db/store';
+
+export interface TokenRegistration {
+  token: string;
+  platform: PushPlatform;
+  transport: PushTransport;
+  endpoint?: string;
+  keys?: { p256dh: string; auth: string };
+  appVersion?: string;
+  deviceModel?: string;
+  timezone?: string;
+  locale?: string;
+}
+
+/**
+ * Upserts the token in one atomic update: a new token is inserted, a known one moves to this user
+ * (a device signed into another account is re-owned) and comes back to life if it was dead, since the
+ * push service handed it out again.
+ */
+export async function registerToken(store: Store, userId: ObjectId, registration: TokenRegistration) {
+  const now = new Date();
+  const { token, ...fields } = registration;
+  const upsert = () =>
+    store.pushTokens.findOneAndUpdate(
+      { token },
+      {
+        $set: { ...fields, userId, lastSeenAt: now, updatedAt: now, deadAt: null, deadReason: null },
+        $setOnInsert: { _id: new ObjectId(), createdAt: now },
+      },
+      { upsert: true, returnDocument: 'after' },
+    );
+  // Two first registrations of one token raced to insert: the loser updates the winner's (unique token).
+  return (await onDuplicateKey(upsert, upsert))!;
+}
+
+/** Removes one of the user's tokens; another user's token is as unknown as a missing one. */
+export async function removeToken(store: Store, userId: ObjectId, token: string): Promise<'removed' | 'not-found'> {
+  const { deletedCount } = await store.pushTokens.deleteOne({ userId, token });
+  return deletedCount ? 'removed' : 'not-found';
+}
+
+/** Removes the user's web push subscription to `endpoint` (the browser unsubscribed). */
+export async function removeWebSubscription(
+  store: Store,
+  userId: ObjectId,
+  endpoint: string,
+): Promise<'removed' | 'not-found'> {
+  const { deletedCount } = await store.pushTokens.deleteOne({ userId, platform: 'web', endpoint });
+  return deletedCount ? 'removed' : 'not-found';
+}
+
+/** Live tokens (never marked dead) of all these users, in one query. */
+export function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTokenDoc[]> {
+  return store.pushTokens.find({ userId: { $in: userIds }, deadAt: null }).toArray();
+}
+
+/**
+ * Marks tokens dead, once: the first report sets deadAt (the TTL index purges the token 30 days later);
+ * later reports keep the first time and reason.
+ */
+export async function markTokensDead(store: Store, tokens: string[], reason: DeadReason, at: Date): Promise<number> {
+  if (!tokens.length) return 0;
+  const { modifiedCount } = await store.pushTokens.updateMany(
+    { token: { $in: tokens }, deadAt: null },
+    { $set: { deadAt: at, deadReason: reason, updatedAt: at } },
+  );
+  return modifiedCount;
+}
+
+/** A web push send answered 410 Gone (the interface spec's transition): the subscription is dead. */
+export function markWebSubscriptionGone(store: Store, endpoint: string, at: Date): Promise<number> {
+  return markTokensDead(store, [endpoint], '410-Gone', at);
+}

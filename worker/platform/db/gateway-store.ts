@@ -1,0 +1,180 @@
+import type { Collection, Db, Document } from 'mongodb';
+import {
+  assignIds,
+  decode,
+  decodeError,
+  encodeOptions,
+  encodeValues,
+  type GatewayReply,
+  type GatewayRequest,
+  VALUE_ARGUMENTS,
+} from '../../../durable-objects/db-gateway-codec';
+import { positiveIntSetting, requireSetting } from '../config';
+import type { Env } from '../env';
+import { LIMITS } from '../limits';
+import { databaseName } from './database-name';
+import { createStore, type Store } from './store';
+
+/** The RPC surface of durable-objects/db-gateway.ts, as the Worker calls it. */
+type GatewayStub = { run(request: GatewayRequest): Promise<GatewayReply> };
+
+/** Raised when no gateway object answers: worker/platform/db/errors.ts counts it as an unreachable database (503). */
+export class GatewayUnavailableError extends Error {
+  override name = 'DatabaseGatewayUnavailableError';
+}
+
+// Per isolate, plain numbers (no I/O objects, so module scope is fine in workerd): calls in flight
+// and when each object last failed. Each isolate prefers its own random object, so isolates spread
+// over the pool while one isolate's sequential requests reuse one object's warm connections.
+const inFlight: number[] = [];
+const failedAt: number[] = [];
+let preferred = -1;
+
+function pickGateway(count: number, spillAt: number, avoid: number): number {
+  if (preferred < 0 || preferred >= count) preferred = Math.floor(Math.random() * count);
+  const now = Date.now();
+  let best = -1;
+  for (let step = 0; step < count; step += 1) {
+    const index = (preferred + step) % count;
+    if (index === avoid || now - (failedAt[index] ?? -Infinity) < LIMITS.dbGateway.failedObjectPauseMs) continue;
+    // Fill an object's connection pool before spilling to the next: beyond it, calls queue for a connection.
+    if ((inFlight[index] ?? 0) < spillAt) return index;
+    if (best < 0 || (inFlight[index] ?? 0) < (inFlight[best] ?? 0)) best = index;
+  }
+  return best >= 0 ? best : (avoid + 1) % count;
+}
+
+/** A call that may run again on another object: reads always; writes only if the object refused it unrun (overloaded). */
+function mayRetry(method: string, err: unknown): boolean {
+  const reads = ['find', 'aggregate', 'findOne', 'countDocuments', 'estimatedDocumentCount', 'distinct', 'command'];
+  return reads.includes(method) || (err as { overloaded?: boolean }).overloaded === true;
+}
+
+export function openGatewayStore(env: Env): Store {
+  const uri = requireSetting(env, 'MONGODB_URI');
+  const db = databaseName(uri, env.MONGODB_DB);
+  const count = positiveIntSetting(env, 'DB_GATEWAYS', LIMITS.dbGateway.objects);
+  const spillAt = positiveIntSetting(env, 'DB_POOL_SIZE', LIMITS.dbGateway.poolSize);
+  const stubs: GatewayStub[] = [];
+  const stub = (index: number): GatewayStub => {
+    const namespace = env.DB_GATEWAY;
+    const hint = env.DB_GATEWAY_LOCATION as DurableObjectLocationHint | undefined;
+    stubs[index] ??= namespace.get(namespace.idFromName(`db-gateway-${index}`), hint ? { locationHint: hint } : {});
+    return stubs[index];
+  };
+
+  async function call(collection: string | undefined, method: string, args: unknown[]): Promise<unknown> {
+    const valueCount = VALUE_ARGUMENTS[method];
+    if (valueCount === undefined)
+      throw new Error(`The database gateway does not offer ${method} (worker/platform/db/gateway-store.ts).`);
+    const values = args.slice(0, valueCount);
+    assignIds(method, values);
+    const request: GatewayRequest = {
+      uri,
+      db,
+      poolSize: spillAt,
+      collection,
+      method,
+      values: encodeValues(values),
+      options: encodeOptions(args[valueCount] as Document | undefined),
+    };
+    let avoid = -1;
+    for (let attempt = 0; ; attempt += 1) {
+      const index = pickGateway(count, spillAt, avoid);
+      inFlight[index] = (inFlight[index] ?? 0) + 1;
+      let reply: GatewayReply;
+      try {
+        reply = await stub(index).run(request);
+      } catch (err) {
+        failedAt[index] = Date.now();
+        // A broken stub stays broken: the next call gets a fresh one.
+        delete stubs[index];
+        if (attempt >= 1 || count < 2 || !mayRetry(method, err)) {
+          console.error(`database gateway ${index} failed: ${(err as Error).message}`);
+          throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
+        }
+        avoid = index;
+        continue;
+      } finally {
+        inFlight[index] = (inFlight[index] ?? 1) - 1;
+      }
+      if ('error' in reply) throw decodeError(reply.error);
+      return decode(reply.ok);
+    }
+  }
+
+  return createStore(() => gatewayDb(call));
+}
+
+type Call = (collection: string | undefined, method: string, args: unknown[]) => Promise<unknown>;
+
+/** The Db surface the services use (`collection`, `command`), over the gateway. */
+function gatewayDb(call: Call): Db {
+  const collections = new Map<string, Collection>();
+  const db = {
+    collection(name: string) {
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = gatewayCollection(name, call);
+        collections.set(name, collection);
+      }
+      return collection;
+    },
+    command: (command: Document, options?: Document) => call(undefined, 'command', [command, options]),
+  };
+  return db as unknown as Db;
+}
+
+function gatewayCollection(name: string, call: Call): Collection {
+  const collection: Record<string, unknown> = { collectionName: name };
+  for (const method of Object.keys(VALUE_ARGUMENTS)) {
+    if (method === 'command') continue;
+    collection[method] = (...args: unknown[]) => call(name, method, args);
+  }
+  collection.find = (filter: Document = {}, options: Document = {}) =>
+    new GatewayCursor((opts) => call(name, 'find', [filter, opts]), { ...options });
+  collection.aggregate = (pipeline: Document[] = [], options: Document = {}) =>
+    new GatewayCursor((opts) => call(name, 'aggregate', [pipeline, opts]), { ...options });
+  return collection as unknown as Collection;
+}
+
+/**
+ * The cursor methods the services chain (sort, skip, limit, project, map) gathered into the
+ * operation's options; toArray runs it in one round trip to the gateway.
+ */
+class GatewayCursor<T = Document> {
+  constructor(
+    private readonly run: (options: Document) => Promise<unknown>,
+    private readonly options: Document,
+    private readonly transform: (doc: Document) => T = (doc) => doc as T,
+  ) {}
+  sort(sort: Document) {
+    this.options.sort = sort;
+    return this;
+  }
+  skip(skip: number) {
+    this.options.skip = skip;
+    return this;
+  }
+  limit(limit: number) {
+    this.options.limit = limit;
+    return this;
+  }
+  project(projection: Document) {
+    this.options.projection = projection;
+    return this;
+  }
+  batchSize(size: number) {
+    this.options.batchSize = size;
+    return this;
+  }
+  map<U>(fn: (doc: T) => U): GatewayCursor<U> {
+    return new GatewayCursor(this.run, this.options, (doc) => fn(this.transform(doc)));
+  }
+  async toArray(): Promise<T[]> {
+    return ((await this.run(this.options)) as Document[]).map(this.transform);
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    yield* await this.toArray();
+  }
+}

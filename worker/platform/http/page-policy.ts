@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { defineRoute } from './openapi';
+
+/**
+ * The Content-Security-Policy of every HTML page the Worker serves (/admin/events, /admin/analytics,
+ * /api/docs): scripts, styles, images and fetches from this origin only, nothing inline (each page's
+ * script and stylesheet are routes of their own, `pageAssetRoute`), and no page may be framed.
+ */
+export const PAGE_POLICY = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The headers every HTML page gets beside `nosniff` (worker/platform/middleware/security-headers.ts). */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': PAGE_POLICY,
+  'referrer-policy': 'no-referrer',
+};
+
+/** What a page loads from the Worker besides its HTML, with the media type it is served as (nosniff holds it to that). */
+const ASSET_TYPES = {
+  script: 'text/javascript',
+  stylesheet: 'text/css',
+} as const;
+
+export type PageAsset = keyof typeof ASSET_TYPES;
+
+/** The route of a page's own script or stylesheet, which the page policy lets it load from this origin only. */
+export function pageAssetRoute<const P extends string>(path: P, kind: PageAsset, page: string, tags: string[]) {
+  return defineRoute({
+    method: 'get',
+    path,
+    tags,
+    summary: `The ${kind} of ${page}, served from the Worker: the page's policy allows nothing inline`,
+    responses: { 200: { description: kind, content: { [ASSET_TYPES[kind]]: { schema: z.string() } } } },
+  });
+}
+
+/** Answers with a page's script or stylesheet under its media type. */
+export function pageAsset(c: Context, kind: PageAsset, body: string) {
+  return c.body(body, 200, { 'content-type': `${ASSET_TYPES[kind]}; charset=utf-8` });
+}

@@ -1,0 +1,71 @@
+import { createMiddleware } from 'hono/factory';
+import type { Env } from '../env';
+import { plainTextError } from '../http/errors';
+import { textResponse, withDocs } from '../http/openapi';
+import { ACCESS_TEXT } from '../tokens/access-text';
+import { claimsOrInvalid, orExpired } from '../tokens/claims';
+import { countLegacyToken } from '../tokens/legacy-usage';
+import { accountForToken, type CallerAccount } from '../tokens/service';
+import type { TokenClaims } from '../tokens/token';
+import type { DatabaseVariables } from './database';
+
+/**
+ * What the access checks set: the caller's token claims on `c.var.user`, the caller's account as stored now on
+ * `c.var.account` (read once, by the check), and an opt-in token's session id (none for a legacy token).
+ */
+export type SessionVariables = { user: TokenClaims; account: CallerAccount; sessionId?: string };
+
+/**
+ * The account behind verified claims, or the Live 400 `Invalid token.` when it is gone or no longer accepts
+ * the token (its tokens were revoked after this one was signed), so existing clients sign out.
+ */
+export async function acceptedAccount(db: DatabaseVariables['db'], claims: TokenClaims): Promise<CallerAccount> {
+  const account = await accountForToken(db, claims);
+  if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+  return account;
+}
+
+/** The security schemes, named for the header each check reads. */
+export const SECURITY_SCHEMES = {
+  'x-auth-token': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-auth-token',
+    description: 'Session JWT as returned by sign-in; read by the auth and admin checks.',
+  },
+  'authorization-bearer': {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The same session JWT as `Authorization: Bearer <token>`; read by the account-or-admin check only.',
+  },
+} as const;
+
+/**
+ * Requires a valid session token in `x-auth-token` whose account still accepts it; its claims become
+ * `c.var.user` and the stored account `c.var.account`.
+ * Missing: 401 `Access denied. No token provided.`; unverifiable, or the account is gone or revoked the token: 400 `Invalid token.`;
+ * an opt-in token past its exp: 401 JSON `Token expired.` (worker/platform/tokens/claims.ts).
+ * @example router.openapi(defineRoute({ method: 'get', path: '/me', middleware: [auth()] as const, ... }), handler)
+ */
+export function auth() {
+  return withDocs(
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
+      const token = c.req.header('x-auth-token');
+      if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
+      const verified = await claimsOrInvalid(c.env, token);
+      c.set('account', await acceptedAccount(c.var.db, verified.claims));
+      c.set('user', verified.claims);
+      c.set('sessionId', verified.sessionId);
+      countLegacyToken(verified, c.var);
+      await next();
+    }),
+    {
+      security: [{ 'x-auth-token': [] }],
+      responses: {
+        401: orExpired(textResponse([ACCESS_TEXT.noToken])),
+        400: textResponse([ACCESS_TEXT.invalidToken]),
+      },
+    },
+  );
+}

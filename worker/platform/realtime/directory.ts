@@ -1,0 +1,63 @@
+import type { ServerEvent } from '../../../durable-objects/realtime-events';
+import type { Env } from '../env';
+import { shardCount, shardName } from './settings';
+
+// How one event reaches its receivers (docs/realtime.md, Topology): a rider's directory entry
+// (durable-objects/rider-presence.ts) names the shards holding their sockets; a feed-wide event
+// goes to every shard.
+
+const presenceOf = (env: Env, userId: string) => env.RIDER_PRESENCE.get(env.RIDER_PRESENCE.idFromName(userId));
+
+/** Records that a shard holds (or stopped holding) one of a rider's sockets. */
+export async function recordPresence(env: Env, userId: string, shardId: string, socketId: string, present: boolean) {
+  const presence = presenceOf(env, userId);
+  await (present ? presence.attach(shardId, socketId) : presence.detach(shardId, socketId));
+}
+
+/** Records which conversation one of a rider's sockets shows, or null for none (docs/message-pushes.md). */
+export async function recordViewing(
+  env: Env,
+  userId: string,
+  shardId: string,
+  socketId: string,
+  conversationId: string | null,
+  seq: number,
+) {
+  await presenceOf(env, userId).view(shardId, socketId, conversationId, seq);
+}
+
+/** The riders among these of whom a live socket shows the conversation: one directory call per rider. */
+export async function ridersViewing(env: Env, userIds: string[], conversationId: string): Promise<Set<string>> {
+  const riders = [...new Set(userIds)];
+  const views = await Promise.all(riders.map((userId) => presenceOf(env, userId).viewing(conversationId)));
+  return new Set(riders.filter((_, i) => views[i]));
+}
+
+/**
+ * Sends an event to every connection of the given riders, except the connection `exceptSid`
+ * (a namespace socket id): one directory read per rider, then one call per shard involved.
+ */
+export async function sendToRiders(env: Env, userIds: string[], event: ServerEvent, exceptSid?: string) {
+  const askedAt = Date.now();
+  const riders = [...new Set(userIds)];
+  const shardsOf = await Promise.all(riders.map((userId) => presenceOf(env, userId).shards()));
+  const ridersByShard = new Map<string, string[]>();
+  riders.forEach((userId, i) => {
+    for (const shardId of shardsOf[i]!) ridersByShard.set(shardId, [...(ridersByShard.get(shardId) ?? []), userId]);
+  });
+  await Promise.all(
+    [...ridersByShard].map(async ([shardId, onShard]) => {
+      const shard = env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromString(shardId));
+      const absent = await shard.deliver(onShard, event, exceptSid);
+      await Promise.all(absent.map((userId) => presenceOf(env, userId).detachShard(shardId, askedAt)));
+    }),
+  );
+}
+
+/** Sends an event to every connection on its namespace, except the given riders' (those who blocked its author). */
+export async function broadcast(env: Env, event: ServerEvent, exceptUserIds: string[]) {
+  const shards = Array.from({ length: shardCount(env) }, (_, i) =>
+    env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromName(shardName(i))),
+  );
+  await Promise.all(shards.map((shard) => shard.broadcast(event, exceptUserIds)));
+}

@@ -1,0 +1,26 @@
+import type { ServerEvent } from '../../../durable-objects/realtime-events';
+import type { Env } from '../env';
+import type { DatabaseVariables } from '../middleware/database';
+import { broadcast, sendToRiders } from './directory';
+
+type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'inBackground'> };
+
+/** Who receives an event: named riders (optionally not the connection that caused it), or everyone but some riders. */
+export type Audience = { riders: string[]; exceptSid?: string } | { everyoneBut: string[] };
+
+/**
+ * Publishes a real-time event once the write it reports is stored: in the background, so the
+ * client does not wait for the fan-out, and a failure is logged, never the write's failure.
+ * `audience` may read the database (the request's connection stays open until it is done).
+ */
+export function publishAfterWrite(c: WriteContext, event: ServerEvent, audience: () => Promise<Audience> | Audience) {
+  c.var.inBackground(async () => {
+    try {
+      const to = await audience();
+      if ('riders' in to) await sendToRiders(c.env, to.riders, event, to.exceptSid);
+      else await broadcast(c.env, event, to.everyoneBut);
+    } catch (error) {
+      console.error(`realtime: ${event.name} on ${event.namespace} was stored but not published:`, error);
+    }
+  });
+}

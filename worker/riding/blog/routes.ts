@@ -1,0 +1,132 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import type { BlogPostDoc } from '../../platform/db/documents';
+import type { Env } from '../../platform/env';
+import { IdParam } from '../../platform/http/ids';
+import { toKeysetPage } from '../../platform/http/keyset-cursor';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { pageOf } from '../../platform/http/pagination';
+import { slugify } from '../../platform/http/slug';
+import { admin } from '../../platform/middleware/admin';
+import { blogDocument, indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
+import { tokenIsAdmin } from '../../platform/tokens/service';
+import { draftsAreAdminOnly, refusal } from './refusals';
+import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
+import { deletePost, findPost, insertPost, listPosts, updatePost } from './service';
+import { postSortKey, postView } from './views';
+
+const TAGS = ['blog'];
+const noPost = errorResponse('No such post (a draft, to anyone but an admin)');
+const slugTaken = errorResponse('Another post has this slug');
+// The public routes read a token only to let an admin see drafts; without one they answer the public.
+const PUBLIC_OR_ADMIN: Record<string, string[]>[] = [{}, { 'x-auth-token': [] }];
+
+const unique = (tags: string[] | undefined) => (tags ? [...new Set(tags)] : undefined);
+
+const list = defineRoute({
+  method: 'get',
+  path: '/',
+  tags: TAGS,
+  summary: 'Blog posts, newest first',
+  description:
+    'Published posts by `publishedAt`. With `status=draft` and an admin token in `x-auth-token`, drafts by creation time.',
+  security: PUBLIC_OR_ADMIN,
+  request: { query: PostQuery },
+  responses: {
+    200: jsonResponse(pageOf(BlogPost), 'A page of posts'),
+    403: errorResponse('`status=draft` without an admin token'),
+  },
+});
+
+const getOne = defineRoute({
+  method: 'get',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'One post; a draft only to an admin (token in x-auth-token)',
+  security: PUBLIC_OR_ADMIN,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(BlogPost, 'The post'), 404: noPost },
+});
+
+const create = defineRoute({
+  method: 'post',
+  path: '/',
+  tags: TAGS,
+  summary: 'Write a post (admin); a draft unless `status` says published',
+  middleware: [admin()] as const,
+  request: jsonBody(NewPost),
+  responses: { 201: jsonResponse(BlogPost, 'The new post'), 409: slugTaken },
+});
+
+const update = defineRoute({
+  method: 'patch',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Change a post (admin); the fields sent are merged',
+  middleware: [admin()] as const,
+  request: { params: IdParam, ...jsonBody(PostUpdate) },
+  responses: { 200: jsonResponse(BlogPost, 'The post as stored now'), 404: noPost, 409: slugTaken },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Delete a post (admin)',
+  middleware: [admin()] as const,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(DeletedPost, 'Deleted'), 404: noPost },
+});
+
+/** Drafts are hidden from the public, so only a published post is searchable. */
+const reindexPost = (env: Env, post: BlogPostDoc) =>
+  post.status === 'published'
+    ? indexDocuments(env, 'blog', [blogDocument(post)])
+    : unindexDocuments(env, 'blog', [post._id]);
+
+/** The blog: published posts are public, drafts and every change are the admins' (interface spec, Admin content). */
+export const blogRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query');
+    if (query.status === 'draft' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token'))))
+      throw draftsAreAdminOnly();
+    const rows = await listPosts(c.var.db, query);
+    return c.json(
+      toKeysetPage(rows, query.limit, (row) => postSortKey(row, query.status), postView),
+      200,
+    );
+  })
+  .openapi(getOne, async (c) => {
+    const post = await findPost(c.var.db, new ObjectId(c.req.valid('param').id));
+    if (!post || (post.status !== 'published' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token')))))
+      throw refusal('not-found');
+    return c.json(postView(post), 200);
+  })
+  .openapi(create, async (c) => {
+    const { slug, tags, ...body } = c.req.valid('json');
+    const outcome = await insertPost(c.var.db, {
+      ...body,
+      slug: slug ?? slugify(body.title),
+      tags: unique(tags) ?? [],
+      authorId: new ObjectId(c.var.user._id),
+    });
+    if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
+    return c.json(postView(outcome), 201);
+  })
+  .openapi(update, async (c) => {
+    const { tags, ...changes } = c.req.valid('json');
+    const outcome = await updatePost(c.var.db, new ObjectId(c.req.valid('param').id), {
+      ...changes,
+      ...(tags ? { tags: unique(tags) } : {}),
+    });
+    if (typeof outcome === 'string') throw refusal(outcome);
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
+    return c.json(postView(outcome), 200);
+  })
+  .openapi(remove, async (c) => {
+    const id = c.req.valid('param').id;
+    if ((await deletePost(c.var.db, new ObjectId(id))) === 'not-found') throw refusal('not-found');
+    keepIndexed(c.env, c.var.inBackground, 'blog post', () => unindexDocuments(c.env, 'blog', [id]));
+    return c.json({ deleted: true as const, id }, 200);
+  });

@@ -1,0 +1,92 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { IdParam } from '../../platform/http/ids';
+import { toKeysetPage } from '../../platform/http/keyset-cursor';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { pageOf } from '../../platform/http/pagination';
+import { slugify } from '../../platform/http/slug';
+import { admin } from '../../platform/middleware/admin';
+import { refusal, stillReferenced } from './refusals';
+import { Category, CategoryQuery, CategoryUpdate, DeletedCategory, NewCategory } from './schema';
+import { deleteCategory, insertCategory, listCategories, updateCategory } from './service';
+import { categoryView } from './views';
+
+const TAGS = ['categories'];
+const noCategory = errorResponse('No such category');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/',
+  tags: TAGS,
+  summary: 'Trick categories, in slug order',
+  request: { query: CategoryQuery },
+  responses: { 200: jsonResponse(pageOf(Category), 'A page of categories') },
+});
+
+const create = defineRoute({
+  method: 'post',
+  path: '/',
+  tags: TAGS,
+  summary: 'Create a category (admin)',
+  middleware: [admin()] as const,
+  request: jsonBody(NewCategory),
+  responses: { 201: jsonResponse(Category, 'The new category'), 409: errorResponse('Slug taken') },
+});
+
+const update = defineRoute({
+  method: 'patch',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Change a category (admin); the fields sent are merged',
+  middleware: [admin()] as const,
+  request: { params: IdParam, ...jsonBody(CategoryUpdate) },
+  responses: {
+    200: jsonResponse(Category, 'The category'),
+    404: noCategory,
+    409: errorResponse('Slug taken, or a new slug while trickipedia entries reference the category'),
+  },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: TAGS,
+  summary: 'Delete a category (admin) that no trickipedia entry references',
+  middleware: [admin()] as const,
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(DeletedCategory, 'Deleted'),
+    404: noCategory,
+    409: errorResponse('Trickipedia entries reference it; the message says how many'),
+  },
+});
+
+/** Trick categories: public read, admin write. Trickipedia entries reference them by slug. */
+export const categoryRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listCategories(c.var.db, query);
+    return c.json(
+      toKeysetPage(rows, query.limit, (row) => [row.slug], categoryView),
+      200,
+    );
+  })
+  .openapi(create, async (c) => {
+    const body = c.req.valid('json');
+    const outcome = await insertCategory(c.var.db, { ...body, slug: body.slug ?? slugify(body.name) });
+    if (typeof outcome === 'string') throw refusal(outcome);
+    return c.json(categoryView(outcome), 201);
+  })
+  .openapi(update, async (c) => {
+    const outcome = await updateCategory(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));
+    if (typeof outcome === 'string') throw refusal(outcome);
+    if ('referencedBy' in outcome) throw stillReferenced(outcome, 'slug-change');
+    return c.json(categoryView(outcome), 200);
+  })
+  .openapi(remove, async (c) => {
+    const id = c.req.valid('param').id;
+    const outcome = await deleteCategory(c.var.db, new ObjectId(id));
+    if (outcome === 'not-found') throw refusal(outcome);
+    if (outcome !== 'deleted') throw stillReferenced(outcome, 'delete');
+    return c.json({ deleted: true as const, id }, 200);
+  });

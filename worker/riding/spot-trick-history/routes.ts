@@ -1,0 +1,79 @@
+import { ObjectId } from 'mongodb';
+import { publicUsers } from '../../accounts/users/service';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { LIMITS } from '../../platform/limits';
+import { auth } from '../../platform/middleware/auth';
+import { spotExists } from '../spots/service';
+import { entryExists } from '../trickipedia/service';
+import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
+import { listLandings, recordLanding } from './service';
+import { landingView } from './views';
+
+const TAGS = ['spot trick history'];
+const noSpot = errorResponse('No such spot');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/{spotId}/trick-history',
+  tags: TAGS,
+  summary: 'Who landed which trick at this spot, most recently recorded first',
+  request: { params: SpotParam, query: PageQuery },
+  responses: { 200: jsonResponse(LandingPage, 'A page of landings'), 404: noSpot },
+});
+
+const record = defineRoute({
+  method: 'post',
+  path: '/{spotId}/trick-history',
+  tags: TAGS,
+  summary: 'Record that you landed a trick at this spot',
+  middleware: [auth()] as const,
+  request: { params: SpotParam, ...jsonBody(LandingBody) },
+  responses: { 201: jsonResponse(Landing, 'Recorded'), 404: noSpot },
+});
+
+function badField(field: string, message: string): ApiError {
+  return new ApiError(400, 'Invalid request body.', { details: [{ field, message }] });
+}
+
+/** Spot trick history, mounted under /api/spots. */
+export const spotTrickHistoryRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const spotId = new ObjectId(c.req.valid('param').spotId);
+    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    const query = c.req.valid('query');
+    const rows = await listLandings(c.var.db, spotId, query);
+    const riders = await publicUsers(
+      c.var.db,
+      rows.map((row) => row.userId),
+    );
+    return c.json(
+      toPage(rows, query.limit, (row) => landingView(row, riders.get(row.userId.toHexString()))),
+      200,
+    );
+  })
+  .openapi(record, async (c) => {
+    const spotId = new ObjectId(c.req.valid('param').spotId);
+    const body = c.req.valid('json');
+    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    const landedAt = body.landedAt ? new Date(body.landedAt) : new Date();
+    if (landedAt.getTime() > Date.now() + LIMITS.landedAtSkewMs)
+      throw badField('landedAt', 'must not be in the future');
+    const trickipediaId = body.trickipediaId ? new ObjectId(body.trickipediaId) : undefined;
+    if (trickipediaId && !(await entryExists(c.var.db, trickipediaId))) {
+      throw badField('trickipediaId', 'no encyclopedia entry has this id');
+    }
+    const userId = new ObjectId(c.var.user._id);
+    const landing = await recordLanding(c.var.db, {
+      spotId,
+      userId,
+      trickName: body.trickName,
+      landedAt,
+      ...(trickipediaId ? { trickipediaId } : {}),
+      ...(body.videoUrl ? { videoUrl: body.videoUrl } : {}),
+    });
+    const riders = await publicUsers(c.var.db, [userId]);
+    return c.json(landingView(landing, riders.get(userId.toHexString())), 201);
+  });

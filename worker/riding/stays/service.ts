@@ -1,0 +1,213 @@
+import { type Document, ObjectId } from 'mongodb';
+import type { SpotDoc, StayDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+import { LIMITS } from '../../platform/limits';
+import type { Caller } from '../../platform/tokens/service';
+import { foldKey, placeMismatches } from './normalise';
+import { type RankedStay, rankingStages } from './ranking';
+import { StayBody, type StayFields } from './schema';
+
+// Every query on stays. Stays live inside spot documents (interface spec: `stays[]` on a spot),
+// so every query here is on the `spots` collection, and each write is one conditional update
+// of the spot: the filter re-asserts every rule, so a rule can never be lost to a race.
+
+export type { Caller } from '../../platform/tokens/service';
+
+type SpotRead = Pick<SpotDoc, '_id' | 'name' | 'city' | 'state' | 'country' | 'createdBy' | 'stays'>;
+export type Refused =
+  | { outcome: 'spot-not-found' | 'not-found' | 'not-yours' | 'spot-full' }
+  | { outcome: 'place-mismatch'; fields: string[] }
+  | { outcome: 'duplicate'; field: 'name' | 'bookingUrl' };
+type Written = { outcome: 'created' | 'replaced' | 'unchanged'; stay: StayDoc; spotName: string };
+
+/** The fields a PUT replaces (every body field, plus the folded name they imply). */
+const MUTABLE = [...Object.keys(StayBody.shape), 'nameKey'] as (keyof StayFields | 'nameKey')[];
+// A write whose filter no longer matched lost a race to another write; re-reading settles it.
+const ATTEMPTS = 3;
+
+const readSpot = (store: Store, spotId: ObjectId) =>
+  store.spots.findOne(
+    { _id: spotId },
+    { projection: { name: 1, city: 1, state: 1, country: 1, createdBy: 1, stays: 1 } },
+  ) as Promise<SpotRead | null>;
+
+/** The stored form of a stay's fields: as sent, plus the folded name the duplicate rule compares. */
+const storedFields = (fields: StayFields) => ({ ...fields, nameKey: foldKey(fields.name) });
+
+/** Matches a stay that the duplicate rule says is the same as `stay`. */
+function sameStay(stay: { nameKey: string; type: string; bookingUrl?: string }): Document {
+  const byUrl = stay.bookingUrl ? [{ bookingUrl: stay.bookingUrl }] : [];
+  return { $or: [{ nameKey: stay.nameKey, type: stay.type }, ...byUrl] };
+}
+
+/** Which field makes `stay` a duplicate of one of `others`, if any. */
+function duplicateField(stay: ReturnType<typeof storedFields>, others: StayDoc[]): 'name' | 'bookingUrl' | undefined {
+  if (others.some((other) => other.nameKey === stay.nameKey && other.type === stay.type)) return 'name';
+  if (stay.bookingUrl && others.some((other) => other.bookingUrl === stay.bookingUrl)) return 'bookingUrl';
+  return undefined;
+}
+
+const mayEdit = (caller: Caller, spot: SpotRead, stay: StayDoc) =>
+  caller.isAdmin || Boolean(spot.createdBy?.equals(caller.userId) || stay.createdBy?.equals(caller.userId));
+
+/** The filter clause that lets only those `mayEdit` allows through. */
+const editableBy = (caller: Caller, stayId: string): Document[] =>
+  caller.isAdmin
+    ? []
+    : [{ $or: [{ createdBy: caller.userId }, { stays: { $elemMatch: { _id: stayId, createdBy: caller.userId } } }] }];
+
+/** Adds a stay to a spot unless the spot already has the same stay (interface spec: no duplicates). */
+export async function createStay(
+  store: Store,
+  spotId: ObjectId,
+  fields: StayFields,
+  createdBy: ObjectId,
+): Promise<Written | Refused> {
+  const now = new Date();
+  const stay: StayDoc = {
+    _id: new ObjectId().toHexString(),
+    ...storedFields(fields),
+    createdAt: now,
+    updatedAt: now,
+    createdBy,
+  };
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const spot = await readSpot(store, spotId);
+    if (!spot) return { outcome: 'spot-not-found' };
+    const mismatched = placeMismatches(stay, spot);
+    if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
+    const field = duplicateField(stay, spot.stays ?? []);
+    if (field) return { outcome: 'duplicate', field };
+    if ((spot.stays?.length ?? 0) >= LIMITS.stay.perSpotMax) return { outcome: 'spot-full' };
+    const { modifiedCount } = await store.spots.updateOne(
+      {
+        _id: spotId,
+        stays: { $not: { $elemMatch: sameStay(stay) } },
+        [`stays.${LIMITS.stay.perSpotMax - 1}`]: { $exists: false },
+      },
+      // The spot changes with its stays: the extension's sync (worker/riding/spots/service.ts) reads updatedAt.
+      { $push: { stays: stay }, $set: { updatedAt: now } },
+    );
+    if (modifiedCount === 1) return { outcome: 'created', stay, spotName: spot.name };
+  }
+  throw new Error(`stay creation on spot ${spotId.toHexString()} lost ${ATTEMPTS} races in a row`);
+}
+
+/**
+ * Replaces the mutable fields of a stay; `_id`, `createdAt` and `createdBy` are kept. A PUT that
+ * changes nothing writes nothing, so `updatedAt` moves only with a change: the update's filter
+ * requires that the stored stay differs from the wanted one, so that check and the write are one
+ * atomic operation, and the same PUT twice leaves the same document.
+ */
+export async function replaceStay(
+  store: Store,
+  spotId: ObjectId,
+  stayId: string,
+  fields: StayFields,
+  caller: Caller,
+): Promise<Written | Refused> {
+  const wanted: Record<string, unknown> = storedFields(fields);
+  const wantedStay = Object.fromEntries(MUTABLE.map((key) => [key, wanted[key] ?? { $exists: false }]));
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const spot = await readSpot(store, spotId);
+    if (!spot) return { outcome: 'spot-not-found' };
+    const stay = spot.stays?.find((each) => each._id === stayId);
+    if (!stay) return { outcome: 'not-found' };
+    if (!mayEdit(caller, spot, stay)) return { outcome: 'not-yours' };
+    const mismatched = placeMismatches(fields, spot);
+    if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
+    const field = duplicateField(
+      storedFields(fields),
+      spot.stays!.filter((each) => each._id !== stayId),
+    );
+    if (field) return { outcome: 'duplicate', field };
+    if (MUTABLE.every((key) => JSON.stringify(stay[key]) === JSON.stringify(wanted[key]))) {
+      return { outcome: 'unchanged', stay, spotName: spot.name };
+    }
+    // The whole element is written (one path: devdb's mingo refuses two $[s] paths in one update);
+    // the filter pins the kept fields to what was read, so a concurrent detach is not undone.
+    const kept = { _id: stayId, createdAt: stay.createdAt, createdBy: stay.createdBy ?? { $exists: false } };
+    const next: StayDoc = {
+      _id: stayId,
+      ...storedFields(fields),
+      createdAt: stay.createdAt,
+      updatedAt: new Date(),
+      ...(stay.createdBy ? { createdBy: stay.createdBy } : {}),
+    };
+    const updated = await store.spots.findOneAndUpdate(
+      {
+        _id: spotId,
+        $and: [
+          { stays: { $elemMatch: kept } },
+          ...editableBy(caller, stayId),
+          { stays: { $not: { $elemMatch: { _id: { $ne: stayId }, ...sameStay(next) } } } },
+          { stays: { $not: { $elemMatch: { _id: stayId, ...wantedStay } } } },
+        ],
+      },
+      { $set: { 'stays.$[s]': next, updatedAt: next.updatedAt } },
+      { arrayFilters: [{ 's._id': stayId }], returnDocument: 'after', projection: { name: 1, stays: 1 } },
+    );
+    const replaced = updated?.stays?.find((each) => each._id === stayId);
+    if (replaced) return { outcome: 'replaced', stay: replaced, spotName: updated!.name };
+  }
+  throw new Error(`stay ${stayId} replacement lost ${ATTEMPTS} races in a row`);
+}
+
+/** Removes a stay; a stay that is already gone is `not-found`, which the route answers as `deleted: false`. */
+export async function deleteStay(
+  store: Store,
+  spotId: ObjectId,
+  stayId: string,
+  caller: Caller,
+): Promise<{ outcome: 'deleted' } | Refused> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const spot = await readSpot(store, spotId);
+    if (!spot) return { outcome: 'spot-not-found' };
+    const stay = spot.stays?.find((each) => each._id === stayId);
+    if (!stay) return { outcome: 'not-found' };
+    if (!mayEdit(caller, spot, stay)) return { outcome: 'not-yours' };
+    const { modifiedCount } = await store.spots.updateOne(
+      { _id: spotId, $and: [{ stays: { $elemMatch: { _id: stayId } } }, ...editableBy(caller, stayId)] },
+      { $pull: { stays: { _id: stayId } }, $set: { updatedAt: new Date() } },
+    );
+    if (modifiedCount === 1) return { outcome: 'deleted' };
+  }
+  throw new Error(`stay ${stayId} deletion lost ${ATTEMPTS} races in a row`);
+}
+
+/** Which stays a ranked list holds: conditions on the spot, and on each stay's own fields. */
+export interface StayFilter {
+  spotId?: ObjectId;
+  near?: { lat: number; lng: number; radiusKm: number };
+  stay: Document;
+}
+
+// The radius MongoDB's $centerSphere divides by (kilometres), matching devdb/src/geo.ts.
+const EARTH_RADIUS_KM = 6378.1;
+
+/** A page of stays in the default ranking (worker/riding/stays/ranking.ts), `limit + 1` rows for the pager. */
+export function rankedStays(
+  store: Store,
+  filter: StayFilter,
+  page: { limit: number; after?: Parameters<typeof rankingStages>[0] },
+): Promise<RankedStay[]> {
+  const { spotId, near, stay } = filter;
+  const hasStayConditions = Object.keys(stay).length > 0;
+  const spotMatch: Document = {
+    ...(spotId ? { _id: spotId } : {}),
+    ...(near
+      ? { location: { $geoWithin: { $centerSphere: [[near.lng, near.lat], near.radiusKm / EARTH_RADIUS_KM] } } }
+      : {}),
+    // The stay conditions on the spot first, so the multikey stays.* indexes narrow the spots.
+    ...(hasStayConditions ? { stays: { $elemMatch: stay } } : { 'stays.0': { $exists: true } }),
+  };
+  const stayMatch = Object.fromEntries(Object.entries(stay).map(([key, value]) => [`stays.${key}`, value]));
+  return store.spots
+    .aggregate<RankedStay>([
+      { $match: spotMatch },
+      { $unwind: '$stays' },
+      ...(hasStayConditions ? [{ $match: stayMatch }] : []),
+      ...rankingStages(page.after, page.limit),
+    ])
+    .toArray();
+}

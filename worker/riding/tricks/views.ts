@@ -1,0 +1,17 @@
+import type { TrickDoc } from '../../platform/db/documents';
+
+/** A stored trick as its owner sees it. */
+export function trickView(trick: TrickDoc) {
+  return {
+    _id: trick._id.toHexString(),
+    listId: trick.listId.toHexString(),
+    name: trick.name,
+    trickipediaId: trick.trickipediaId ? trick.trickipediaId.toHexString() : null,
+    status: trick.status,
+    attempts: trick.attempts,
+    completed: trick.completed,
+    landedAt: trick.landedAt ? trick.landedAt.toISOString() : null,
+    createdAt: trick.createdAt.toISOString(),
+    updatedAt: trick.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,81 @@
+import { ObjectId } from 'mongodb';
+import { publicUsers } from '../../accounts/users/service';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { BlockPage, BlockParam, BlockState } from './schema';
+import { blockUser, listBlocks, unblockUser } from './service';
+import { blockedUserView } from './views';
+
+const TAGS = ['moderation'];
+
+const block = defineRoute({
+  method: 'put',
+  path: '/me/blocks/{userId}',
+  tags: TAGS,
+  summary:
+    'Block a rider (idempotent): their posts and comments are hidden from you, and neither can message the other',
+  middleware: [auth()] as const,
+  request: { params: BlockParam },
+  responses: {
+    200: jsonResponse(BlockState, 'Blocked'),
+    400: errorResponse('You cannot block yourself'),
+    404: errorResponse('No such rider'),
+  },
+});
+
+const unblock = defineRoute({
+  method: 'delete',
+  path: '/me/blocks/{userId}',
+  tags: TAGS,
+  summary: 'Unblock a rider (idempotent)',
+  middleware: [auth()] as const,
+  request: { params: BlockParam },
+  responses: { 200: jsonResponse(BlockState, 'Not blocked') },
+});
+
+const list = defineRoute({
+  method: 'get',
+  path: '/me/blocks',
+  tags: TAGS,
+  summary: 'The riders you blocked, newest block first',
+  middleware: [auth()] as const,
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(BlockPage, 'A page of blocked riders') },
+});
+
+/** Blocking riders, mounted under /api/users. */
+export const blockRoutes = createRouter<AppEnv>()
+  .openapi(block, async (c) => {
+    const { userId } = c.req.valid('param');
+    const callerId = new ObjectId(c.var.user._id);
+    if (callerId.equals(userId)) {
+      throw new ApiError(400, 'You cannot block yourself.', { details: [{ field: 'userId', message: 'is you' }] });
+    }
+    if ((await blockUser(c.var.db, callerId, new ObjectId(userId))) === 'not-found') {
+      throw new ApiError(404, 'User not found.');
+    }
+    return c.json({ userId, blocked: true }, 200);
+  })
+  .openapi(unblock, async (c) => {
+    const { userId } = c.req.valid('param');
+    await unblockUser(c.var.db, new ObjectId(c.var.user._id), new ObjectId(userId));
+    return c.json({ userId, blocked: false }, 200);
+  })
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listBlocks(c.var.db, new ObjectId(c.var.user._id), query);
+    const users = await publicUsers(
+      c.var.db,
+      rows.map((row) => row.blockedUserId),
+    );
+    const page = toPage(rows, query.limit, (row) => row);
+    // Account deletion removes blocks naming the deleted rider; one deleted mid-request is skipped.
+    const items = page.items.flatMap((row) => {
+      const user = users.get(row.blockedUserId.toHexString());
+      return user ? [blockedUserView(row, user)] : [];
+    });
+    return c.json({ items, nextCursor: page.nextCursor }, 200);
+  });

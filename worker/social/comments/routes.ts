@@ -1,0 +1,102 @@
+import { ObjectId } from 'mongodb';
+import { publicUsers } from '../../accounts/users/service';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { publishAfterWrite } from '../../platform/realtime/publish';
+import { callerOf } from '../../platform/tokens/service';
+import { blockedBetween } from '../blocks/service';
+import { hiddenFrom, PUBLIC_OR_READER, readerOf } from '../feed/reader';
+import { PostParam } from '../feed/schema';
+import { findPost } from '../feed/service';
+import { Comment, CommentPage, CommentParams, DeletedComment, NewComment } from './schema';
+import { deleteComment, insertComment, listComments } from './service';
+import { commentView } from './views';
+
+const TAGS = ['feed'];
+const noPost = errorResponse('No such post');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/{postId}/comments',
+  tags: TAGS,
+  summary: "A post's comments, newest first",
+  description:
+    'With a valid `x-auth-token`, comments by riders the caller blocked are left out, and a post by one of them is not found.',
+  security: PUBLIC_OR_READER,
+  request: { params: PostParam, query: PageQuery },
+  responses: { 200: jsonResponse(CommentPage, 'A page of comments'), 404: noPost },
+});
+
+const create = defineRoute({
+  method: 'post',
+  path: '/{postId}/comments',
+  tags: TAGS,
+  summary: 'Comment on a post',
+  middleware: [auth()] as const,
+  request: { params: PostParam, ...jsonBody(NewComment) },
+  responses: { 201: jsonResponse(Comment, 'The new comment'), 404: noPost },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{postId}/comments/{commentId}',
+  tags: TAGS,
+  summary: "Delete a comment (its author, the post's author or an admin)",
+  middleware: [auth()] as const,
+  request: { params: CommentParams },
+  responses: {
+    200: jsonResponse(DeletedComment, 'Deleted'),
+    403: errorResponse('Neither your comment nor your post'),
+    404: errorResponse('No such post, or no such comment on it'),
+  },
+});
+
+/** Comments on feed posts, mounted under /api/feed. */
+export const commentRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const postId = new ObjectId(c.req.valid('param').postId);
+    const [post, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
+    const query = c.req.valid('query');
+    const rows = await listComments(c.var.db, postId, { ...query, hiddenAuthors: hidden });
+    const authors = await publicUsers(
+      c.var.db,
+      rows.map((row) => row.userId),
+    );
+    return c.json(
+      toPage(rows, query.limit, (row) => commentView(row, authors.get(row.userId.toHexString()))),
+      200,
+    );
+  })
+  .openapi(create, async (c) => {
+    const userId = new ObjectId(c.var.user._id);
+    const postId = new ObjectId(c.req.valid('param').postId);
+    const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
+    if (comment === 'not-found') throw new ApiError(404, 'Post not found.');
+    const authors = await publicUsers(c.var.db, [userId]);
+    const view = commentView(comment, authors.get(userId.toHexString()));
+    publishAfterWrite(
+      c,
+      { namespace: '/feed', name: 'comment:created', payload: { postId: view.postId, comment: view } },
+      async () => {
+        // Only the post's author hears of it, and not of their own comment or one from a rider either of them blocked.
+        const post = await findPost(c.var.db, postId);
+        const tellAuthor =
+          post && !post.userId.equals(userId) && !(await blockedBetween(c.var.db, post.userId, [userId]));
+        return { riders: tellAuthor ? [post.userId.toHexString()] : [] };
+      },
+    );
+    return c.json(view, 201);
+  })
+  .openapi(remove, async (c) => {
+    const { postId, commentId } = c.req.valid('param');
+    const caller = callerOf(c.var.account);
+    const outcome = await deleteComment(c.var.db, new ObjectId(postId), new ObjectId(commentId), caller);
+    if (outcome === 'not-found') throw new ApiError(404, 'Comment not found.');
+    if (outcome === 'not-yours')
+      throw new ApiError(403, 'You can delete only your own comments or comments on your posts.');
+    return c.json({ deleted: true as const, commentId }, 200);
+  });

@@ -1,0 +1,74 @@
+import { ObjectId } from 'mongodb';
+import { recordServerEvent } from '../../growth/analytics/server-events';
+import type { FeedCommentDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+import type { Caller } from '../../platform/tokens/service';
+import { adjustCounts, findPost } from '../feed/service';
+
+// Every query on feed comments. Each insert and delete moves the post's `counts.comments` by one `$inc`.
+
+/** Stores a comment and counts it on the post; 'not-found' when the post is gone (the comment is then undone). */
+export async function insertComment(
+  store: Store,
+  postId: ObjectId,
+  userId: ObjectId,
+  text: string,
+): Promise<FeedCommentDoc | 'not-found'> {
+  const now = new Date();
+  const comment: FeedCommentDoc = { _id: new ObjectId(), postId, userId, text, createdAt: now, updatedAt: now };
+  await store.feed_comments.insertOne(comment);
+  if (await adjustCounts(store, postId, { comments: 1 })) {
+    await recordServerEvent(store, userId, 'comment_created', {
+      postId: postId.toHexString(),
+      commentId: comment._id.toHexString(),
+    });
+    return comment;
+  }
+  await store.feed_comments.deleteMany({ postId });
+  return 'not-found';
+}
+
+/** A page of the post's comments, newest first (`limit + 1` rows for the pager), without those by the hidden authors (hex ids). */
+export function listComments(
+  store: Store,
+  postId: ObjectId,
+  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> },
+) {
+  return store.feed_comments
+    .find({
+      postId,
+      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+    })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+/** Deletes a comment for its author, the post's author or an admin; says why not otherwise. */
+export async function deleteComment(
+  store: Store,
+  postId: ObjectId,
+  commentId: ObjectId,
+  caller: Caller,
+): Promise<'deleted' | 'not-found' | 'not-yours'> {
+  const post = await findPost(store, postId);
+  if (!post) return 'not-found';
+  const anyComment = caller.isAdmin || post.userId.equals(caller.userId);
+  const owned = anyComment ? {} : { userId: caller.userId };
+  if (await store.feed_comments.findOneAndDelete({ _id: commentId, postId, ...owned })) {
+    await adjustCounts(store, postId, { comments: -1 });
+    return 'deleted';
+  }
+  const exists = await store.feed_comments.countDocuments({ _id: commentId, postId }, { limit: 1 });
+  return exists ? 'not-yours' : 'not-found';
+}
+
+/** The post a comment sits on; null when there is no such comment. */
+export async function postOfComment(store: Store, commentId: ObjectId): Promise<ObjectId | null> {
+  return (await store.feed_comments.findOne({ _id: commentId }, { projection: { postId: 1 } }))?.postId ?? null;
+}
+
+export async function removePostComments(store: Store, postId: ObjectId): Promise<void> {
+  await store.feed_comments.deleteMany({ postId });
+}

@@ -1,0 +1,23 @@
+import type { ObjectId } from 'mongodb';
+import type { Store } from '../../platform/db/store';
+import type { Caller } from '../../platform/tokens/service';
+import { removePostComments } from '../comments/service';
+import { removePostReactions } from '../reactions/service';
+import { removePostSaves } from '../saved-posts/service';
+import { deletePost } from './service';
+
+/**
+ * Deletes a post and what hangs on it. The post goes first: a reaction, comment or save
+ * written after that finds no post and undoes itself (worker/social/reactions/service.ts and siblings).
+ */
+export async function removePost(store: Store, postId: ObjectId, caller: Caller) {
+  const outcome = await deletePost(store, postId, caller);
+  if (outcome === 'deleted') {
+    await Promise.all([
+      removePostReactions(store, postId),
+      removePostComments(store, postId),
+      removePostSaves(store, postId),
+    ]);
+  }
+  return outcome;
+}

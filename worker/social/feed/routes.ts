@@ -1,0 +1,101 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { publishAfterWrite } from '../../platform/realtime/publish';
+import { callerOf } from '../../platform/tokens/service';
+import { spotExists } from '../../riding/spots/service';
+import { blockersOf } from '../blocks/service';
+import { postViews } from './post-views';
+import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
+import { removePost } from './removal';
+import { DeletedPost, FeedPage, FeedPost, NewPost, PostParam } from './schema';
+import { findPost, insertPost, listPosts } from './service';
+
+const TAGS = ['feed'];
+const noPost = errorResponse('No such post');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/',
+  tags: TAGS,
+  summary: 'The feed, newest first',
+  description:
+    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders the caller blocked are left out.",
+  security: PUBLIC_OR_READER,
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(FeedPage, 'A page of posts') },
+});
+
+const create = defineRoute({
+  method: 'post',
+  path: '/',
+  tags: TAGS,
+  summary: 'Post to the feed: text, media or both, optionally at a spot',
+  middleware: [auth()] as const,
+  request: jsonBody(NewPost),
+  responses: { 201: jsonResponse(FeedPost, 'The new post') },
+});
+
+const getOne = defineRoute({
+  method: 'get',
+  path: '/{postId}',
+  tags: TAGS,
+  summary: 'One post (404 for a reader who blocked its author)',
+  security: PUBLIC_OR_READER,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(FeedPost, 'The post'), 404: noPost },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{postId}',
+  tags: TAGS,
+  summary: 'Delete a post with its comments, reactions and saves (its author or an admin)',
+  middleware: [auth()] as const,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(DeletedPost, 'Deleted'), 403: errorResponse('Not your post'), 404: noPost },
+});
+
+/** Feed posts, mounted under /api/feed. */
+export const feedRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query');
+    const { readerId, hidden } = await readerOf(c);
+    const page = toPage(await listPosts(c.var.db, { ...query, hiddenAuthors: hidden }), query.limit, (post) => post);
+    return c.json({ ...page, items: await postViews(c.var.db, page.items, readerId) }, 200);
+  })
+  .openapi(create, async (c) => {
+    const { spotId, ...fields } = c.req.valid('json');
+    const spot = spotId ? new ObjectId(spotId) : undefined;
+    if (spot && !(await spotExists(c.var.db, spot))) {
+      throw new ApiError(400, 'Invalid request body.', { details: [{ field: 'spotId', message: 'no such spot' }] });
+    }
+    const userId = new ObjectId(c.var.user._id);
+    const post = await insertPost(c.var.db, userId, { ...fields, ...(spot ? { spotId: spot } : {}) });
+    const [view] = await postViews(c.var.db, [post], userId);
+    const { myReaction: _reaction, saved: _saved, ...publicPost } = view!;
+    publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
+      everyoneBut: await blockersOf(c.var.db, userId),
+    }));
+    return c.json(view!, 201);
+  })
+  .openapi(getOne, async (c) => {
+    const postId = new ObjectId(c.req.valid('param').postId);
+    const [post, { readerId, hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
+    const [view] = await postViews(c.var.db, [post], readerId);
+    return c.json(view!, 200);
+  })
+  .openapi(remove, async (c) => {
+    const { postId } = c.req.valid('param');
+    const outcome = await removePost(c.var.db, new ObjectId(postId), callerOf(c.var.account));
+    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own posts.');
+    publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
+      everyoneBut: [],
+    }));
+    return c.json({ deleted: true as const, postId }, 200);
+  });

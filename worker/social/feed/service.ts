@@ -1,0 +1,92 @@
+import { ObjectId } from 'mongodb';
+import { recordServerEvent } from '../../growth/analytics/server-events';
+import type { FeedPostDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+import type { Caller } from '../../platform/tokens/service';
+
+// Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
+
+export type NewPostFields = { text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
+export type CountDelta = Partial<Record<keyof FeedPostDoc['counts'], number>>;
+
+export async function insertPost(store: Store, userId: ObjectId, fields: NewPostFields): Promise<FeedPostDoc> {
+  const now = new Date();
+  const post: FeedPostDoc = {
+    _id: new ObjectId(),
+    userId,
+    ...(fields.text !== undefined ? { text: fields.text } : {}),
+    media: fields.media,
+    ...(fields.spotId ? { spotId: fields.spotId } : {}),
+    counts: { love: 0, respect: 0, comments: 0 },
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.feed_posts.insertOne(post);
+  await recordServerEvent(store, userId, 'post_created', {
+    postId: post._id.toHexString(),
+    hasMedia: post.media.length > 0,
+  });
+  return post;
+}
+
+export const findPost = (store: Store, postId: ObjectId) => store.feed_posts.findOne({ _id: postId });
+
+/** A deleted spot is no longer named by the posts that referenced it. */
+export async function detachSpotFromPosts(store: Store, spotId: ObjectId): Promise<void> {
+  await store.feed_posts.updateMany({ spotId }, { $unset: { spotId: '' }, $set: { updatedAt: new Date() } });
+}
+
+export async function postExists(store: Store, postId: ObjectId): Promise<boolean> {
+  return (await store.feed_posts.countDocuments({ _id: postId }, { limit: 1 })) > 0;
+}
+
+/** These posts, newest first; posts deleted since are absent. */
+export const findPosts = (store: Store, postIds: ObjectId[]) =>
+  store.feed_posts.find({ _id: { $in: postIds } }).toArray();
+
+/** A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids). */
+export function listPosts(store: Store, page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> }) {
+  return store.feed_posts
+    .find({
+      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+    })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+/**
+ * Applies a reaction's or comment's change to the post's counts in one `$inc`, never a
+ * read-modify-write. Returns the counts after it, or null when the post is gone.
+ */
+export async function adjustCounts(
+  store: Store,
+  postId: ObjectId,
+  delta: CountDelta,
+): Promise<FeedPostDoc['counts'] | null> {
+  const inc = Object.fromEntries(
+    Object.entries(delta)
+      .filter(([, by]) => by !== 0)
+      .map(([field, by]) => [`counts.${field}`, by]),
+  );
+  const post = Object.keys(inc).length
+    ? await store.feed_posts.findOneAndUpdate(
+        { _id: postId },
+        { $inc: inc, $currentDate: { updatedAt: true } },
+        { returnDocument: 'after', projection: { counts: 1 } },
+      )
+    : await store.feed_posts.findOne({ _id: postId }, { projection: { counts: 1 } });
+  return post?.counts ?? null;
+}
+
+/** Deletes a post for its author or an admin; says why not otherwise. */
+export async function deletePost(
+  store: Store,
+  postId: ObjectId,
+  caller: Caller,
+): Promise<'deleted' | 'not-found' | 'not-yours'> {
+  const owned = caller.isAdmin ? {} : { userId: caller.userId };
+  if (await store.feed_posts.findOneAndDelete({ _id: postId, ...owned })) return 'deleted';
+  return (await postExists(store, postId)) ? 'not-yours' : 'not-found';
+}

@@ -1,0 +1,19 @@
+import { publicUserView } from '../../accounts/users/views';
+import type { FeedPostDoc, ReactionDoc, UserDoc } from '../../platform/db/documents';
+
+type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
+/** What the caller did with the post; absent for the public view. */
+export type ViewerState = { myReaction: ReactionDoc['type'] | null; saved: boolean };
+
+export function postView(post: FeedPostDoc, author: Author | undefined, viewer?: ViewerState) {
+  return {
+    _id: post._id.toHexString(),
+    author: author ? publicUserView(author) : null,
+    ...(post.text !== undefined ? { text: post.text } : {}),
+    media: post.media.map(({ type, url }) => ({ type, url })),
+    ...(post.spotId ? { spotId: post.spotId.toHexString() } : {}),
+    counts: { ...post.counts },
+    ...(viewer ?? {}),
+    createdAt: post.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,81 @@
+import type { ObjectId } from 'mongodb';
+import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
+import type { ConversationDoc, DirectMessageDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+import type { Env } from '../../platform/env';
+import type { DatabaseVariables } from '../../platform/middleware/database';
+import { ridersViewing } from '../../platform/realtime/directory';
+import { blockersAmong } from '../blocks/service';
+import { unreadConversationCounts } from '../conversations/service';
+import { messageNotification } from './push-payload';
+
+type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'db' | 'inBackground'> };
+
+/** A stored message, its conversation and the sender's name as a push shows it. */
+export interface NewMessage {
+  conversation: Pick<ConversationDoc, '_id' | 'participantIds'>;
+  message: Pick<DirectMessageDoc, '_id' | 'userId' | 'text'>;
+  senderName: string;
+}
+
+/**
+ * Pushes a new message to every other participant but those who blocked the sender and those with
+ * the conversation on screen; worker/notifications/push/deliver.ts skips riders whose messages push is off.
+ * Answers the recipients pushed to and deliver's outcomes, in the same order.
+ */
+export async function pushNewMessage(
+  store: Store,
+  env: Env,
+  { conversation, message, senderName }: NewMessage,
+): Promise<{ recipients: ObjectId[]; outcomes: DeliveryOutcome[] }> {
+  const senderId = message.userId;
+  const conversationId = conversation._id.toHexString();
+  const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
+  const [blockers, viewers] = await Promise.all([
+    senderId ? blockersAmong(store, senderId, others) : new Set<string>(),
+    viewersOf(env, others, conversationId),
+  ]);
+  const recipients = others.filter((id) => !blockers.has(id.toHexString()) && !viewers.has(id.toHexString()));
+  if (!recipients.length) return { recipients, outcomes: [] };
+  const unread = await unreadConversationCounts(store, recipients);
+  const requests: DeliveryRequest[] = recipients.map((userId) => ({
+    userId,
+    category: 'messages',
+    notification: messageNotification({
+      conversationId,
+      messageId: message._id.toHexString(),
+      senderName,
+      text: message.text,
+      unreadConversations: unread.get(userId.toHexString()) ?? 0,
+    }),
+  }));
+  return { recipients, outcomes: await deliver(store, env, requests) };
+}
+
+/** Who has the conversation on screen; when the directory cannot say, nobody (a banner too many beats a missed message). */
+async function viewersOf(env: Env, riders: ObjectId[], conversationId: string): Promise<Set<string>> {
+  try {
+    return await ridersViewing(
+      env,
+      riders.map((id) => id.toHexString()),
+      conversationId,
+    );
+  } catch (error) {
+    console.error(`push: who views conversation ${conversationId} is unknown, pushing to all:`, error);
+    return new Set();
+  }
+}
+
+/**
+ * Sends the pushes of a stored message in the background, as worker/platform/realtime/publish.ts publishes
+ * its event: the sender does not wait, and a failure is logged, never the write's failure.
+ */
+export function pushAfterWrite(c: WriteContext, newMessage: NewMessage) {
+  c.var.inBackground(async () => {
+    try {
+      await pushNewMessage(c.var.db, c.env, newMessage);
+    } catch (error) {
+      console.error(`push: message ${newMessage.message._id.toHexString()} was stored but not pushed:`, error);
+    }
+  });
+}

@@ -1,0 +1,84 @@
+import { ObjectId } from 'mongodb';
+import { publicUsers } from '../../accounts/users/service';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { publishAfterWrite } from '../../platform/realtime/publish';
+import { refuseBlocked } from '../blocks/refusals';
+import { ownConversation } from '../conversations/own';
+import { moveReadMarker, recordActivity } from '../conversations/service';
+import { pushAfterWrite } from './pushes';
+import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
+import { insertMessage, listMessages } from './service';
+import { messageView } from './views';
+
+const TAGS = ['direct messages'];
+const noConversation = errorResponse('No such conversation among yours');
+
+const list = defineRoute({
+  method: 'get',
+  path: '/{id}/messages',
+  tags: TAGS,
+  summary: "A conversation's messages: newest first, or with `after` the newer ones oldest first (participants only)",
+  middleware: [auth()] as const,
+  request: { params: ConversationParam, query: MessageQuery },
+  responses: { 200: jsonResponse(MessagePage, 'A page of messages'), 404: noConversation },
+});
+
+const send = defineRoute({
+  method: 'post',
+  path: '/{id}/messages',
+  tags: TAGS,
+  summary: 'Send a message to a conversation (participants only)',
+  middleware: [auth()] as const,
+  request: { params: ConversationParam, headers: SenderSocket, ...jsonBody(MessageBody) },
+  responses: {
+    201: jsonResponse(Message, 'Sent'),
+    403: errorResponse('The sender and another participant blocked one another'),
+    404: noConversation,
+  },
+});
+
+/** Messages of a conversation, mounted under /api/conversations. */
+export const messageRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const conversation = await ownConversation(c, c.req.valid('param').id);
+    const { limit, cursor, after } = c.req.valid('query');
+    if (cursor && after) {
+      throw new ApiError(400, 'Use either cursor or after, not both.', {
+        details: [{ field: 'after', message: 'cannot be combined with cursor' }],
+      });
+    }
+    const rows = await listMessages(c.var.db, conversation._id, {
+      limit,
+      cursor,
+      after: after ? new ObjectId(after) : undefined,
+    });
+    const senders = await publicUsers(
+      c.var.db,
+      rows.flatMap((row) => (row.userId ? [row.userId] : [])),
+    );
+    const page = toPage(rows, limit, (row) => messageView(row, row.userId && senders.get(row.userId.toHexString())));
+    return c.json(after ? { ...page, nextCursor: null } : page, 200);
+  })
+  .openapi(send, async (c) => {
+    const conversation = await ownConversation(c, c.req.valid('param').id);
+    const senderId = new ObjectId(c.var.user._id);
+    await refuseBlocked(c.var.db, senderId, conversation.participantIds);
+    const message = await insertMessage(c.var.db, conversation._id, senderId, c.req.valid('json').text);
+    await recordActivity(c.var.db, conversation._id, message);
+    // Writing a message reads everything before it.
+    await moveReadMarker(c.var.db, conversation._id, senderId, message._id);
+    const senders = await publicUsers(c.var.db, [senderId]);
+    const view = messageView(message, senders.get(senderId.toHexString()));
+    const event = { conversationId: view.conversationId, message: view };
+    publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
+      // Every participant's connections, the sender's other devices included, but not the one that sent it.
+      riders: conversation.participantIds.map((id) => id.toHexString()),
+      exceptSid: c.req.valid('header')['x-socket-id'],
+    }));
+    pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' });
+    return c.json(view, 201);
+  });

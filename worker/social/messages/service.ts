@@ -1,0 +1,85 @@
+import { ObjectId } from 'mongodb';
+import type { DirectMessageDoc } from '../../platform/db/documents';
+import type { Store } from '../../platform/db/store';
+
+// Every query on direct messages (dm_messages).
+
+export async function insertMessage(
+  store: Store,
+  conversationId: ObjectId,
+  userId: ObjectId,
+  text: string,
+): Promise<DirectMessageDoc> {
+  const now = new Date();
+  const message: DirectMessageDoc = {
+    _id: new ObjectId(),
+    conversationId,
+    userId,
+    text,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.dm_messages.insertOne(message);
+  return message;
+}
+
+/**
+ * A page of a conversation's messages (`limit + 1` rows for the pager): newest first, older than
+ * `cursor` when given; or, with `after`, the ones newer than that message, oldest first.
+ */
+export function listMessages(
+  store: Store,
+  conversationId: ObjectId,
+  page: { limit: number; cursor?: ObjectId; after?: ObjectId },
+) {
+  if (page.after) {
+    return store.dm_messages
+      .find({ conversationId, _id: { $gt: page.after } })
+      .sort({ _id: 1 })
+      .limit(page.limit + 1)
+      .toArray();
+  }
+  return store.dm_messages
+    .find({ conversationId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+export async function messageInConversation(store: Store, conversationId: ObjectId, messageId: ObjectId) {
+  return (await store.dm_messages.countDocuments({ _id: messageId, conversationId }, { limit: 1 })) > 0;
+}
+
+/** The messages with these ids, by hex id. */
+export async function messagesById(store: Store, ids: ObjectId[]): Promise<Map<string, DirectMessageDoc>> {
+  if (ids.length === 0) return new Map();
+  const rows = await store.dm_messages.find({ _id: { $in: ids } }).toArray();
+  return new Map(rows.map((row) => [row._id.toHexString(), row]));
+}
+
+/** A conversation the reader may have unread messages in, and their read marker there. */
+export type UnreadScope = { conversationId: ObjectId; after: ObjectId | null };
+
+/**
+ * Unread messages per conversation (by hex id; absent means 0): those after the reader's marker
+ * not sent by the reader. One aggregation whose `$or` clauses each run on the
+ * { conversationId, _id } index, so it reads only the unread messages themselves.
+ */
+export async function unreadCounts(store: Store, readerId: ObjectId, scopes: UnreadScope[]) {
+  if (scopes.length === 0) return new Map<string, number>();
+  const rows = await store.dm_messages
+    .aggregate<{ _id: ObjectId; count: number }>([
+      {
+        $match: {
+          $or: scopes.map((scope) => ({
+            conversationId: scope.conversationId,
+            ...(scope.after ? { _id: { $gt: scope.after } } : {}),
+            userId: { $ne: readerId },
+          })),
+        },
+      },
+      { $group: { _id: '$conversationId', count: { $sum: 1 } } },
+    ])
+    .toArray();
+  return new Map(rows.map((row) => [row._id.toHexString(), row.count]));
+}

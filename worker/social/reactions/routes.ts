@@ -1,0 +1,64 @@
+import type { Context } from 'hono';
+import { ObjectId } from 'mongodb';
+import type { ReactionCountsPayload } from '../../../durable-objects/realtime-events';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { auth } from '../../platform/middleware/auth';
+import { publishAfterWrite } from '../../platform/realtime/publish';
+import { blockersOf } from '../blocks/service';
+import { PostParam } from '../feed/schema';
+import { findPost } from '../feed/service';
+import { ReactionBody, ReactionState } from './schema';
+import { deleteReaction, putReaction } from './service';
+
+const TAGS = ['feed'];
+
+const noPost = errorResponse('No such post');
+
+/** Tells every feed reader but those who blocked the post's author the post's new reaction counts. */
+function publishCounts(c: Context<AppEnv>, postId: string, counts: ReactionCountsPayload) {
+  const payload = { postId, counts: { love: counts.love, respect: counts.respect } };
+  publishAfterWrite(c, { namespace: '/feed', name: 'post:reactions', payload }, async () => {
+    const post = await findPost(c.var.db, new ObjectId(postId));
+    return { everyoneBut: post ? await blockersOf(c.var.db, post.userId) : [] };
+  });
+}
+
+const put = defineRoute({
+  method: 'put',
+  path: '/{postId}/reactions',
+  tags: TAGS,
+  summary: 'React to a post (one reaction per rider: a second one switches its type)',
+  middleware: [auth()] as const,
+  request: { params: PostParam, ...jsonBody(ReactionBody) },
+  responses: { 200: jsonResponse(ReactionState, 'Your reaction and the counts'), 404: noPost },
+});
+
+const remove = defineRoute({
+  method: 'delete',
+  path: '/{postId}/reactions',
+  tags: TAGS,
+  summary: 'Take back your reaction (idempotent)',
+  middleware: [auth()] as const,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(ReactionState, 'No reaction of yours, and the counts'), 404: noPost },
+});
+
+/** Reactions on feed posts, mounted under /api/feed. */
+export const reactionRoutes = createRouter<AppEnv>()
+  .openapi(put, async (c) => {
+    const { postId } = c.req.valid('param');
+    const { type } = c.req.valid('json');
+    const counts = await putReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id), type);
+    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    publishCounts(c, postId, counts);
+    return c.json({ postId, myReaction: type, counts }, 200);
+  })
+  .openapi(remove, async (c) => {
+    const { postId } = c.req.valid('param');
+    const counts = await deleteReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
+    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    publishCounts(c, postId, counts);
+    return c.json({ postId, myReaction: null, counts }, 200);
+  });

@@ -1,0 +1,57 @@
+import type { ObjectId } from 'mongodb';
+import type { ReactionDoc } from '../../platform/db/documents';
+import { onDuplicateKey } from '../../platform/db/errors';
+import type { Store } from '../../platform/db/store';
+import { adjustCounts, type CountDelta } from '../feed/service';
+
+// Every query on reactions. A post's counts move by the delta each write's before-image implies.
+
+type ReactionType = ReactionDoc['type'];
+
+/** What replacing `before` with `after` does to the post's counts. */
+export function countDelta(before: ReactionType | null, after: ReactionType | null): CountDelta {
+  const delta: CountDelta = {};
+  if (before === after) return delta;
+  if (before) delta[before] = -1;
+  if (after) delta[after] = 1;
+  return delta;
+}
+
+/**
+ * Sets the rider's reaction to the post (one per rider and post: a unique index), then moves
+ * the post's counts by what the previous reaction, read atomically with the write, implies.
+ * Returns the counts after, or 'not-found' when the post is gone (the reaction is then undone).
+ */
+export async function putReaction(store: Store, postId: ObjectId, userId: ObjectId, type: ReactionType) {
+  const now = new Date();
+  const write = () =>
+    store.reactions.findOneAndUpdate(
+      { postId, userId },
+      { $set: { type, updatedAt: now }, $setOnInsert: { postId, userId, createdAt: now } },
+      { upsert: true, returnDocument: 'before' },
+    );
+  // Two first reactions at once: the unique index lets one insert; the other is now an update.
+  const before = await onDuplicateKey(write, write);
+  const counts = await adjustCounts(store, postId, countDelta(before?.type ?? null, type));
+  if (counts) return counts;
+  await store.reactions.deleteMany({ postId });
+  return 'not-found' as const;
+}
+
+/** Removes the rider's reaction, if any, and takes it off the post's counts. */
+export async function deleteReaction(store: Store, postId: ObjectId, userId: ObjectId) {
+  const before = await store.reactions.findOneAndDelete({ postId, userId });
+  return (await adjustCounts(store, postId, countDelta(before?.type ?? null, null))) ?? ('not-found' as const);
+}
+
+/** The rider's reactions among these posts, keyed by hex post id. */
+export async function reactionsBy(store: Store, userId: ObjectId, postIds: ObjectId[]) {
+  const rows = await store.reactions
+    .find({ userId, postId: { $in: postIds } }, { projection: { postId: 1, type: 1 } })
+    .toArray();
+  return new Map(rows.map((row) => [row.postId.toHexString(), row.type]));
+}
+
+export async function removePostReactions(store: Store, postId: ObjectId): Promise<void> {
+  await store.reactions.deleteMany({ postId });
+}

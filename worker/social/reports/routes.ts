@@ -1,0 +1,91 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { IdParam } from '../../platform/http/ids';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { toPage } from '../../platform/http/pagination';
+import { admin } from '../../platform/middleware/admin';
+import { auth } from '../../platform/middleware/auth';
+import { publishAfterWrite } from '../../platform/realtime/publish';
+import { NewReport, Report, ReportPage, ReportQuery, Resolution } from './schema';
+import { fileReport, listReports, resolveReport } from './service';
+import { reportView } from './views';
+
+const TAGS = ['moderation'];
+
+const file = defineRoute({
+  method: 'post',
+  path: '/',
+  tags: TAGS,
+  summary: 'Report a post, comment or rider to the admins',
+  middleware: [auth()] as const,
+  request: jsonBody(NewReport),
+  responses: {
+    201: jsonResponse(Report, 'The new report'),
+    200: jsonResponse(Report, 'Your open report on the same target, unchanged'),
+    404: errorResponse('No such post, comment or rider'),
+  },
+});
+
+const list = defineRoute({
+  method: 'get',
+  path: '/reports',
+  tags: TAGS,
+  summary: 'Reports with a status (open by default), newest first',
+  middleware: [admin()] as const,
+  request: { query: ReportQuery },
+  responses: { 200: jsonResponse(ReportPage, 'A page of reports') },
+});
+
+const resolve = defineRoute({
+  method: 'patch',
+  path: '/reports/{id}',
+  tags: TAGS,
+  summary: 'Resolve a report: remove the reported post or comment (a rider is never deleted here), or dismiss it',
+  middleware: [admin()] as const,
+  request: { params: IdParam, ...jsonBody(Resolution) },
+  responses: {
+    200: jsonResponse(Report, 'The resolved report'),
+    400: errorResponse('`remove` on a report about a rider: dismiss it, or act on the account'),
+    404: errorResponse('No such report'),
+    409: errorResponse('The report is resolved already'),
+  },
+});
+
+/** Riders' reports, mounted under /api/reports. */
+export const reportRoutes = createRouter<AppEnv>().openapi(file, async (c) => {
+  const { targetId, ...fields } = c.req.valid('json');
+  const outcome = await fileReport(c.var.db, new ObjectId(c.var.user._id), {
+    ...fields,
+    targetId: new ObjectId(targetId),
+  });
+  if (outcome === 'not-found') throw new ApiError(404, `No such ${fields.targetType}.`);
+  return c.json(reportView(outcome.report), outcome.created ? 201 : 200);
+});
+
+/** The admin desk for reports, mounted under /api/admin. */
+export const adminReportRoutes = createRouter<AppEnv>()
+  .openapi(list, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(toPage(await listReports(c.var.db, query), query.limit, reportView), 200);
+  })
+  .openapi(resolve, async (c) => {
+    const outcome = await resolveReport(
+      c.var.db,
+      new ObjectId(c.req.valid('param').id),
+      c.req.valid('json').action,
+      new ObjectId(c.var.user._id),
+    );
+    if (outcome === 'not-found') throw new ApiError(404, 'Report not found.');
+    if (outcome === 'resolved-already') throw new ApiError(409, 'This report is resolved already.');
+    if (outcome === 'not-removable') {
+      throw new ApiError(400, 'action: a rider is never removed through a report; dismiss it, or act on the account.');
+    }
+    if (outcome.action === 'remove' && outcome.targetType === 'post') {
+      const postId = outcome.targetId.toHexString();
+      publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
+        everyoneBut: [],
+      }));
+    }
+    return c.json(reportView(outcome), 200);
+  });

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { IdString } from '../../platform/http/ids';
+import { PageQuery, pageOf } from '../../platform/http/pagination';
+import { LIMITS } from '../../platform/limits';
+
+export const REPORT_TARGETS = ['post', 'comment', 'user'] as const;
+export const REPORT_REASONS = ['spam', 'harassment', 'hate', 'violence', 'nudity', 'self-harm', 'other'] as const;
+
+export const NewReport = z
+  .object({
+    targetType: z.enum(REPORT_TARGETS),
+    targetId: IdString,
+    reason: z.enum(REPORT_REASONS),
+    note: z.string().trim().max(LIMITS.report.noteMax).optional(),
+  })
+  .strict()
+  .openapi('NewReport');
+
+export const Report = z
+  .object({
+    _id: z.string(),
+    reporterId: z.string().nullable().describe('null when the reporter has since deleted their account'),
+    targetType: z.enum(REPORT_TARGETS),
+    targetId: z.string(),
+    postId: z.string().optional().describe('for a comment, the post it sits on'),
+    reason: z.enum(REPORT_REASONS),
+    note: z.string().optional(),
+    status: z.enum(['open', 'resolved']),
+    action: z.enum(['remove', 'dismiss']).optional(),
+    resolvedBy: z.string().optional(),
+    resolvedAt: z.string().optional(),
+    createdAt: z.string(),
+  })
+  .openapi('Report');
+
+export const ReportPage = pageOf(Report);
+export const ReportQuery = PageQuery.extend({ status: z.enum(['open', 'resolved']).default('open') });
+export const Resolution = z
+  .object({ action: z.enum(['remove', 'dismiss']) })
+  .strict()
+  .openapi('ReportResolution');

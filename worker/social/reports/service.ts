@@ -1,0 +1,102 @@
+import { ObjectId } from 'mongodb';
+import { accountExists } from '../../accounts/users/service';
+import type { ReportDoc, ReportReason, ReportTargetType } from '../../platform/db/documents';
+import { onDuplicateKey } from '../../platform/db/errors';
+import type { Store } from '../../platform/db/store';
+import { deleteComment, postOfComment } from '../comments/service';
+import { removePost } from '../feed/removal';
+import { postExists } from '../feed/service';
+
+// Every query on reports. One open report per reporter and target: a partial unique index decides.
+
+export type NewReportFields = { targetType: ReportTargetType; targetId: ObjectId; reason: ReportReason; note?: string };
+
+/** Where the target lives: `{}` for posts and users, the post for a comment; 'not-found' when it is gone. */
+async function locate(
+  store: Store,
+  type: ReportTargetType,
+  id: ObjectId,
+): Promise<{ postId?: ObjectId } | 'not-found'> {
+  if (type === 'post') return (await postExists(store, id)) ? {} : 'not-found';
+  if (type === 'user') return (await accountExists(store, id)) ? {} : 'not-found';
+  const postId = await postOfComment(store, id);
+  return postId ? { postId } : 'not-found';
+}
+
+/** Files a report, or finds the reporter's open one on the same target (then `created` is false). */
+export async function fileReport(
+  store: Store,
+  reporterId: ObjectId,
+  fields: NewReportFields,
+): Promise<{ report: ReportDoc; created: boolean } | 'not-found'> {
+  const where = await locate(store, fields.targetType, fields.targetId);
+  if (where === 'not-found') return 'not-found';
+  const now = new Date();
+  const { note, ...target } = fields;
+  const _id = new ObjectId();
+  const insert = {
+    reporterId,
+    ...target,
+    ...(note ? { note } : {}),
+    ...where,
+    status: 'open' as const,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const write = () =>
+    store.reports.findOneAndUpdate(
+      { reporterId, targetType: fields.targetType, targetId: fields.targetId, status: 'open' },
+      { $setOnInsert: { _id, ...insert } },
+      { upsert: true, returnDocument: 'after' },
+    );
+  // The same report filed twice at once: the other insert won the unique index; this one finds it.
+  const report = await onDuplicateKey(write, write);
+  return { report: report!, created: report!._id.equals(_id) };
+}
+
+/** A page of reports with this status, newest first (`limit + 1` rows for the pager). */
+export function listReports(store: Store, query: { status: ReportDoc['status']; limit: number; cursor?: ObjectId }) {
+  return store.reports
+    .find({ status: query.status, ...(query.cursor ? { _id: { $lt: query.cursor } } : {}) })
+    .sort({ _id: -1 })
+    .limit(query.limit + 1)
+    .toArray();
+}
+
+/**
+ * Resolves an open report. The report is claimed first (open → resolved in one update), so two
+ * admins resolving at once remove the content once; the content goes through its own services,
+ * which keep the post counts exact. A reported rider is never removed here: `remove` on a user report
+ * is refused before anything changes. Removing content also closes the other open reports about it.
+ */
+export async function resolveReport(
+  store: Store,
+  reportId: ObjectId,
+  action: NonNullable<ReportDoc['action']>,
+  adminId: ObjectId,
+): Promise<ReportDoc | 'not-found' | 'resolved-already' | 'not-removable'> {
+  const now = new Date();
+  const resolution = { status: 'resolved' as const, action, resolvedBy: adminId, resolvedAt: now, updatedAt: now };
+  const report = await store.reports.findOneAndUpdate(
+    { _id: reportId, status: 'open', ...(action === 'remove' ? { targetType: { $ne: 'user' as const } } : {}) },
+    { $set: resolution },
+    { returnDocument: 'after' },
+  );
+  if (!report) {
+    const found = await store.reports.findOne({ _id: reportId }, { projection: { status: 1, targetType: 1 } });
+    if (!found) return 'not-found';
+    return found.status === 'open' ? 'not-removable' : 'resolved-already';
+  }
+  if (action === 'remove') {
+    const caller = { userId: adminId, isAdmin: true };
+    // Content already gone (removed by its author or another report) leaves nothing to do.
+    if (report.targetType === 'post') await removePost(store, report.targetId, caller);
+    if (report.targetType === 'comment' && report.postId)
+      await deleteComment(store, report.postId, report.targetId, caller);
+    await store.reports.updateMany(
+      { targetType: report.targetType, targetId: report.targetId, status: 'open' },
+      { $set: resolution },
+    );
+  }
+  return report;
+}

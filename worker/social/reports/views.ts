@@ -1,0 +1,18 @@
+import type { ReportDoc } from '../../platform/db/documents';
+
+export function reportView(report: ReportDoc) {
+  return {
+    _id: report._id.toHexString(),
+    reporterId: report.reporterId?.toHexString() ?? null,
+    targetType: report.targetType,
+    targetId: report.targetId.toHexString(),
+    ...(report.postId ? { postId: report.postId.toHexString() } : {}),
+    reason: report.reason,
+    ...(report.note ? { note: report.note } : {}),
+    status: report.status,
+    ...(report.action ? { action: report.action } : {}),
+    ...(report.resolvedBy ? { resolvedBy: report.resolvedBy.toHexString() } : {}),
+    ...(report.resolvedAt ? { resolvedAt: report.resolvedAt.toISOString() } : {}),
+    createdAt: report.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,23 @@
+import type { AppEnv } from '../platform/app-env';
+import { createRouter } from '../platform/http/openapi';
+import { blockRoutes } from './blocks/routes';
+import { commentRoutes } from './comments/routes';
+import { conversationRoutes } from './conversations/routes';
+import { feedRoutes } from './feed/routes';
+import { messageRoutes } from './messages/routes';
+import { reactionRoutes } from './reactions/routes';
+import { adminReportRoutes, reportRoutes } from './reports/routes';
+import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
+
+/** Social: the feed with comments, reactions and saves; conversations and messages; blocks and reports. */
+export const socialRoutes = createRouter<AppEnv>()
+  .route('/api/conversations', conversationRoutes)
+  .route('/api/conversations', messageRoutes)
+  .route('/api/feed', feedRoutes)
+  .route('/api/feed', reactionRoutes)
+  .route('/api/feed', commentRoutes)
+  .route('/api/feed', savedPostRoutes)
+  .route('/api/users', mySavedPostRoutes)
+  .route('/api/users', blockRoutes)
+  .route('/api/reports', reportRoutes)
+  .route('/api/admin', adminReportRoutes);

@@ -1,0 +1,75 @@
+import { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { PageQuery, toPage } from '../../platform/http/pagination';
+import { auth } from '../../platform/middleware/auth';
+import { blockedIdsOf } from '../blocks/service';
+import { postViews } from '../feed/post-views';
+import { hiddenFrom } from '../feed/reader';
+import { FeedPage, PostParam } from '../feed/schema';
+import { findPosts } from '../feed/service';
+import { SaveState } from './schema';
+import { listSaves, savePost, unsavePost } from './service';
+
+const TAGS = ['feed'];
+const noPost = errorResponse('No such post');
+
+const save = defineRoute({
+  method: 'put',
+  path: '/{postId}/save',
+  tags: TAGS,
+  summary: 'Save a post (idempotent)',
+  middleware: [auth()] as const,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(SaveState, 'Saved'), 404: noPost },
+});
+
+const unsave = defineRoute({
+  method: 'delete',
+  path: '/{postId}/save',
+  tags: TAGS,
+  summary: 'Unsave a post (idempotent)',
+  middleware: [auth()] as const,
+  request: { params: PostParam },
+  responses: { 200: jsonResponse(SaveState, 'Not saved'), 404: noPost },
+});
+
+const mine = defineRoute({
+  method: 'get',
+  path: '/me/saved-posts',
+  tags: TAGS,
+  summary: 'Your saved posts, newest saved first (posts deleted since are gone)',
+  middleware: [auth()] as const,
+  request: { query: PageQuery },
+  responses: { 200: jsonResponse(FeedPage, 'A page of saved posts') },
+});
+
+/** Saving feed posts, mounted under /api/feed. */
+export const savedPostRoutes = createRouter<AppEnv>()
+  .openapi(save, async (c) => {
+    const { postId } = c.req.valid('param');
+    const outcome = await savePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
+    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
+    return c.json({ postId, saved: true }, 200);
+  })
+  .openapi(unsave, async (c) => {
+    const { postId } = c.req.valid('param');
+    const outcome = await unsavePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
+    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
+    return c.json({ postId, saved: false }, 200);
+  });
+
+/** The caller's saved posts, mounted under /api/users. */
+export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
+  const userId = new ObjectId(c.var.user._id);
+  const query = c.req.valid('query');
+  const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save.postId);
+  const [found, hidden] = await Promise.all([findPosts(c.var.db, page.items), blockedIdsOf(c.var.db, userId)]);
+  const posts = new Map(found.map((post) => [post._id.toHexString(), post]));
+  // Posts deleted since are gone, and those of riders the caller blocked are hidden, as in the feed.
+  const kept = page.items
+    .flatMap((postId) => posts.get(postId.toHexString()) ?? [])
+    .filter((post) => !hiddenFrom(hidden, post.userId));
+  return c.json({ items: await postViews(c.var.db, kept, userId), nextCursor: page.nextCursor }, 200);
+});

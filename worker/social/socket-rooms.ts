@@ -1,0 +1,114 @@
+import { ObjectId } from 'mongodb';
+import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
+import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
+import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
+import type { Env } from '../platform/env';
+import { LIMITS } from '../platform/limits';
+import { recordPresence, recordViewing, sendToRiders } from '../platform/realtime/directory';
+import { roomSettings } from '../platform/realtime/settings';
+import { MissingSettingError } from '../platform/setting-error';
+import { signingKeys } from '../platform/tokens/keys';
+import { accountForToken } from '../platform/tokens/service';
+import { verifyWithKeys } from '../platform/tokens/token';
+import { blockedBetween } from './blocks/service';
+import { findConversation } from './conversations/service';
+
+type Peers = { peers: string[] } | { refused: string };
+
+/**
+ * The socket shard with the service's rules: who a token is, who takes part in a conversation,
+ * and where typing indicators go. The framing and hibernation are durable-objects/socket-shard.ts.
+ */
+export class SocketShard extends SocketShardBase<Env> {
+  // A Durable Object may keep a client across requests, unlike a Worker (worker/platform/db/connection.ts).
+  private connection: RequestConnection | null = null;
+  private readonly peerCache = new Map<string, { peers: Peers; at: number }>();
+
+  protected settings(): RoomSettings {
+    return roomSettings(this.env);
+  }
+
+  protected async authenticate(token: string | null): Promise<{ userId: string } | { refused: string }> {
+    if (!token) return { refused: 'Authentication required: send the session token as auth.token.' };
+    try {
+      // The previous secret still verifies during a rotation (docs/sessions.md); an expired opt-in token is refused.
+      const verified = await verifyWithKeys(token, signingKeys(this.env));
+      if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
+      const { claims } = verified;
+      const account = await this.withStore((store) => accountForToken(store, claims));
+      return account
+        ? { userId: claims._id }
+        : { refused: 'This account no longer exists or no longer accepts this token.' };
+    } catch (error) {
+      console.error('realtime: a namespace connect could not be authenticated:', error);
+      return { refused: unavailable(error) };
+    }
+  }
+
+  protected async onClientEvent(
+    from: { userId: string; sid: string },
+    event: RelayedClientEvent,
+  ): Promise<string | null> {
+    const { conversationId } = event.payload;
+    try {
+      const found = await this.peersOf(from.userId, conversationId);
+      if ('refused' in found) return found.refused;
+      const relayed: MessagesEvent =
+        event.name === 'typing:start'
+          ? {
+              namespace: '/messages',
+              name: 'typing:start',
+              payload: { conversationId, userId: from.userId, expiresInMs: this.settings().typingTtlMs },
+            }
+          : { namespace: '/messages', name: 'typing:stop', payload: { conversationId, userId: from.userId } };
+      await sendToRiders(this.env, found.peers, relayed);
+      return null;
+    } catch (error) {
+      console.error(`realtime: ${event.name} from ${from.userId} not relayed:`, error);
+      return unavailable(error);
+    }
+  }
+
+  protected async onPresence(userId: string, socketId: string, present: boolean): Promise<void> {
+    try {
+      await recordPresence(this.env, userId, this.ctx.id.toString(), socketId, present);
+    } catch (error) {
+      console.error(`realtime: presence of ${userId} not recorded:`, error);
+    }
+  }
+
+  protected async onViewing(userId: string, socketId: string, conversationId: string | null, seq: number) {
+    try {
+      await recordViewing(this.env, userId, this.ctx.id.toString(), socketId, conversationId, seq);
+    } catch (error) {
+      console.error(`realtime: what ${userId} views was not recorded:`, error);
+    }
+  }
+
+  /** The other participants, unless the conversation is not the rider's or a block stands between them (as REST refuses). */
+  private async peersOf(userId: string, conversationId: string): Promise<Peers> {
+    const key = `${conversationId}:${userId}`;
+    const cached = this.peerCache.get(key);
+    if (cached && Date.now() - cached.at < LIMITS.realtime.peerCacheMs) return cached.peers;
+    const peers = await this.withStore(async (store): Promise<Peers> => {
+      const rider = new ObjectId(userId);
+      const conversation = await findConversation(store, new ObjectId(conversationId), rider);
+      if (!conversation) return { refused: 'Conversation not found.' };
+      const others = conversation.participantIds.filter((id) => !id.equals(rider));
+      if (await blockedBetween(store, rider, others)) return { refused: 'You cannot message this rider.' };
+      return { peers: others.map((id) => id.toHexString()) };
+    });
+    this.peerCache.set(key, { peers, at: Date.now() });
+    return peers;
+  }
+
+  /** Queries through the shard's one client; the driver reconnects by itself, and concurrent callers share it. */
+  private withStore<T>(query: (store: RequestConnection['store']) => Promise<T>): Promise<T> {
+    this.connection ??= openRequestConnection(this.env);
+    return query(this.connection.store);
+  }
+}
+
+function unavailable(error: unknown): string {
+  return error instanceof MissingSettingError ? error.message : 'The service is unavailable; try again shortly.';
+}
