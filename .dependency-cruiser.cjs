@@ -1,8 +1,8 @@
 // The import rules of worker/, checked by `npm run lint`.
 //
-// worker/ is the platform and eight domains. app.ts, index.ts and schedules.ts compose them:
-// they mount each domain's router, hand one domain the functions it needs of another, and run
-// the cron work. Everything else lives in exactly one of:
+// worker/ is the platform and eight domains. app.ts, index.ts, schedules.ts and data.ts compose them:
+// they mount each domain's router, hand one domain the functions it needs of another, run the cron
+// work, and gather every domain's collections, indexes and personal-data rules. Everything else lives in exactly one of:
 //   platform/  what every domain stands on: settings, limits, the database, HTTP, tokens and
 //              access checks, the real-time transport, retrieval, health, the API description.
 //              It imports no domain.
@@ -16,7 +16,7 @@
 const DOMAINS = ['growth', 'accounts', 'notifications', 'billing', 'riding', 'social', 'events', 'companion'];
 const PLATFORM = '^worker/platform/';
 const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports)\\.ts$';
-const COMPOSITION = '^worker/(app|index|schedules)\\.ts$|^worker/[^/]+/router\\.ts$';
+const COMPOSITION = '^worker/(app|index|schedules|data)\\.ts$|^worker/[^/]+/router\\.ts$';
 
 const domainRules = DOMAINS.map((domain, rank) => {
   const later = DOMAINS.slice(rank + 1);

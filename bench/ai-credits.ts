@@ -14,7 +14,7 @@ import { startDevDb } from '../devdb/src/server.js';
 import { freePort } from '../test/e2e/processes.js';
 import { payForReply, settleCall } from '../worker/billing/ai-credits/paid-call.js';
 import { sweepStaleReservations } from '../worker/billing/ai-credits/reservations.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { applyIndexes } from '../worker/data.js';
 import { createStore } from '../worker/platform/db/store.js';
 import type { Env } from '../worker/platform/env.js';
 import { percentile, startLocalStack } from './local-stack.js';

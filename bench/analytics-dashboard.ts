@@ -11,10 +11,10 @@
 import { MongoClient, ObjectId } from 'mongodb';
 import { DAY, eventDoc, seedRider } from '../test/support/analytics-seed.js';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
+import { applyIndexes } from '../worker/data.js';
 import { type AnalyticsEventName, COUNTED_FROM } from '../worker/growth/analytics/taxonomy.js';
 import { MEANINGFUL_ACTIONS } from '../worker/growth/dashboard/meaningful.js';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/growth/dashboard/service.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
 import { createStore } from '../worker/platform/db/store.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { applyIndexes } from '../worker/data.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const BATCH = Number(process.env.BATCH ?? 100);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { applyIndexes } from '../worker/data.js';
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);

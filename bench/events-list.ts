@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
+import { applyIndexes } from '../worker/data.js';
 import { eventDedupeKey, eventSlug } from '../worker/events/catalog/identity.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 20_000);
 const SECONDS = Number(process.env.SECONDS ?? 10);

@@ -7,9 +7,9 @@
  */
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
+import { applyIndexes } from '../worker/data.js';
 import { eventDedupeKey, eventSlug } from '../worker/events/catalog/identity.js';
 import { migrateEvents } from '../worker/events/catalog/migration.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 20_000);
 const BATCH = Number(process.env.BATCH ?? 500);

@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
+import { applyIndexes } from '../worker/data.js';
 import { experimentResults } from '../worker/growth/experiments/service.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
 import { createStore } from '../worker/platform/db/store.js';
 import { runLoad, startLocalStack } from './local-stack.js';
 

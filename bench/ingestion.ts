@@ -9,8 +9,8 @@
 import { MongoClient } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { startStandIns } from '../test/support/stand-ins/server.js';
+import { applyIndexes } from '../worker/data.js';
 import { runIngestion } from '../worker/events/ingestion/runner.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
 import { createStore } from '../worker/platform/db/store.js';
 import type { Env } from '../worker/platform/env.js';
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
-import { applyIndexes } from '../worker/platform/db/indexes.js';
+import { applyIndexes } from '../worker/data.js';
 import { createStore } from '../worker/platform/db/store.js';
 import type { Env } from '../worker/platform/env.js';
 import { runReminders } from '../worker/riding/reminders/run.js';

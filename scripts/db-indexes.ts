@@ -1,8 +1,8 @@
 // Applies every declared index to the database the Worker uses at MONGODB_URI (env, else
 // .dev.vars). Safe to run again: existing identical indexes are left alone.
 import { MongoClient } from 'mongodb';
+import { applyIndexes } from '../worker/data';
 import { databaseName } from '../worker/platform/db/database-name';
-import { applyIndexes } from '../worker/platform/db/indexes';
 import { readDevVars } from './dev-config';
 
 const uri = process.env.MONGODB_URI || readDevVars().MONGODB_URI;

@@ -1,4 +1,4 @@
-import type { EventDoc } from '../worker/platform/db/event-documents';
+import type { EventDoc } from '../worker/events/documents';
 
 // The demo events of scripts/seed-events.ts: where and when, relative to today.
 

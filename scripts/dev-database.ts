@@ -2,7 +2,7 @@
 // accounts' passwords, printed only where they still work.
 import bcrypt from 'bcryptjs';
 import type { Db } from 'mongodb';
-import { applyIndexes } from '../worker/platform/db/indexes';
+import { applyIndexes } from '../worker/data';
 import { readBook, saveCredentials } from './dev-credentials';
 import { seedDemoData } from './seed';
 import { seedDemoEvents } from './seed-events';

@@ -2,9 +2,9 @@
 // on the database at MONGODB_URI (env, else .dev.vars). Resumable and idempotent: stop it any
 // time and run it again. BATCH sets the batch size (default 500). Notes: migrations-notes/events-target-model.md.
 import { MongoClient } from 'mongodb';
+import { applyIndexes } from '../worker/data';
 import { migrateEvents } from '../worker/events/catalog/migration';
 import { databaseName } from '../worker/platform/db/database-name';
-import { applyIndexes } from '../worker/platform/db/indexes';
 import { readDevVars } from './dev-config';
 
 const uri = process.env.MONGODB_URI || readDevVars().MONGODB_URI;

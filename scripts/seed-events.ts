@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import { dayAtNoonUtc, eventDedupeKey, eventSlug } from '../worker/events/catalog/identity';
-import type { EventDoc } from '../worker/platform/db/event-documents';
+import type { EventDoc } from '../worker/events/documents';
 import { DEMO_EVENTS, type DemoEvent, VENUES } from './demo-events';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { accountsRoutes } from './accounts/router';
 import { billingRoutes } from './billing/router';
 import { companionRoutes } from './companion/router';
+import { PERSONAL_DATA } from './data';
 import { eventsRoutes } from './events/router';
 import { growthRoutes } from './growth/router';
 import { notificationsRoutes } from './notifications/router';
@@ -61,7 +62,7 @@ export function createApp() {
   }
   // Each domain mounts its own routes; where one domain's work needs another's, the function is handed in here.
   app.route('/', platformRoutes);
-  app.route('/', accountsRoutes);
+  app.route('/', accountsRoutes(PERSONAL_DATA));
   app.route('/', ridingRoutes({ detachSpotFromPosts }));
   app.route('/', socialRoutes);
   app.route('/', eventsRoutes);

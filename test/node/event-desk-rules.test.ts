@@ -2,9 +2,9 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { editSet } from '../../worker/events/desk/edit';
 import { combinedSourceRefs } from '../../worker/events/desk/merge-rule';
+import type { EventDoc, EventSourceRef } from '../../worker/events/documents';
 import { submissionDocument, utcTimes } from '../../worker/events/submissions/document';
 import { baseDedupeKey, looksLikeSameEvent } from '../../worker/events/submissions/duplicates';
-import type { EventDoc, EventSourceRef } from '../../worker/platform/db/event-documents';
 
 // The pure rules of submissions and the desk.
 

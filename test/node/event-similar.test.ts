@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { placeDistanceKm, rankSimilar } from '../../worker/events/catalog/similar';
-import type { EventDoc } from '../../worker/platform/db/event-documents';
+import type { EventDoc } from '../../worker/events/documents';
 
 const event = (fields: Partial<EventDoc>): EventDoc => ({ _id: new ObjectId(), slug: 's', dedupeKey: 'd', ...fields });
 

@@ -6,7 +6,7 @@ import { spotNamesAgree } from '../../worker/events/catalog/spot-link';
 import { isNearIdenticalTitle, titleSimilarity } from '../../worker/events/catalog/title-similarity';
 import { incomingWins } from '../../worker/events/catalog/trust';
 import { eventView } from '../../worker/events/catalog/views';
-import type { EventDoc } from '../../worker/platform/db/event-documents';
+import type { EventDoc } from '../../worker/events/documents';
 
 describe('localToUtc: local wall time in an IANA zone to the UTC instant', () => {
   it('applies standard and daylight offsets', () => {

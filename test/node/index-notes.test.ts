@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INDEXES } from '../../worker/platform/db/indexes';
+import { INDEXES } from '../../worker/data';
 
 const notes = readFileSync(new URL('../../migrations-notes/indexes.md', import.meta.url), 'utf8');
 

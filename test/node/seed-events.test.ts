@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevDbHandle, startDevDb } from '../../devdb/src/server';
 import { seedDemoEvents } from '../../scripts/seed-events';
-import { applyIndexes } from '../../worker/platform/db/indexes';
+import { applyIndexes } from '../../worker/data';
 
 let devdb: DevDbHandle;
 let client: MongoClient;

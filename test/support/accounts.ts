@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
+import type { UserDoc } from '../../worker/accounts/documents';
 import { sessionBody } from '../../worker/accounts/sign-in/session-response';
 import { Email, Name } from '../../worker/accounts/users/schema';
 import { insertUser } from '../../worker/accounts/users/service';
-import type { UserDoc } from '../../worker/platform/db/documents';
 import { createStore } from '../../worker/platform/db/store';
 import { hashPassword } from '../../worker/platform/tokens/password';
 import { claimsFor, signSessionToken } from '../../worker/platform/tokens/token';

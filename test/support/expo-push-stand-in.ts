@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import type { Db, ObjectId } from 'mongodb';
+import { applyIndexes } from '../../worker/data';
 import worker from '../../worker/index';
-import { applyIndexes } from '../../worker/platform/db/indexes';
 import { createStore, type Store } from '../../worker/platform/db/store';
 import type { ExpoScript, RecordedExpoRequest } from './stand-ins/expo-push';
 import { type Api, createApi, type TestEnv, uniqueDbName } from './worker-api';

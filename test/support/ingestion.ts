@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import type { Db, Document } from 'mongodb';
+import { applyIndexes } from '../../worker/data';
 import worker from '../../worker/index';
-import { applyIndexes } from '../../worker/platform/db/indexes';
 import { SCHEDULES } from '../../worker/schedules';
 import type { Scenario } from './stand-ins/event-sources';
 import { type Api, createApi, uniqueDbName } from './worker-api';

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { type Db, MongoClient } from 'mongodb';
+import { applyIndexes } from '../../worker/data';
 import worker from '../../worker/index';
 import { databaseName, withDatabase } from '../../worker/platform/db/database-name';
-import { applyIndexes } from '../../worker/platform/db/indexes';
 import type { Env } from '../../worker/platform/env';
 import { type ApiDocument, contractViolation } from './response-contract';
 

@@ -1,7 +1,7 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { PERSONAL_DATA } from '../../worker/accounts/users/account-deletion';
-import { COLLECTION_NAMES, type CollectionName } from '../../worker/platform/db/collections';
+import { COLLECTION_NAMES, PERSONAL_DATA } from '../../worker/data';
+import type { CollectionName } from '../../worker/platform/db/collections';
 import { register, registerAdmin } from '../support/accounts';
 import { createApi } from '../support/worker-api';
 

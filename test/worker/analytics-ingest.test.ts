@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import type { UserDoc } from '../../worker/accounts/documents';
 import { EXCLUDED_ACCOUNT_FILTER } from '../../worker/growth/analytics/exclusion';
-import type { UserDoc } from '../../worker/platform/db/documents';
 import { LIMITS } from '../../worker/platform/limits';
 import { register, registerAdmin, type TestAccount } from '../support/accounts';
 import { call } from '../support/content';

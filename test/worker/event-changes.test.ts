@@ -1,7 +1,7 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { recordEventChanges } from '../../worker/events/changes/record';
-import type { EventDoc } from '../../worker/platform/db/event-documents';
+import type { EventDoc } from '../../worker/events/documents';
 import { createStore } from '../../worker/platform/db/store';
 import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';

@@ -1,10 +1,10 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { recordEventChanges } from '../../worker/events/changes/record';
+import type { EventDoc } from '../../worker/events/documents';
 import { runEventNotifications } from '../../worker/events/notifications/run';
 import { onEventPublished } from '../../worker/events/subscriptions/match';
 import { subscriptionKeys } from '../../worker/events/subscriptions/match-keys';
-import type { EventDoc } from '../../worker/platform/db/event-documents';
 import { SCHEDULES } from '../../worker/schedules';
 import { eventDoc, insertEvents } from '../support/events';
 import { liveExpoToken, pushTestbed } from '../support/expo-push-stand-in';

@@ -1,8 +1,8 @@
 import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import type { EventDoc, EventSubscriptionDoc } from '../../worker/events/documents';
 import { onEventPublished } from '../../worker/events/subscriptions/match';
 import { subscriptionKeys } from '../../worker/events/subscriptions/match-keys';
-import type { EventDoc, EventSubscriptionDoc } from '../../worker/platform/db/event-documents';
 import { createStore } from '../../worker/platform/db/store';
 import { eventDoc, insertEvents } from '../support/events';
 import { ingestionTestbed } from '../support/ingestion';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import type { EventDoc } from '../../worker/events/documents';
 import { onEventPublished } from '../../worker/events/subscriptions/match';
-import type { EventDoc } from '../../worker/platform/db/event-documents';
 import { createStore } from '../../worker/platform/db/store';
 import { LIMITS } from '../../worker/platform/limits';
 import { describeAccessChecks } from '../support/access-checks';

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import type { PushTokenDoc } from '../../worker/notifications/documents';
 import { type DeliveryRequest, deliver } from '../../worker/notifications/push/deliver';
 import { registerToken } from '../../worker/notifications/push-tokens/service';
-import type { PushTokenDoc } from '../../worker/platform/db/documents';
 import { register } from '../support/accounts';
 import { pushTestbed } from '../support/expo-push-stand-in';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { grantByAdmin } from '../../worker/billing/ai-credits/grants';
 import { isRefused, payForReply, refundCall, settleCall } from '../../worker/billing/ai-credits/paid-call';
 import { reconcileUsageDay } from '../../worker/billing/ai-credits/reconciliation';
-import { applyIndexes } from '../../worker/platform/db/indexes';
+import { applyIndexes } from '../../worker/data';
 import type { Env } from '../../worker/platform/env';
 import { SCHEDULES } from '../../worker/schedules';
 import { registerAdmin } from '../support/accounts';

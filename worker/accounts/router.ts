@@ -1,4 +1,5 @@
 import type { AppEnv } from '../platform/app-env';
+import type { Cleanup } from '../platform/db/personal-data';
 import { createRouter } from '../platform/http/openapi';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { checkCurrentPassword } from './sessions/current-password';
@@ -9,11 +10,15 @@ import { signInRoutes } from './sign-in/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { userRoutes } from './users/routes';
 
-/** Accounts: registration and sign-in, the rider's account, sessions and passwords. */
-export const accountsRoutes = createRouter<AppEnv>()
-  .route('/api', signInRoutes)
-  .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions }))
-  .route('/api/admin', adminUserRoutes)
-  .route('/api', sessionRoutes)
-  .route('/api', passwordRoutes)
-  .route('/api/admin', adminSessionRoutes);
+/**
+ * Accounts: registration and sign-in, the rider's account, sessions and passwords. A deletion runs every
+ * domain's personal-data cleanups, handed in where the app is composed.
+ */
+export const accountsRoutes = (personalData: readonly Cleanup[]) =>
+  createRouter<AppEnv>()
+    .route('/api', signInRoutes)
+    .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions, personalData }))
+    .route('/api/admin', adminUserRoutes)
+    .route('/api', sessionRoutes)
+    .route('/api', passwordRoutes)
+    .route('/api/admin', adminSessionRoutes);

@@ -1,6 +1,6 @@
-import type { CompanionStage } from '../platform/db/documents';
+import type { CompanionStage } from './documents';
 
-export type { CompanionStage } from '../platform/db/documents';
+export type { CompanionStage } from './documents';
 
 /**
  * The relationship stages and the interaction count at which each begins, lowest first: the one

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { ChatMessageDoc, CompanionDirectMessageDoc } from '../platform/db/documents';
 import type { Store } from '../platform/db/store';
 import { LIMITS } from '../platform/limits';
+import type { ChatMessageDoc, CompanionDirectMessageDoc } from './documents';
 import type { MemoryRow } from './memory';
 
 // Every query on the companion's two message stores: dm_messages (web DM, its companion rows only) and bot_chats (mobile chat and stage).

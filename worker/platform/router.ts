@@ -3,11 +3,9 @@ import { healthRoutes } from './health/routes';
 import { createRouter } from './http/openapi';
 import { objectCounterRoutes } from './object-counters/routes';
 import { realtimeRoutes } from './realtime/routes';
-import { adminRetrievalRoutes } from './retrieval/routes';
 
-/** The service's own routes: health, the socket shards, Durable Object counters and the retrieval index. */
+/** The service's own routes: health, the socket shards and Durable Object counters. */
 export const platformRoutes = createRouter<AppEnv>()
   .route('/api/health', healthRoutes)
   .route('/', realtimeRoutes)
-  .route('/api/admin', objectCounterRoutes)
-  .route('/api/admin', adminRetrievalRoutes);
+  .route('/api/admin', objectCounterRoutes);

@@ -4,6 +4,7 @@ import { blogRoutes } from './blog/routes';
 import { categoryRoutes } from './categories/routes';
 import { listingRoutes } from './listings/routes';
 import { reminderRoutes } from './reminders/routes';
+import { adminRetrievalRoutes } from './search-index/routes';
 import { spotListRoutes } from './spot-lists/routes';
 import { spotReviewRoutes } from './spot-reviews/routes';
 import { spotTrickHistoryRoutes } from './spot-trick-history/routes';
@@ -31,4 +32,5 @@ export const ridingRoutes = (feed: SpotFeedLinks) =>
     .route('/api/trickipedia', trickipediaRoutes)
     .route('/api/blog', blogRoutes)
     .route('/api/categories', categoryRoutes)
-    .route('/api/users', reminderRoutes);
+    .route('/api/users', reminderRoutes)
+    .route('/api/admin', adminRetrievalRoutes);

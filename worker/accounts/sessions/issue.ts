@@ -1,9 +1,9 @@
-import type { UserDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { signingKeys } from '../../platform/tokens/keys';
 import { claimsFor, signSessionToken } from '../../platform/tokens/token';
+import type { UserDoc } from '../documents';
 import { hashToken, newRefreshToken } from './refresh-token';
 import { createSession } from './service';
 import { sessionSettings } from './settings';

@@ -1,6 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { SessionDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { SessionDoc } from '../documents';
 
 // Every query on `sessions`. Outcomes that are not a session come back as values, not HTTP errors.
 

@@ -1,4 +1,4 @@
-import type { SessionDoc } from '../../platform/db/documents';
+import type { SessionDoc } from '../documents';
 
 /** A session as its owner sees it: never a token or hash. */
 export const sessionView = (session: Omit<SessionDoc, 'tokenHash' | 'familyId'>, currentId: string | undefined) => ({

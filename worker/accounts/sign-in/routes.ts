@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { AppEnv } from '../../platform/app-env';
 import { requireSetting } from '../../platform/config';
-import type { UserDoc } from '../../platform/db/documents';
 import { ApiError } from '../../platform/http/errors';
 import {
   createRouter,
@@ -15,6 +14,7 @@ import {
 } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
 import { hashPassword, verifyPassword } from '../../platform/tokens/password';
+import type { UserDoc } from '../documents';
 import { openSession, optsIn, SESSION_MODE_HEADER } from '../sessions/issue';
 import { sessionSettings } from '../sessions/settings';
 import { refusal } from '../users/refusals';

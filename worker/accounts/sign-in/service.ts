@@ -1,7 +1,7 @@
 import type { JWTPayload } from 'jose';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { UserDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { UserDoc } from '../documents';
 import { revokeAllSessions } from '../sessions/service';
 import { addressProved } from '../users/address-proof';
 import {

@@ -1,7 +1,7 @@
 import { requireSetting } from '../../platform/config';
-import type { UserDoc } from '../../platform/db/documents';
 import type { Env } from '../../platform/env';
 import { claimsFor, signSessionToken } from '../../platform/tokens/token';
+import type { UserDoc } from '../documents';
 import { type UserView, userView } from '../users/views';
 
 /**

@@ -1,4 +1,4 @@
-import type { UserDoc } from '../../platform/db/documents';
+import type { UserDoc } from '../documents';
 
 /**
  * Whether the account's address is proved to be its owner's. Accounts stored before `emailVerified` existed

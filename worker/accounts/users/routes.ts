@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { type Cleanup, collectionsCleaned } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
 import { ApiError } from '../../platform/http/errors';
 import { IdParam } from '../../platform/http/ids';
@@ -14,7 +15,6 @@ import {
 } from '../../platform/http/openapi';
 import { accountOrAdmin } from '../../platform/middleware/account-or-admin';
 import { auth } from '../../platform/middleware/auth';
-import { PERSONAL_COLLECTIONS } from './account-deletion';
 import { refusal } from './refusals';
 import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
 import { accountExists, changeAddress, deleteAccount, findUserById, updateUser } from './service';
@@ -61,19 +61,25 @@ const patchUser = defineRoute({
   },
 });
 
-const deleteUser = defineRoute({
-  method: 'delete',
-  path: '/{id}',
-  tags: TAGS,
-  summary: 'Delete an account and everything personal to it (its owner or an admin)',
-  description: `Removes the user and everything personal to them in ${PERSONAL_COLLECTIONS.join(', ')}: their own documents go; shared ones (spots they created, direct messages they sent, conversations, reports, blog posts, policy history) stay for the others without naming them (a message's sender reads null).`,
-  middleware: [accountOrAdmin()] as const,
-  request: { params: IdParam },
-  responses: { 200: jsonResponse(DeletedAccount, 'Deleted'), 404: noAccount },
-});
+const deleteUserRoute = (personalData: readonly Cleanup[]) =>
+  defineRoute({
+    method: 'delete',
+    path: '/{id}',
+    tags: TAGS,
+    summary: 'Delete an account and everything personal to it (its owner or an admin)',
+    description: `Removes the user and everything personal to them in ${collectionsCleaned(personalData).join(', ')}: their own documents go; shared ones (spots they created, direct messages they sent, conversations, reports, blog posts, policy history) stay for the others without naming them (a message's sender reads null).`,
+    middleware: [accountOrAdmin()] as const,
+    request: { params: IdParam },
+    responses: { 200: jsonResponse(DeletedAccount, 'Deleted'), 404: noAccount },
+  });
 
-/** What changing an address needs of the sign-in and session resources; app.ts hands them in. */
-export interface AddressChangeDeps {
+/**
+ * What the account routes need from elsewhere, handed in where the app is composed: the sign-in and session
+ * checks an address change makes, and every domain's personal-data cleanups for a deletion.
+ */
+export interface UserRouteDeps {
+  /** What deleting an account does to each collection (worker/data.ts composes them). */
+  personalData: readonly Cleanup[];
   /** Throws the refusal (400 wrong, 429 limited) unless `given` is the account's current password. */
   checkCurrentPassword(c: Context<AppEnv>, account: { email: string; password: string }, given: string): Promise<void>;
   /** Revokes every session of the account but `keep`; the count revoked. */
@@ -97,7 +103,7 @@ const passwordWithoutEmail = () =>
  */
 async function moveAddress(
   c: Context<AppEnv>,
-  deps: AddressChangeDeps,
+  deps: UserRouteDeps,
   id: ObjectId,
   body: { email: string; currentPassword?: string; name?: string; imageUri?: string },
 ) {
@@ -132,29 +138,33 @@ async function moveAddress(
 }
 
 /** The signed-in rider's own account, and the account-or-admin routes on any account. */
-export const userRoutes = (deps: AddressChangeDeps) =>
-  createRouter<AppEnv>()
-    // The account auth() loaded is the one to show: no second read.
-    .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
-    .openapi(patchMe, async (c) => {
-      const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
-      if (typeof outcome === 'string') throw refusal(outcome);
-      return c.json(userView(outcome), 200);
-    })
-    .openapi(patchUser, async (c) => {
-      const id = new ObjectId(c.req.valid('param').id);
-      const { email, currentPassword, ...rest } = c.req.valid('json');
-      if (email === undefined && currentPassword !== undefined) throw passwordWithoutEmail();
-      const outcome =
-        email === undefined
-          ? await updateUser(c.var.db, id, rest)
-          : await moveAddress(c, deps, id, { email, currentPassword, ...rest });
-      if (typeof outcome === 'string') throw refusal(outcome);
-      return c.json(userView(outcome), 200);
-    })
-    .openapi(deleteUser, async (c) => {
-      const userId = new ObjectId(c.req.valid('param').id);
-      if (!(await accountExists(c.var.db, userId))) throw refusal('not-found');
-      await deleteAccount(c.var.db, userId);
-      return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
-    });
+export const userRoutes = (deps: UserRouteDeps) => {
+  const deleteUser = deleteUserRoute(deps.personalData);
+  return (
+    createRouter<AppEnv>()
+      // The account auth() loaded is the one to show: no second read.
+      .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
+      .openapi(patchMe, async (c) => {
+        const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+        if (typeof outcome === 'string') throw refusal(outcome);
+        return c.json(userView(outcome), 200);
+      })
+      .openapi(patchUser, async (c) => {
+        const id = new ObjectId(c.req.valid('param').id);
+        const { email, currentPassword, ...rest } = c.req.valid('json');
+        if (email === undefined && currentPassword !== undefined) throw passwordWithoutEmail();
+        const outcome =
+          email === undefined
+            ? await updateUser(c.var.db, id, rest)
+            : await moveAddress(c, deps, id, { email, currentPassword, ...rest });
+        if (typeof outcome === 'string') throw refusal(outcome);
+        return c.json(userView(outcome), 200);
+      })
+      .openapi(deleteUser, async (c) => {
+        const userId = new ObjectId(c.req.valid('param').id);
+        if (!(await accountExists(c.var.db, userId))) throw refusal('not-found');
+        await deleteAccount(c.var.db, userId, deps.personalData);
+        return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
+      })
+  );
+};

@@ -1,9 +1,9 @@
 import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { UserDoc } from '../../platform/db/documents';
 import { duplicateField, onDuplicateKey } from '../../platform/db/errors';
+import { type Cleanup, erasePersonalData } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
-import { type FollowUp, PERSONAL_DATA } from './account-deletion';
+import type { UserDoc } from '../documents';
 
 // Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors.
 
@@ -108,30 +108,13 @@ export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId
     .toArray();
 }
 
-/** Removes the account and everything personal to it. The account goes last, so a failure half-way can be retried. */
-export async function deleteAccount(store: Store, userId: ObjectId): Promise<void> {
-  for (const cleanup of PERSONAL_DATA) {
-    const collection = store.db.collection(cleanup.collection);
-    if ('remove' in cleanup) {
-      await collection.deleteMany(cleanup.remove(userId));
-    } else if ('removeEach' in cleanup) {
-      for (const { _id } of await collection.find(cleanup.removeEach(userId), { projection: { _id: 1 } }).toArray()) {
-        // The before-image decides the follow-ups: a document another request removed meanwhile has none.
-        const removed = await collection.findOneAndDelete({ _id });
-        for (const step of removed ? cleanup.followUps(removed) : []) await runFollowUp(store, step);
-      }
-    } else {
-      const { filter, update, arrayFilters } = cleanup.detach(userId);
-      await collection.updateMany(filter, update, arrayFilters ? { arrayFilters } : {});
-    }
-  }
+/**
+ * Removes the account and everything personal to it, by the cleanups every domain declares (composed in
+ * worker/data.ts and handed in). The account goes last, so a failure half-way can be retried.
+ */
+export async function deleteAccount(store: Store, userId: ObjectId, cleanups: readonly Cleanup[]): Promise<void> {
+  await erasePersonalData(store, userId, cleanups);
   await store.users.deleteOne({ _id: userId });
-}
-
-async function runFollowUp(store: Store, step: FollowUp): Promise<void> {
-  const collection = store.db.collection(step.collection);
-  if ('deleteMany' in step) await collection.deleteMany(step.deleteMany);
-  else await collection.updateOne(step.updateOne.filter, step.updateOne.update);
 }
 
 /**

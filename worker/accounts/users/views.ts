@@ -1,4 +1,4 @@
-import type { UserDoc } from '../../platform/db/documents';
+import type { UserDoc } from '../documents';
 import { addressProved } from './address-proof';
 
 /** The account as its owner or an admin sees it. Password hashes never leave the service. */

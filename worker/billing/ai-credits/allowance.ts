@@ -1,6 +1,6 @@
 import type { Filter, ObjectId } from 'mongodb';
-import type { CreditAccountDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { CreditAccountDoc } from '../documents';
 import { ensureAccount } from './ledger';
 
 // The plan's daily allowance of companion replies: an entitlement reservation taken with the

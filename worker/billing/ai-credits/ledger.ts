@@ -1,8 +1,8 @@
 import type { Filter, ObjectId } from 'mongodb';
 import { ObjectId as Id } from 'mongodb';
-import type { CreditAccountDoc, CreditLedgerDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { CreditAccountDoc, CreditLedgerDoc } from '../documents';
 
 // The credit account and its append-only ledger: every change of a balance is an entry with an
 // idempotency key (unique), written before or beside the account update it stands for.

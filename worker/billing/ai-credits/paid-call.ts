@@ -1,8 +1,8 @@
 import type { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { PaidOperation } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
+import type { PaidOperation } from '../documents';
 import { allowanceDay, type Plan, paidAiSettings, speechCredits, speechIsPaid } from '../paid-ai';
 import { firstExhaustion, returnAllowance, takeAllowance } from './allowance';
 import { finishReservation, type Reservation, reserveCredits } from './reservations';

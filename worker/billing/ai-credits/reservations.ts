@@ -1,7 +1,7 @@
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
-import type { CreditAccountDoc, CreditHold, CreditLedgerDoc, PaidOperation } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { CreditAccountDoc, CreditHold, CreditLedgerDoc, PaidOperation } from '../documents';
 import { appendEntry } from './ledger';
 
 // Reservations: credit held for one AI call before the model is asked, then settled at the

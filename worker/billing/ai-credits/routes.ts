@@ -1,5 +1,4 @@
 import { ObjectId } from 'mongodb';
-import { hasPremium } from '../../accounts/users/entitlements';
 import { refusal } from '../../accounts/users/refusals';
 import { findUserById } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
@@ -8,6 +7,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { admin } from '../../platform/middleware/admin';
 import { auth } from '../../platform/middleware/auth';
+import { hasPremium } from '../entitlements';
 import { allowanceDay, allowanceResetsAt, paidAiSettings } from '../paid-ai';
 import { allowanceUsed } from './allowance';
 import { grantByAdmin } from './grants';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { LEDGER_KINDS, PAID_OPERATIONS } from '../../platform/db/documents';
 import { pageOf } from '../../platform/http/pagination';
 import { LIMITS } from '../../platform/limits';
+import { LEDGER_KINDS, PAID_OPERATIONS } from '../documents';
 
 export const AiCredits = z
   .object({

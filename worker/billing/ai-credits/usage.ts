@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { UsageEventDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { UsageEventDoc } from '../documents';
 
 // usage_events (usage metering): one row per AI call, written by the settle that ends it.
 

@@ -1,4 +1,4 @@
-import type { CreditLedgerDoc } from '../../platform/db/documents';
+import type { CreditLedgerDoc } from '../documents';
 
 /** A ledger entry as its rider sees it: no idempotency keys, no admin id. */
 export const ledgerEntryView = (entry: CreditLedgerDoc) => ({

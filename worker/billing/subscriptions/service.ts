@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
-import type { PaymentEventDoc, SubscriptionState } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { addCredits } from '../ai-credits/ledger';
+import type { PaymentEventDoc, SubscriptionState } from '../documents';
 import { CREDITS_PURCHASED } from './plans';
 import type { CreditsPurchasedBody, PaymentEventBody, SubscriptionEventBody } from './schema';
 

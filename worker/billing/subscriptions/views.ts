@@ -1,4 +1,4 @@
-import type { SubscriptionState } from '../../platform/db/documents';
+import type { SubscriptionState } from '../documents';
 import { FREE_PLAN } from './plans';
 
 /** The caller's subscription (product decisions); the provider bookkeeping (event id and time) stays inside. */

@@ -1,6 +1,6 @@
 import type { Filter } from 'mongodb';
+import type { EventDoc } from '../../events/documents';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { EventDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 
 /** The windows a rider asks about; date windows use UTC calendar boundaries (the interface spec, Events). */

@@ -1,5 +1,5 @@
 import type { Filter } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
+import type { EventDoc } from '../documents';
 import type { BoundingBox } from './query-schema';
 import { EVENT_SCHEMA_VERSION } from './vocabulary';
 

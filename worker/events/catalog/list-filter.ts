@@ -1,8 +1,8 @@
 import type { Filter } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { EventDoc } from '../../platform/db/event-documents';
 import { LIMITS } from '../../platform/limits';
 import type { EVENT_INTENTS, EVENT_SPORTS, REGISTRATION_STATUSES } from '../../platform/sports';
+import type { EventDoc } from '../documents';
 import type { DateWindow } from './date-window';
 import { PUBLISHED } from './vocabulary';
 

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
-import type { EventDoc, EventSaveDoc, MigrationCheckpointDoc } from '../../platform/db/event-documents';
+import type { EventDoc, EventSaveDoc, MigrationCheckpointDoc } from '../documents';
 import { toTargetShape } from './record-upgrade';
 import { eventView } from './views';
 import { EVENT_SCHEMA_VERSION } from './vocabulary';

@@ -1,4 +1,4 @@
-import type { EventDoc } from '../../platform/db/event-documents';
+import type { EventDoc } from '../documents';
 import {
   DEFAULT_SOURCE_TRUST,
   EVENT_SCHEMA_VERSION,

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
+import type { EventDoc } from '../documents';
 import type { TargetEvent } from './record-schema';
 import { toTargetShape } from './record-upgrade';
 import { storedDate, strings } from './views';

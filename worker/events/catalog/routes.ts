@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import type { EventDoc } from '../../platform/db/event-documents';
 import { ApiError } from '../../platform/http/errors';
 import { encodeKeyset } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
 import { tokenCaller } from '../../platform/tokens/service';
+import type { EventDoc } from '../documents';
 import { eventCalendar } from './calendar';
 import { CalendarQuery, EventListQuery, filtersOf, MapPinsQuery } from './query-schema';
 import { TargetEvent, TargetEventPage, ViewQuery } from './record-schema';

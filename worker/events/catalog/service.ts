@@ -1,7 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { EventDoc } from '../documents';
 import type { DateWindow } from './date-window';
 import { boxFilter } from './geo';
 import { type EventFilters, eventFilter, windowFilter } from './list-filter';

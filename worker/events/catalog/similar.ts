@@ -1,4 +1,4 @@
-import type { EventDoc } from '../../platform/db/event-documents';
+import type { EventDoc } from '../documents';
 import { coordinatesOf } from './geo';
 import { normalizeText } from './identity';
 import { storedDate } from './views';

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
+import type { EventDoc } from '../documents';
 import { coordinatesOf } from './geo';
 import { PARTICIPATION_FIELDS } from './record-upgrade';
 import type { Event } from './schema';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { EventDoc } from '../../platform/db/event-documents';
 import { coordinatesOf } from '../catalog/geo';
+import type { EventDoc } from '../documents';
 
 // What counts as a material change of a published event: the fields a rider
 // who plans to go would act on. Pure, so the rule is unit-tested apart from storage.

@@ -1,8 +1,8 @@
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
 import { upsertByUniqueKey } from '../../platform/db/bulk-upsert';
-import type { EventChangeLogDoc, EventDoc, EventNotificationJobDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { EventChangeLogDoc, EventDoc, EventNotificationJobDoc } from '../documents';
 import { matchingSubscriptions } from '../subscriptions/match';
 import { changeKeyOf, isPublished, type MaterialField, materialChanges } from './material';
 

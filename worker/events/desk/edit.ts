@@ -1,5 +1,5 @@
-import type { EventDoc } from '../../platform/db/event-documents';
 import { pointOf } from '../catalog/record-upgrade';
+import type { EventDoc } from '../documents';
 import { participationOf, spectatingOf, type UtcTimes, venueOf } from '../submissions/document';
 import type { EditInput } from './schema';
 

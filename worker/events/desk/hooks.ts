@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { recordEventChanges } from '../changes/record';
+import type { EventDoc } from '../documents';
 import { onEventPublished } from '../subscriptions/match';
 
 // The desk's two calls into change history and subscriptions: the one

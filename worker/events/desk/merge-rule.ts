@@ -1,4 +1,4 @@
-import type { EventSourceRef } from '../../platform/db/event-documents';
+import type { EventSourceRef } from '../documents';
 
 // What a merge keeps of two events' source listings. Pure.
 

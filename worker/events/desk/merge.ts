@@ -1,6 +1,6 @@
 import { type AnyBulkWriteOperation, MongoBulkWriteError, type ObjectId } from 'mongodb';
-import type { EventDoc, EventRelationshipDoc, EventSaveDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
+import type { EventDoc, EventRelationshipDoc, EventSaveDoc } from '../documents';
 import { combinedSourceRefs } from './merge-rule';
 
 // Merging a duplicate into the surviving event (migrations-notes/events-target-model.md,

@@ -1,7 +1,7 @@
 import type { Filter, ObjectId, UpdateFilter } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { PUBLISHED, STALE_AFTER_MS } from '../catalog/vocabulary';
+import type { EventDoc } from '../documents';
 
 // Every query of the admin desk but merging (worker/events/desk/merge.ts).
 

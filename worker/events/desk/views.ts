@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import type { EventDoc, EventSourceDoc } from '../../platform/db/event-documents';
+import type { EventDoc, EventSourceDoc } from '../documents';
 import type { EventSource } from '../ingestion/sources';
 import { submittedEventView } from '../submissions/views';
 import type { DeskEvent, EventSourceStatus } from './schema';

@@ -1,10 +1,10 @@
 import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError, type ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import { storedLosesTo } from '../catalog/trust';
 import { STALE_AFTER_MS } from '../catalog/vocabulary';
 import { recordEventChanges } from '../changes/record';
+import type { EventDoc } from '../documents';
 import { onEventPublished } from '../subscriptions/match';
 import { eventKeys } from '../subscriptions/match-keys';
 import type { EventRecord } from './event-record';

@@ -1,8 +1,8 @@
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { normalizeText } from '../catalog/identity';
 import { linkedSpotId } from '../catalog/spot-link';
 import { isNearIdenticalTitle } from '../catalog/title-similarity';
+import type { EventDoc } from '../documents';
 import type { EventRecord } from './event-record';
 
 // Before a source's listings are written: a listing whose dedupe key is new

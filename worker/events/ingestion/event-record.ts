@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { EventIntent, EventLevel, EventSport } from '../../platform/sports';
 import { eventDedupeKey, eventSlug } from '../catalog/identity';
 import { toTargetShape } from '../catalog/record-upgrade';
 import { APPROVAL_TRUST_MIN } from '../catalog/vocabulary';
+import type { EventDoc } from '../documents';
 import { rawOf } from './raw-payload';
 
 /** One upstream event as a connector normalizes it: the stored shape's content fields. */

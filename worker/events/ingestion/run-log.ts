@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
-import type { IngestionRunDoc } from '../../platform/db/ingestion-documents';
 import type { Store } from '../../platform/db/store';
+import type { IngestionRunDoc } from '../documents';
 
 // Every query on the run log (collection ingestion_runs).
 

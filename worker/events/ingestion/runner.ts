@@ -1,7 +1,7 @@
-import type { IngestionRunDoc } from '../../platform/db/ingestion-documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import type { IngestionRunDoc } from '../documents';
 import { completePastEvents, writeEvents } from './bulk-writer';
 import { followMerges, joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
 import { toEventRecord, uniqueByDedupeKey } from './event-record';

@@ -1,6 +1,6 @@
 import type { UpdateFilter } from 'mongodb';
-import type { EventSourceDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
+import type { EventSourceDoc } from '../documents';
 import type { EventRecord } from './event-record';
 import type { EventSource } from './sources';
 

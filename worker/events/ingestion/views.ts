@@ -1,4 +1,4 @@
-import type { IngestionRunDoc } from '../../platform/db/ingestion-documents';
+import type { IngestionRunDoc } from '../documents';
 
 export function ingestionRunView(run: IngestionRunDoc) {
   return {

@@ -1,7 +1,7 @@
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
-import type { EventNotificationJobDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { EventNotificationJobDoc } from '../documents';
 import { openDigestKey } from '../subscriptions/match';
 
 // The notification run's queries on eventNotificationJobs (the reminder run's pattern, worker/riding/reminders/claims.ts):

@@ -1,6 +1,6 @@
 import type { Notification } from '../../notifications/push/deliver';
 import { fitBody, fitTitle } from '../../notifications/push/text';
-import type { EventDoc, EventNotificationJobDoc, EventSubscriptionDoc } from '../../platform/db/event-documents';
+import type { EventDoc, EventNotificationJobDoc, EventSubscriptionDoc } from '../documents';
 
 // What an event notification says (docs/event-notifications.md): pure, so the wording is unit-tested.
 

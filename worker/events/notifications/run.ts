@@ -5,11 +5,11 @@ import {
   deliver,
   type Notification,
 } from '../../notifications/push/deliver';
-import type { EventDoc, EventNotificationJobDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { isPublished } from '../changes/material';
+import type { EventDoc, EventNotificationJobDoc } from '../documents';
 import { type ClaimedJobs, claimDueJobs, type JobSettlement, settleJobs, takeDigestWindow } from './claims';
 import { changeNotification, digestNotification } from './notification';
 

@@ -1,8 +1,8 @@
 import type { ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { type EventRelationship, NO_RELATIONSHIP_COUNTS, PUBLISHED } from '../catalog/vocabulary';
+import type { EventDoc } from '../documents';
 
 // Every query on a rider's relationship to an event: one row per rider and
 // event (a unique index), and the event's relationshipCounts moved by $inc from what that row was.

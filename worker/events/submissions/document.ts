@@ -1,5 +1,4 @@
 import type { ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { ErrorDetail } from '../../platform/http/errors';
 import { eventDedupeKey, eventSlug } from '../catalog/identity';
 import { localToUtc } from '../catalog/local-time';
@@ -11,6 +10,7 @@ import {
   NO_RELATIONSHIP_COUNTS,
   STALE_AFTER_MS,
 } from '../catalog/vocabulary';
+import type { EventDoc } from '../documents';
 import type { SubmitInput } from './schema';
 
 // A submission's body → the stored event. Pure: the route adds the spot link

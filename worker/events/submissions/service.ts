@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { EventDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { linkedSpotId } from '../catalog/spot-link';
+import type { EventDoc } from '../documents';
 import { baseDedupeKey, looksLikeSameEvent } from './duplicates';
 
 // Every query of community submissions.

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { EventDoc } from '../../platform/db/event-documents';
 import { targetEventView } from '../catalog/record-view';
+import type { EventDoc } from '../documents';
 import type { SubmittedEvent } from './schema';
 
 export function submittedEventView(doc: EventDoc): z.infer<typeof SubmittedEvent> {

@@ -1,5 +1,5 @@
-import type { EventDoc, EventSubscriptionDoc } from '../../platform/db/event-documents';
 import { coordinatesOf } from '../catalog/geo';
+import type { EventDoc, EventSubscriptionDoc } from '../documents';
 
 // How one new event finds the subscriptions it matches without reading them all.
 //

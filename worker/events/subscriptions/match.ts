@@ -1,8 +1,8 @@
 import type { AnyBulkWriteOperation, ObjectId } from 'mongodb';
 import { upsertByUniqueKey } from '../../platform/db/bulk-upsert';
-import type { EventDoc, EventNotificationJobDoc, EventSubscriptionDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { isPublished } from '../changes/material';
+import type { EventDoc, EventNotificationJobDoc, EventSubscriptionDoc } from '../documents';
 import { eventKeys, matches } from './match-keys';
 
 // Matching one event against every subscription, through the multikey index

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { EventSubscriptionDoc } from '../../platform/db/event-documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { EventSubscriptionDoc } from '../documents';
 import { normalized, type SubscriptionCriteria, subscriptionKeys } from './match-keys';
 import type { SubscriptionInput } from './schema';
 

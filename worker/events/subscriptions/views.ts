@@ -1,4 +1,4 @@
-import type { EventSubscriptionDoc } from '../../platform/db/event-documents';
+import type { EventSubscriptionDoc } from '../documents';
 
 export const eventSubscriptionView = (sub: EventSubscriptionDoc) => ({
   _id: sub._id.toHexString(),

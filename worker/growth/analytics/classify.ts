@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { z } from 'zod';
-import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { EnvelopeFields, type QuarantineReason } from './envelope';
 import { type ExperimentCatalog, exposureRefusal } from './exposures';
 import { ANALYTICS_EVENTS, EXPOSURE_EVENT, isAnalyticsEventName } from './taxonomy';

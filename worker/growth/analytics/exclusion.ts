@@ -1,5 +1,8 @@
 import type { Filter } from 'mongodb';
-import type { UserDoc } from '../../platform/db/documents';
+import type { Collections } from '../../platform/db/collections';
+
+/** The account as the accounts domain stores it (growth comes before accounts, so it names the collection, not the module). */
+type UserDoc = Collections['users'];
 
 // Accounts left out of every metric and counted in `excluded` (the interface spec, ingestion
 // rules); their events stay stored, so changing a flag changes the metrics, not the data.

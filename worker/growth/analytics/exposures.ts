@@ -1,7 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { ExperimentExposureDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { ExperimentExposureDoc } from '../documents';
 
 // Experiment exposures (docs/experiments.md): the `experiment_exposed` event checked against the defined
 // experiments, and the first exposure of each unit kept in experiment_exposures. Lives with ingestion, which

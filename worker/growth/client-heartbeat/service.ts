@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { ClientInstallationDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { ClientInstallationDoc } from '../documents';
 
 export type Heartbeat = Pick<
   ClientInstallationDoc,

@@ -1,10 +1,10 @@
 import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
-import type { ExperimentDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import { isExcludedAccount } from '../analytics/exclusion';
 import { adoptInstallationExposure } from '../analytics/exposures';
+import type { ExperimentDoc } from '../documents';
 import { variantFor } from './assignment';
 import { resultsPipeline } from './pipelines';
 import { CONTROL, type ExperimentCreate, type ExperimentPatch, type ExperimentStatus } from './schema';

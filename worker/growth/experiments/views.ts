@@ -1,5 +1,5 @@
-import type { ExperimentDoc } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import type { ExperimentDoc } from '../documents';
 import type { Results } from './service';
 import { SRM_THRESHOLD } from './statistics';
 

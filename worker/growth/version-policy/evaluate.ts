@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { VersionPolicyFields } from '../../platform/db/documents';
+import type { VersionPolicyFields } from '../documents';
 
 /** What a client at a version should show (the interface spec, States and transitions: Client version rows). */
 export type VersionState = 'current' | 'optional' | 'required';

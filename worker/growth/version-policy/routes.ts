@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
-import type { MobilePlatform } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
+import type { MobilePlatform } from '../documents';
 import { evaluateVersion } from './evaluate';
 import { PolicyAnswer, PolicyQuery, PublicJwks, SignedPolicyAnswer } from './schema';
 import { findPolicy } from './service';

@@ -1,7 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { MobilePlatform, MobileVersionPolicyChangeDoc, VersionPolicyFields } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { MobilePlatform, MobileVersionPolicyChangeDoc, VersionPolicyFields } from '../documents';
 
 // Every query on the mobile version policies and their append-only history.
 

@@ -1,8 +1,4 @@
-import type {
-  MobileVersionPolicyChangeDoc,
-  MobileVersionPolicyDoc,
-  VersionPolicyFields,
-} from '../../platform/db/documents';
+import type { MobileVersionPolicyChangeDoc, MobileVersionPolicyDoc, VersionPolicyFields } from '../documents';
 import type { Evaluation } from './evaluate';
 
 const fieldsView = (policy: VersionPolicyFields) => ({

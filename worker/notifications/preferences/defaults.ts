@@ -1,4 +1,4 @@
-import type { NotificationPreferences, PushTokenDoc, StoredNotificationPreferences } from '../../platform/db/documents';
+import type { NotificationPreferences, PushTokenDoc, StoredNotificationPreferences } from '../documents';
 
 /** Where quiet hours are evaluated before the user or any of their devices has named a zone. */
 export const FALLBACK_TIME_ZONE = 'UTC';

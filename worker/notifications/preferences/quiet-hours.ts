@@ -1,4 +1,4 @@
-import type { QuietHours } from '../../platform/db/documents';
+import type { QuietHours } from '../documents';
 
 /** Minutes after local midnight of `at` in `timeZone`, read from the runtime's time-zone data (DST included). */
 export function localMinutes(at: Date, timeZone: string): number {

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { OS_PERMISSION_STATES } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import { OS_PERMISSION_STATES } from '../documents';
 import { isKnownTimeZone } from './quiet-hours';
 
 const Channel = z.object({ push: z.boolean(), inApp: z.boolean(), email: z.boolean() });

@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
-import type { NotificationPreferences, StoredNotificationPreferences } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { NotificationPreferences, StoredNotificationPreferences } from '../documents';
 import { liveTokensOf } from '../push-tokens/service';
 import { deviceTimeZone, withDefaults } from './defaults';
 

@@ -1,6 +1,6 @@
-import type { NotificationPreferences, PushPlatform } from '../../platform/db/documents';
-import { PUSH_PLATFORMS } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import type { NotificationPreferences, PushPlatform } from '../documents';
+import { PUSH_PLATFORMS } from '../documents';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import type { NotificationPreferences, PushPlatform, SoftAskRecord } from '../../platform/db/documents';
+import type { NotificationPreferences, PushPlatform, SoftAskRecord } from '../documents';
 import { shouldAsk } from './soft-ask';
 
 const softAskView = (ask: SoftAskRecord) =>

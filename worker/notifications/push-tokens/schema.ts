@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { PUSH_PLATFORMS, PUSH_TRANSPORTS } from '../../platform/db/documents';
 import { lineText } from '../../platform/http/text';
 import { LIMITS } from '../../platform/limits';
+import { PUSH_PLATFORMS, PUSH_TRANSPORTS } from '../documents';
 import { isKnownTimeZone } from '../preferences/quiet-hours';
 import { isAuthSecret, isExpoPushToken, isNativeDeviceToken, isP256dhKey } from './format';
 import type { TokenRegistration } from './service';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../documents';
 
 export interface TokenRegistration {
   token: string;

@@ -1,4 +1,4 @@
-import type { PushTokenDoc } from '../../platform/db/documents';
+import type { PushTokenDoc } from '../documents';
 
 /** A token as its owner sees it; the web push keys are never echoed. */
 export const pushTokenView = (doc: PushTokenDoc) => ({

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { PushCategory, PushTokenDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
+import type { PushCategory, PushTokenDoc } from '../documents';
 import { deviceTimeZone, withDefaults } from '../preferences/defaults';
 import { isQuietAt } from '../preferences/quiet-hours';
 import { readStoredPreferences } from '../preferences/service';
@@ -12,7 +12,7 @@ import { type Dispatch, dispatchAll, type Notification } from './dispatch';
 import { readVapid } from './vapid';
 import { webRulesForSending } from './web-push';
 
-export type { PushCategory } from '../../platform/db/documents';
+export type { PushCategory } from '../documents';
 export type { Notification } from './dispatch';
 
 export interface DeliveryRequest {

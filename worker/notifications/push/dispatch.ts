@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
-import type { NotificationDeliveryLogDoc, PushCategory, PushTokenDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import type { NotificationDeliveryLogDoc, PushCategory, PushTokenDoc } from '../documents';
 import { markTokensDead } from '../push-tokens/service';
 import { type ExpoMessage, type ExpoTicket, sendChunk } from './expo-client';
 import type { Notification } from './notification';

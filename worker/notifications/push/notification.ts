@@ -1,4 +1,4 @@
-import type { PushCategory } from '../../platform/db/documents';
+import type { PushCategory } from '../documents';
 
 /** What the device shows and the app receives (docs/push.md, "What the app receives"). */
 export interface Notification {

@@ -1,8 +1,8 @@
 import type { ObjectId } from 'mongodb';
-import type { NotificationDeliveryLogDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import type { NotificationDeliveryLogDoc } from '../documents';
 import { markTokensDead } from '../push-tokens/service';
 import { getReceipts } from './expo-client';
 

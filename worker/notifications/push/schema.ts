@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { PUSH_CATEGORIES } from '../../platform/db/documents';
 import { IdString } from '../../platform/http/ids';
 import { LIMITS } from '../../platform/limits';
+import { PUSH_CATEGORIES } from '../documents';
 
 export const VapidKey = z.object({ publicKey: z.string() }).openapi('VapidPublicKey');
 

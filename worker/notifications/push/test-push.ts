@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { PushCategory } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
+import type { PushCategory } from '../documents';
 import { liveTokensOf } from '../push-tokens/service';
 import { sendableTokens } from './deliver';
 import { dispatchAll, type TokenTicket } from './dispatch';

@@ -1,5 +1,5 @@
-import type { PushCategory } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import type { PushCategory } from '../documents';
 import type { Notification } from './notification';
 import { fitText } from './text';
 

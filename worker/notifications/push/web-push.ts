@@ -1,7 +1,7 @@
 import { encryptNotification } from '@block65/webcrypto-web-push';
-import type { PushCategory, PushTokenDoc } from '../../platform/db/documents';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import type { PushCategory, PushTokenDoc } from '../documents';
 import { type WebEndpointRules, webEndpointProblem, webEndpointRules } from '../push-tokens/web-endpoint';
 import type { Notification } from './notification';
 import { readVapid, type VapidConfig, vapidAuthorization } from './vapid';

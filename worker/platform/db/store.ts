@@ -1,8 +1,8 @@
 import type { Collection, Db } from 'mongodb';
-import { COLLECTION_NAMES, type CollectionDocuments } from './collections';
+import type { Collections } from './collections';
 
 /** Typed collection accessors for one request, plus the raw Db for the rare cross-cutting job. */
-export type Store = { readonly [K in keyof CollectionDocuments]: Collection<CollectionDocuments[K]> } & {
+export type Store = { readonly [K in keyof Collections]: Collection<Collections[K]> } & {
   readonly db: Db;
 };
 
@@ -10,18 +10,22 @@ export type Store = { readonly [K in keyof CollectionDocuments]: Collection<Coll
  * Builds the accessors over a Db that is only opened when first used, so requests that
  * touch no data never open a connection. Where the Db comes from (a per-request client
  * today, a connection-holding Durable Object later) is the caller's business.
+ *
+ * The accessors are made on first use by name: the names come from the domains' declarations
+ * (./collections.ts), which the types check, so the platform keeps no list of them.
  */
 export function createStore(openDb: () => Db): Store {
   let db: Db | undefined;
   const getDb = () => (db ??= openDb());
-  const store = {} as Record<string, unknown>;
-  Object.defineProperty(store, 'db', { get: getDb, enumerable: true });
-  for (const name of COLLECTION_NAMES) {
-    let collection: Collection | undefined;
-    Object.defineProperty(store, name, {
-      get: () => (collection ??= getDb().collection(name)),
-      enumerable: true,
-    });
-  }
-  return store as Store;
+  const opened = new Map<string, Collection>();
+  return new Proxy({} as Store, {
+    get(_target, name) {
+      if (name === 'db') return getDb();
+      // A promise check (`then`) or a symbol probe is no collection: answering one would make the store look awaitable.
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      const collection = opened.get(name) ?? getDb().collection(name);
+      opened.set(name, collection);
+      return collection;
+    },
+  });
 }

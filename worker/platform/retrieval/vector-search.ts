@@ -1,7 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import { ObjectId as Id } from 'mongodb';
 import OpenAI from 'openai';
-import type { BlogPostDoc, SpotDoc, TrickipediaDoc } from '../db/documents';
 import type { Env } from '../env';
 
 // Optional retrieval through a vector store (the interface spec: "used only if present"): with a
@@ -39,24 +38,6 @@ export interface IndexedDocument {
 }
 
 const vectorId = (kind: Retrievable, id: ObjectId | string) => `${kind}:${String(id)}`;
-
-export const trickDocument = (entry: TrickipediaDoc): IndexedDocument => ({
-  id: entry._id,
-  text: [entry.name, entry.aliases.join(', '), entry.description].filter(Boolean).join('. '),
-  metadata: { kind: 'trick', sport: entry.sport },
-});
-
-export const blogDocument = (post: BlogPostDoc): IndexedDocument => ({
-  id: post._id,
-  text: [post.title, post.excerpt, post.body].filter(Boolean).join('. '),
-  metadata: { kind: 'blog' },
-});
-
-export const spotDocument = (spot: SpotDoc): IndexedDocument => ({
-  id: spot._id,
-  text: [spot.name, spot.description, spot.city, spot.country].filter(Boolean).join('. '),
-  metadata: { kind: 'spot' },
-});
 
 /** Embeds and upserts documents of one kind (create, update, backfill). */
 export async function indexDocuments(env: Env, kind: Retrievable, docs: IndexedDocument[]): Promise<void> {

@@ -1,9 +1,12 @@
 import { ObjectId } from 'mongodb';
-import type { UserDoc } from '../db/documents';
+import type { Collections } from '../db/collections';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { signingKeys } from './keys';
 import { type TokenClaims, tokenVersionOf, verifyWithKeys } from './token';
+
+/** The account as the accounts domain stores it: its `users` collection, declared there. */
+type UserDoc = Collections['users'];
 
 /** The caller's account as stored now, without its password hash: what every access check reads. */
 export type CallerAccount = Omit<UserDoc, 'password'>;

@@ -1,6 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
-import type { UserDoc } from '../db/documents';
+import type { Collections } from '../db/collections';
+
+/** The account as the accounts domain stores it: its `users` collection, declared there. */
+type UserDoc = Collections['users'];
 
 /**
  * The session token's claims, exactly as the Live clients decode them. No `exp`: the Live

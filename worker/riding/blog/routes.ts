@@ -1,6 +1,5 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import type { BlogPostDoc } from '../../platform/db/documents';
 import type { Env } from '../../platform/env';
 import { IdParam } from '../../platform/http/ids';
 import { toKeysetPage } from '../../platform/http/keyset-cursor';
@@ -8,8 +7,10 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { pageOf } from '../../platform/http/pagination';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
-import { blogDocument, indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
+import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
 import { tokenIsAdmin } from '../../platform/tokens/service';
+import type { BlogPostDoc } from '../documents';
+import { blogDocument } from '../search-index/documents';
 import { draftsAreAdminOnly, refusal } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
 import { deletePost, findPost, insertPost, listPosts, updatePost } from './service';

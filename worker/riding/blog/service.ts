@@ -1,8 +1,8 @@
 import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { BlogPostDoc } from '../../platform/db/documents';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { BlogPostDoc } from '../documents';
 
 // Every query on blog posts.
 

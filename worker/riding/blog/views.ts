@@ -1,4 +1,4 @@
-import type { BlogPostDoc } from '../../platform/db/documents';
+import type { BlogPostDoc } from '../documents';
 
 export function postView(post: BlogPostDoc) {
   return {

@@ -1,7 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { CategoryDoc } from '../../platform/db/documents';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { CategoryDoc } from '../documents';
 
 // Every query on categories, including the reference count trickipedia entries hold on them.
 

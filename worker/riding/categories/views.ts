@@ -1,4 +1,4 @@
-import type { CategoryDoc } from '../../platform/db/documents';
+import type { CategoryDoc } from '../documents';
 
 export function categoryView(category: CategoryDoc) {
   return {

@@ -1,7 +1,7 @@
 import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
-import type { ScheduledNotificationDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { ScheduledNotificationDoc } from '../documents';
 
 // The reminder run's queries on scheduledNotifications: claim a batch of due rows, then settle each one.
 

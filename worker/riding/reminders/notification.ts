@@ -1,6 +1,6 @@
 import type { Notification } from '../../notifications/push/deliver';
 import { fitBody, fitTitle } from '../../notifications/push/text';
-import type { ScheduledNotificationDoc } from '../../platform/db/documents';
+import type { ScheduledNotificationDoc } from '../documents';
 import type { OutstandingTrick } from '../tricks/service';
 
 /** The app-relative deep link a reminder opens: the list, marked as opened from a reminder (docs/reminders.md). */

@@ -1,7 +1,7 @@
 import { type AnyBulkWriteOperation, MongoBulkWriteError, ObjectId } from 'mongodb';
-import type { ScheduledNotificationDoc, TrickListDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { ScheduledNotificationDoc, TrickListDoc } from '../documents';
 import { DEFAULT_REMINDER_CADENCE } from '../tricklists/schema';
 import { longestOutstandingTricks, type OutstandingTrick } from '../tricks/service';
 import { reminderKey } from './idempotency-key';

@@ -1,4 +1,4 @@
-import type { ScheduledNotificationDoc } from '../../platform/db/documents';
+import type { ScheduledNotificationDoc } from '../documents';
 import { reminderNotification } from './notification';
 import type { LocalReminder } from './service';
 

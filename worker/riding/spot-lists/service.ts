@@ -1,8 +1,8 @@
 import { type Filter, ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { SpotListDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import type { SpotListDoc } from '../documents';
 import { spotExists } from '../spots/service';
 
 // Every query of spot lists. A list is only ever found with its owner in the filter, so another

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { ObjectId } from 'mongodb';
-import { hasPremium } from '../../accounts/users/entitlements';
+import { hasPremium } from '../../billing/entitlements';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { errorResponse, withDocs } from '../../platform/http/openapi';

@@ -1,4 +1,4 @@
-import type { SpotListDoc } from '../../platform/db/documents';
+import type { SpotListDoc } from '../documents';
 
 /** A spot list as its owner sees it. */
 export function spotListView(list: SpotListDoc) {

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { SpotReviewDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { SpotReviewDoc } from '../documents';
 
 // Every query on spot reviews.
 

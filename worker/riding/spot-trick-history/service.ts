@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
-import type { SpotTrickHistoryDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { SpotTrickHistoryDoc } from '../documents';
 
 // Every query on spot trick history: who landed which trick at which spot, and when.
 

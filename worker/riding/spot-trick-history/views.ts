@@ -1,5 +1,6 @@
+import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { SpotTrickHistoryDoc, UserDoc } from '../../platform/db/documents';
+import type { SpotTrickHistoryDoc } from '../documents';
 
 export function landingView(
   landing: SpotTrickHistoryDoc,

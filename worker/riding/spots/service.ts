@@ -1,9 +1,9 @@
 import { type Document, type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { SpotDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { Caller } from '../../platform/tokens/service';
+import type { SpotDoc } from '../documents';
 import { PLACE_FIELDS, placeMismatches } from '../stays/normalise';
 import type { Position, SyncCursor } from './position';
 import type { NewSpot, SpotChanges, SpotSearch } from './schema';

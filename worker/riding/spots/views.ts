@@ -1,4 +1,4 @@
-import type { SpotDoc } from '../../platform/db/documents';
+import type { SpotDoc } from '../documents';
 
 /** The spot's rating, computed from its reviews (worker/riding/spot-reviews/service.ts). */
 type Rating = { ratingAverage: number | null; reviewCount: number };

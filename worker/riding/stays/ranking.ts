@@ -1,6 +1,6 @@
 import { type Document, ObjectId } from 'mongodb';
-import type { StayDoc } from '../../platform/db/documents';
 import { LIMITS } from '../../platform/limits';
+import type { StayDoc } from '../documents';
 
 /**
  * The default ranking of stays, as pipeline stages so the database sorts and pages: confidence

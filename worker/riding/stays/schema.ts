@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { STAY_TYPES } from '../../platform/db/documents';
 import { IdString, pathId } from '../../platform/http/ids';
 import { pageOf } from '../../platform/http/pagination';
 import { queryText } from '../../platform/http/text';
 import { LIMITS } from '../../platform/limits';
+import { STAY_TYPES } from '../documents';
 import { NearPoint } from '../spots/schema';
 import { httpUrl } from './normalise';
 import { decodeRankCursor } from './ranking';

@@ -1,8 +1,8 @@
 import { type Document, ObjectId } from 'mongodb';
-import type { SpotDoc, StayDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { Caller } from '../../platform/tokens/service';
+import type { SpotDoc, StayDoc } from '../documents';
 import { foldKey, placeMismatches } from './normalise';
 import { type RankedStay, rankingStages } from './ranking';
 import { StayBody, type StayFields } from './schema';

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { StayDoc } from '../../platform/db/documents';
+import type { StayDoc } from '../documents';
 
 /** A stored stay as clients see it, with its spot's id and name; the folded nameKey stays inside. */
 export function stayView(stay: StayDoc, spot: { spotId: ObjectId; spotName: string }) {

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import type { TrickipediaDoc } from '../../platform/db/documents';
 import { keysetCursor } from '../../platform/http/keyset-cursor';
 import { Slug, slugDerivable, slugify } from '../../platform/http/slug';
 import { queryText } from '../../platform/http/text';
 import { WebUrl } from '../../platform/http/web-url';
 import { LIMITS } from '../../platform/limits';
 import { SPORTS } from '../../platform/sports';
+import type { TrickipediaDoc } from '../documents';
 
 const Sport = z.enum(SPORTS);
 const TrickName = z.string().trim().min(LIMITS.name.min, 'must not be empty').max(LIMITS.name.max);

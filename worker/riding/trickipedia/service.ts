@@ -1,9 +1,9 @@
 import { type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
-import type { TrickipediaDoc } from '../../platform/db/documents';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { holdCategory, releaseCategory } from '../categories/service';
+import type { TrickipediaDoc } from '../documents';
 import type { EntryFields } from './schema';
 
 // Every query on trickipedia entries. Each entry holds a count on its category

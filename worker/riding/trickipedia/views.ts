@@ -1,5 +1,5 @@
-import type { TrickipediaDoc } from '../../platform/db/documents';
 import type { SPORTS } from '../../platform/sports';
+import type { TrickipediaDoc } from '../documents';
 
 export function entryView(entry: TrickipediaDoc) {
   return {

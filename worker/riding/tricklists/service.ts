@@ -1,6 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
-import type { TrickListDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { TrickListDoc } from '../documents';
 import type { ReminderCadence } from './schema';
 
 // Every query on trick lists. Each one is scoped by the owner's id, so another rider's list is simply not found.

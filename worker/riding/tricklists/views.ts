@@ -1,4 +1,4 @@
-import type { TrickListDoc } from '../../platform/db/documents';
+import type { TrickListDoc } from '../documents';
 import { DEFAULT_REMINDER_CADENCE } from './schema';
 
 /** A stored list as its owner sees it; the owner id stays inside (it is always the caller). */

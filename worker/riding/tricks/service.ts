@@ -1,7 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { TrickDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { TrickDoc } from '../documents';
 import { entryExists } from '../trickipedia/service';
 import { ownsTrickList } from '../tricklists/service';
 

@@ -1,4 +1,4 @@
-import type { TrickDoc } from '../../platform/db/documents';
+import type { TrickDoc } from '../documents';
 
 /** A stored trick as its owner sees it. */
 export function trickView(trick: TrickDoc) {

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { FeedCommentDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Caller } from '../../platform/tokens/service';
+import type { FeedCommentDoc } from '../documents';
 import { adjustCounts, findPost } from '../feed/service';
 
 // Every query on feed comments. Each insert and delete moves the post's `counts.comments` by one `$inc`.

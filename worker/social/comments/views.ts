@@ -1,5 +1,6 @@
+import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { FeedCommentDoc, UserDoc } from '../../platform/db/documents';
+import type { FeedCommentDoc } from '../documents';
 
 type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { ConversationDoc, ReadMarker } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { ConversationDoc, ReadMarker } from '../documents';
 import type { UnreadScope } from '../messages/service';
 
 // Every query on conversations.

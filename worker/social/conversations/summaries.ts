@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
-import type { ConversationDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { ConversationDoc } from '../documents';
 import { messagesById } from '../messages/service';
 import { conversationView } from './views';
 

@@ -1,5 +1,6 @@
+import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { ConversationDoc, DirectMessageDoc, UserDoc } from '../../platform/db/documents';
+import type { ConversationDoc, DirectMessageDoc } from '../documents';
 import { messageView } from '../messages/views';
 
 type Rider = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;

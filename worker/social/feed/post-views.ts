@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
-import type { FeedPostDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { FeedPostDoc } from '../documents';
 import { reactionsBy } from '../reactions/service';
 import { savedAmong } from '../saved-posts/service';
 import { postView } from './views';

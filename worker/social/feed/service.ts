@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
-import type { FeedPostDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Caller } from '../../platform/tokens/service';
+import type { FeedPostDoc } from '../documents';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 

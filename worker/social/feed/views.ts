@@ -1,5 +1,6 @@
+import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { FeedPostDoc, ReactionDoc, UserDoc } from '../../platform/db/documents';
+import type { FeedPostDoc, ReactionDoc } from '../documents';
 
 type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 /** What the caller did with the post; absent for the public view. */

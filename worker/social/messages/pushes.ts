@@ -1,12 +1,12 @@
 import type { ObjectId } from 'mongodb';
 import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
-import type { ConversationDoc, DirectMessageDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
 import { ridersViewing } from '../../platform/realtime/directory';
 import { blockersAmong } from '../blocks/service';
 import { unreadConversationCounts } from '../conversations/service';
+import type { ConversationDoc, DirectMessageDoc } from '../documents';
 import { messageNotification } from './push-payload';
 
 type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'db' | 'inBackground'> };

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
-import type { DirectMessageDoc } from '../../platform/db/documents';
 import type { Store } from '../../platform/db/store';
+import type { DirectMessageDoc } from '../documents';
 
 // Every query on direct messages (dm_messages).
 

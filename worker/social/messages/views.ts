@@ -1,5 +1,6 @@
+import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { DirectMessageDoc, UserDoc } from '../../platform/db/documents';
+import type { DirectMessageDoc } from '../documents';
 
 type Sender = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import type { ReactionDoc } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { ReactionDoc } from '../documents';
 import { adjustCounts, type CountDelta } from '../feed/service';
 
 // Every query on reactions. A post's counts move by the delta each write's before-image implies.

@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
-import type { ReportDoc, ReportReason, ReportTargetType } from '../../platform/db/documents';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { deleteComment, postOfComment } from '../comments/service';
+import type { ReportDoc, ReportReason, ReportTargetType } from '../documents';
 import { removePost } from '../feed/removal';
 import { postExists } from '../feed/service';
 

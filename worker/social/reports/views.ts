@@ -1,4 +1,4 @@
-import type { ReportDoc } from '../../platform/db/documents';
+import type { ReportDoc } from '../documents';
 
 export function reportView(report: ReportDoc) {
   return {

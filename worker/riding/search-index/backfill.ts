@@ -1,14 +1,8 @@
 import type { ObjectId } from 'mongodb';
-import type { Store } from '../db/store';
-import type { Env } from '../env';
-import {
-  blogDocument,
-  type IndexedDocument,
-  indexDocuments,
-  type Retrievable,
-  spotDocument,
-  trickDocument,
-} from './vector-search';
+import type { Store } from '../../platform/db/store';
+import type { Env } from '../../platform/env';
+import { type IndexedDocument, indexDocuments, type Retrievable } from '../../platform/retrieval/vector-search';
+import { blogDocument, spotDocument, trickDocument } from './documents';
 
 // The backfill: indexes what was stored before the vector store was bound, one page per call.
 

@@ -1,5 +1,28 @@
 import type { ObjectId } from 'mongodb';
-import type { StoredDoc } from './stored-doc';
+import type { StoredDoc } from '../platform/db/stored-doc';
+
+export interface ScheduledNotificationDoc extends StoredDoc {
+  userId: ObjectId;
+  listId: ObjectId;
+  /** The list's longest-outstanding unfinished trick when planned; null when it had none (worker/riding/reminders/plan.ts). */
+  trickId: ObjectId | null;
+  category: 'reminder';
+  scheduledFor: Date;
+  status: 'pending' | 'sent' | 'cancelled' | 'failed';
+  /** Hash of user, list, trick and scheduledFor (worker/riding/reminders/idempotency-key.ts); unique. */
+  idempotencyKey: string;
+  attemptCount: number;
+  lastAttemptAt: Date | null;
+  /** The batch of a reminder run holding the row, and until when (worker/riding/reminders/claims.ts). */
+  leaseId: string | null;
+  leaseUntil: Date;
+  /** Set with status sent: which delivery path confirmed, and the trick the reminder carried. */
+  sentAt?: Date;
+  sentVia?: 'server' | 'local';
+  sentTrickId?: ObjectId;
+  /** Why a row is cancelled or failed (docs/reminders.md). */
+  outcomeReason?: string;
+}
 
 // Stored shapes of the riding content: trick lists, the encyclopedia, spots with stays, spot lists, reviews, trick history.
 
@@ -139,4 +162,12 @@ export interface CategoryDoc extends StoredDoc {
   sport?: string;
   /** Trickipedia entries referencing this category, counted before each entry is written. */
   entryCount: number;
+}
+
+// What riding keeps on the rider's account.
+declare module '../accounts/documents' {
+  interface UserDoc {
+    /** Spot lists owned, kept by worker/riding/spot-lists/service.ts; absent until the first create or delete. */
+    spotListCount?: number;
+  }
 }

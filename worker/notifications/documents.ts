@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { StoredDoc } from './stored-doc';
+import type { StoredDoc } from '../platform/db/stored-doc';
 
 // The interface spec's "Push token", "Notification preferences" and "Push notifications": the one module of
 // their enums (schemas, the sender and tests import these lists), and the stored shapes.
@@ -105,4 +105,12 @@ export interface NotificationDeliveryLogDoc extends StoredDoc {
   serviceStatus?: number;
   /** Requests this message took (a 429, a 5xx or a 413 adds one). */
   attempts?: number;
+}
+
+// What notifications keep on the rider's account.
+declare module '../accounts/documents' {
+  interface UserDoc {
+    /** Only what the user set (worker/notifications/preferences/); the defaults fill the rest on read. */
+    notificationPreferences?: StoredNotificationPreferences;
+  }
 }

@@ -1,5 +1,29 @@
 import type { ObjectId } from 'mongodb';
-import type { StoredDoc } from './stored-doc';
+import type { StoredDoc } from '../platform/db/stored-doc';
+
+export interface SubscriptionState {
+  plan: string;
+  status: string;
+  renewsAt?: Date | null;
+  /** Set by the payment webhook (worker/billing/subscriptions/service.ts): billing interval of the paid plan. */
+  interval?: 'month' | 'year';
+  /** The provider event last applied, and its own time: older events never move the subscription back. */
+  eventId?: string;
+  eventCreatedAt?: Date;
+}
+
+export interface PaymentEventDoc {
+  _id: ObjectId;
+  providerEventId: string;
+  type: string;
+  /** The provider's own event time. */
+  created: Date;
+  /** Unset when the account is deleted or was never found. */
+  userId?: ObjectId;
+  receivedAt: Date;
+  /** What applying it did; absent while (or if) the first delivery has not finished applying it. */
+  outcome?: 'applied' | 'stale' | 'unknown-user';
+}
 
 // Paid AI work (worker/billing/ai-credits/): the per-rider account, the append-only ledger and the usage meter.
 
@@ -71,4 +95,11 @@ export interface UsageEventDoc {
   creditsCharged: number;
   reservationId?: string;
   at: Date;
+}
+
+// What billing keeps on the rider's account.
+declare module '../accounts/documents' {
+  interface UserDoc {
+    subscription?: SubscriptionState;
+  }
 }

@@ -1,4 +1,4 @@
-import type { SubscriptionState } from '../../platform/db/documents';
+import type { SubscriptionState } from './documents';
 
 /** Premium access needs both: plan `premium` and status `active` (interface spec, User). */
 export function hasPremium(subscription: SubscriptionState | undefined | null): boolean {

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import type { AppEnv } from '../app-env';
-import { ApiError } from '../http/errors';
-import { IdString } from '../http/ids';
-import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../http/openapi';
-import { admin } from '../middleware/admin';
+import type { AppEnv } from '../../platform/app-env';
+import { ApiError } from '../../platform/http/errors';
+import { IdString } from '../../platform/http/ids';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { admin } from '../../platform/middleware/admin';
+import { retrievalMode } from '../../platform/retrieval/vector-search';
 import { backfillPage } from './backfill';
-import { retrievalMode } from './vector-search';
 
 const BackfillBody = z
   .object({

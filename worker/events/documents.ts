@@ -229,3 +229,38 @@ export interface EventNotificationJobDoc {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * One source's part of one ingestion run (worker/events/ingestion/runner.ts). Counts only, never who
+ * started it: the run log holds no personal data, so account deletion has nothing to do here.
+ */
+export interface IngestionRunDoc {
+  _id: ObjectId;
+  /** Shared by the records of the sources run together. */
+  runId: string;
+  source: string;
+  trigger: 'schedule' | 'admin';
+  status: 'succeeded' | 'failed';
+  startedAt: Date;
+  finishedAt: Date;
+  durationMs: number;
+  /** Upstream items read, usable or not. */
+  fetched: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** Items the source listed more than once (same dedupe key): written once. */
+  duplicates: number;
+  /** Items with an unusable value, and writes the database refused. */
+  failed: number;
+  /** Why the run failed: the shape change, the HTTP error or the missing setting; null on success. */
+  error: string | null;
+}
+
+// What events keep on the rider's account.
+declare module '../accounts/documents' {
+  interface UserDoc {
+    /** Event subscriptions held, kept by worker/events/subscriptions/service.ts (the per-rider limit); absent until the first. */
+    eventSubscriptionCount?: number;
+  }
+}

@@ -1,0 +1,53 @@
+import type { ObjectId } from 'mongodb';
+import type { StoredDoc } from '../platform/db/stored-doc';
+
+// The accounts domain's stored shapes. The rider's account (users) also carries fields other domains keep on
+// it (a subscription, notification preferences, counters): each of those domains adds its own to UserDoc
+// beside its documents, so this file names none of them.
+
+export type Role = 'admin' | null;
+
+export interface UserDoc extends StoredDoc {
+  name: string;
+  email: string;
+  /** bcrypt hash; absent for identity-provider-only accounts. */
+  password?: string;
+  /**
+   * Whether the address is proved to be the rider's: true when it came from Google (email_verified) or Apple;
+   * false for a password registration or an address the rider changed. Absent on accounts stored before the
+   * field: read through `addressProved` (worker/accounts/users/address-proof.ts), which counts a provider id as proof.
+   */
+  emailVerified?: boolean;
+  /**
+   * Raised when every token issued so far must stop working (an identity provider took over an account whose
+   * address was unproved); tokens carry the version they were signed at (`tv`), absent meaning 0.
+   */
+  tokenVersion?: number;
+  imageUri?: string;
+  role: Role;
+  appleUserId?: string;
+  googleUserId?: string;
+  isBot?: boolean;
+  analyticsExcluded?: boolean;
+}
+
+/**
+ * One opt-in sign-in and every refresh token descended from it (worker/accounts/sessions/, docs/sessions.md).
+ * Only SHA-256 hashes of refresh tokens are stored; `familyId` is the token's public prefix.
+ */
+export interface SessionDoc extends StoredDoc {
+  userId: ObjectId;
+  familyId: string;
+  /** Hash of the one live refresh token. */
+  tokenHash: string;
+  /** Hash of the token spent by the last rotation, answered again within the grace window. */
+  previousHash?: string;
+  rotatedAt?: Date;
+  /** From the sign-in's `user-agent`, cut to LIMITS.sessions.deviceMax. */
+  device: string;
+  lastUsedAt: Date;
+  /** 60 days (setting) from the last use; the TTL index removes the session then. */
+  expiresAt: Date;
+  /** Set by sign-out, password change or reuse of a spent token; refreshes then answer 401. */
+  revokedAt?: Date | null;
+}

@@ -1,0 +1,80 @@
+import type { Db } from 'mongodb';
+import { ACCOUNTS_COLLECTIONS } from './accounts/collections';
+import { ACCOUNTS_INDEXES } from './accounts/indexes';
+import { ACCOUNTS_PERSONAL_DATA } from './accounts/personal-data';
+import { BILLING_COLLECTIONS } from './billing/collections';
+import { BILLING_INDEXES } from './billing/indexes';
+import { BILLING_PERSONAL_DATA } from './billing/personal-data';
+import { COMPANION_COLLECTIONS } from './companion/collections';
+import { COMPANION_INDEXES } from './companion/indexes';
+import { COMPANION_PERSONAL_DATA } from './companion/personal-data';
+import { EVENTS_COLLECTIONS } from './events/collections';
+import { EVENTS_INDEXES } from './events/indexes';
+import { EVENTS_PERSONAL_DATA } from './events/personal-data';
+import { GROWTH_COLLECTIONS } from './growth/collections';
+import { GROWTH_INDEXES } from './growth/indexes';
+import { GROWTH_PERSONAL_DATA } from './growth/personal-data';
+import { NOTIFICATIONS_COLLECTIONS } from './notifications/collections';
+import { NOTIFICATIONS_INDEXES } from './notifications/indexes';
+import { NOTIFICATIONS_PERSONAL_DATA } from './notifications/personal-data';
+import type { CollectionName } from './platform/db/collections';
+import { createDeclaredIndexes, type IndexDeclaration } from './platform/db/indexes';
+import type { Cleanup } from './platform/db/personal-data';
+import { TOKEN_COLLECTIONS } from './platform/tokens/collections';
+import { RIDING_COLLECTIONS } from './riding/collections';
+import { RIDING_INDEXES } from './riding/indexes';
+import { RIDING_PERSONAL_DATA } from './riding/personal-data';
+import { SOCIAL_COLLECTIONS } from './social/collections';
+import { SOCIAL_INDEXES } from './social/indexes';
+import { SOCIAL_PERSONAL_DATA } from './social/personal-data';
+
+// The service's data, composed from what each domain declares of its own: the collections, the
+// indexes and the personal-data rules. The store, index setup, migrations-notes/indexes.md and
+// account deletion read these lists; the domains never see each other's.
+
+/** Every collection the service stores. */
+export const COLLECTION_NAMES = Object.keys({
+  ...TOKEN_COLLECTIONS,
+  ...ACCOUNTS_COLLECTIONS,
+  ...RIDING_COLLECTIONS,
+  ...SOCIAL_COLLECTIONS,
+  ...EVENTS_COLLECTIONS,
+  ...COMPANION_COLLECTIONS,
+  ...BILLING_COLLECTIONS,
+  ...NOTIFICATIONS_COLLECTIONS,
+  ...GROWTH_COLLECTIONS,
+}) as CollectionName[];
+
+/**
+ * Every index the service relies on. `applyIndexes` creates them idempotently; `npm run db:indexes`
+ * runs it against any MONGODB_URI, and the dev stack at start. migrations-notes/indexes.md lists
+ * them in this order (a test compares the two).
+ */
+export const INDEXES: readonly IndexDeclaration[] = [
+  ...ACCOUNTS_INDEXES,
+  ...RIDING_INDEXES,
+  ...SOCIAL_INDEXES,
+  ...EVENTS_INDEXES,
+  ...COMPANION_INDEXES,
+  ...BILLING_INDEXES,
+  ...NOTIFICATIONS_INDEXES,
+  ...GROWTH_INDEXES,
+];
+
+/** Creates every declared index; creating an existing identical index is a no-op. */
+export const applyIndexes = (db: Db): Promise<number> => createDeclaredIndexes(db, INDEXES);
+
+/**
+ * What deleting an account does, domain by domain. The companion goes before social: its turns in
+ * the direct messages are removed by their sender before the rider's other messages lose theirs.
+ */
+export const PERSONAL_DATA: readonly Cleanup[] = [
+  ...RIDING_PERSONAL_DATA,
+  ...COMPANION_PERSONAL_DATA,
+  ...SOCIAL_PERSONAL_DATA,
+  ...NOTIFICATIONS_PERSONAL_DATA,
+  ...GROWTH_PERSONAL_DATA,
+  ...EVENTS_PERSONAL_DATA,
+  ...BILLING_PERSONAL_DATA,
+  ...ACCOUNTS_PERSONAL_DATA,
+];

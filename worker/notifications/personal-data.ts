@@ -1,0 +1,12 @@
+import type { Cleanup } from '../platform/db/personal-data';
+
+/**
+ * What deleting an account does to the notifications collections. Every collection that can hold something of a
+ * rider's has its rule here; a test scans all collections after a deletion and fails on anything that
+ * still names the rider.
+ */
+export const NOTIFICATIONS_PERSONAL_DATA: Cleanup[] = [
+  { collection: 'pushTokens', remove: (userId) => ({ userId }) },
+  // The rider's push tickets and receipts (worker/notifications/push/dispatch.ts) name them and their devices.
+  { collection: 'notificationDeliveryLog', remove: (userId) => ({ userId }) },
+];

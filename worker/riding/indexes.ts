@@ -1,0 +1,171 @@
+import type { IndexDeclaration } from '../platform/db/indexes';
+import { LIMITS } from '../platform/limits';
+
+/** The indexes riding relies on, each with its reason (printed into migrations-notes/indexes.md). */
+export const RIDING_INDEXES: IndexDeclaration[] = [
+  {
+    collection: 'spot_reviews',
+    key: { spotId: 1, userId: 1 },
+    options: { name: 'spotId_userId_unique', unique: true },
+    why: 'one review per rider and spot',
+  },
+  {
+    collection: 'spot_reviews',
+    key: { spotId: 1, _id: -1 },
+    options: { name: 'spotId_id' },
+    why: "a spot's reviews newest first, and its rating summary",
+  },
+  { collection: 'spot_reviews', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'spot_trick_history',
+    key: { spotId: 1, _id: -1 },
+    options: { name: 'spotId_id' },
+    why: "a spot's landings newest first",
+  },
+  { collection: 'spot_trick_history', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'tricklists',
+    key: { userId: 1, _id: 1 },
+    options: { name: 'userId__id' },
+    why: "a rider's lists, newest first; owner-scoped lookups; account deletion",
+  },
+  {
+    collection: 'tricks',
+    key: { listId: 1, _id: 1 },
+    options: { name: 'listId__id' },
+    why: "a list's tricks, newest first; trick counts; list deletion",
+  },
+  { collection: 'tricks', key: { userId: 1 }, options: { name: 'userId' }, why: 'account deletion' },
+  {
+    collection: 'spots',
+    key: { location: '2dsphere' },
+    options: { name: 'location_2dsphere' },
+    why: 'near search ($geoNear) by distance',
+  },
+  {
+    collection: 'spots',
+    key: { sports: 1, _id: -1 },
+    options: { name: 'sports_id' },
+    why: 'sport filter, newest first',
+  },
+  {
+    collection: 'spots',
+    key: { updatedAt: 1, _id: 1 },
+    options: { name: 'updatedAt_id' },
+    why: 'extension sync pages by (updatedAt, _id)',
+  },
+  {
+    collection: 'spots',
+    key: { createdBy: 1 },
+    options: { name: 'createdBy' },
+    why: 'account deletion detaches the creator',
+  },
+  {
+    collection: 'spot_tombstones',
+    key: { deletedAt: 1 },
+    options: { name: 'deletedAt_ttl', expireAfterSeconds: LIMITS.spotTombstoneDays * 86400 },
+    why: 'extension sync reads deletions in order; kept for LIMITS.spotTombstoneDays',
+  },
+  {
+    collection: 'spotlists',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId_id' },
+    why: "a rider's lists newest first, counting them, and account deletion",
+  },
+  // Stays are embedded in spots (interface spec), so their indexes are multikey indexes on spots.
+  { collection: 'spots', key: { 'stays.city': 1 }, options: { name: 'stays_city' }, why: 'stay search by city' },
+  {
+    collection: 'spots',
+    key: { 'stays.country': 1 },
+    options: { name: 'stays_country' },
+    why: 'stay search by country',
+  },
+  { collection: 'spots', key: { 'stays.type': 1 }, options: { name: 'stays_type' }, why: 'stay search by type' },
+  {
+    collection: 'spots',
+    key: { 'stays.sourceConfidence': 1 },
+    options: { name: 'stays_sourceConfidence' },
+    why: 'every default stay list skips stays below 0.50',
+  },
+  {
+    collection: 'spots',
+    key: { 'stays.createdBy': 1 },
+    options: { name: 'stays_createdBy' },
+    why: "account deletion detaches a rider's stays",
+  },
+  {
+    collection: 'categories',
+    key: { slug: 1 },
+    options: { name: 'slug_unique', unique: true },
+    why: 'one category per slug; entries reference it; list order',
+  },
+  { collection: 'categories', key: { sport: 1, slug: 1 }, options: { name: 'sport_slug' }, why: 'sport filter' },
+  {
+    collection: 'trickipedia',
+    key: { slug: 1 },
+    options: { name: 'slug_unique', unique: true },
+    why: 'one entry per slug; list order',
+  },
+  { collection: 'trickipedia', key: { sport: 1, slug: 1 }, options: { name: 'sport_slug' }, why: 'sport filter' },
+  {
+    collection: 'trickipedia',
+    key: { category: 1, slug: 1 },
+    options: { name: 'category_slug' },
+    why: 'category filter',
+  },
+  { collection: 'blog', key: { slug: 1 }, options: { name: 'slug_unique', unique: true }, why: 'one post per slug' },
+  {
+    collection: 'blog',
+    key: { status: 1, publishedAt: -1, _id: -1 },
+    options: { name: 'status_publishedAt' },
+    why: 'public list, newest published first',
+  },
+  {
+    collection: 'blog',
+    key: { status: 1, createdAt: -1, _id: -1 },
+    options: { name: 'status_createdAt' },
+    why: 'admin list of drafts',
+  },
+  {
+    collection: 'blog',
+    key: { tags: 1, publishedAt: -1 },
+    options: { name: 'tags_publishedAt' },
+    why: 'tag filter',
+  },
+  {
+    collection: 'blog',
+    key: { authorId: 1 },
+    options: { name: 'authorId' },
+    why: 'account deletion detaches the author',
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { idempotencyKey: 1 },
+    options: { name: 'idempotencyKey_unique', unique: true },
+    why: 'a reminder slot is planned once (hash of user, list, trick and scheduledFor)',
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { status: 1, scheduledFor: 1 },
+    options: { name: 'status_scheduledFor' },
+    why: 'the reminder run claims due pending rows, soonest first',
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { userId: 1, status: 1, scheduledFor: 1 },
+    options: { name: 'userId_status_scheduledFor' },
+    why: "a rider's pending reminders for local scheduling; account deletion",
+  },
+  {
+    collection: 'scheduledNotifications',
+    key: { listId: 1, status: 1 },
+    options: { name: 'listId_status' },
+    why: "re-planning and auto-pause cancel a list's pending reminders",
+  },
+  {
+    collection: 'tricklists',
+    key: { reminderCadence: 1, lastOpenedAt: 1, createdAt: 1 },
+    options: { name: 'reminderCadence_lastOpenedAt_createdAt' },
+    why: 'the 60-day auto-pause finds lists with reminders on and no recent open',
+  },
+];

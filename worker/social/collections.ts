@@ -1,0 +1,30 @@
+import { holds } from '../platform/db/collections';
+import type {
+  ConversationDoc,
+  DirectMessageDoc,
+  FeedCommentDoc,
+  FeedPostDoc,
+  ReactionDoc,
+  ReportDoc,
+  SavedPostDoc,
+  UserBlockDoc,
+} from './documents';
+
+/** Social: the feed, conversations, blocks and reports. Each collection's name and the type of its documents. */
+export const SOCIAL_COLLECTIONS = {
+  feed_posts: holds<FeedPostDoc>(),
+  reactions: holds<ReactionDoc>(),
+  feed_comments: holds<FeedCommentDoc>(),
+  saved_posts: holds<SavedPostDoc>(),
+  conversations: holds<ConversationDoc>(),
+  dm_messages: holds<DirectMessageDoc>(),
+  user_blocks: holds<UserBlockDoc>(),
+  reports: holds<ReportDoc>(),
+};
+
+type SocialCollections = typeof SOCIAL_COLLECTIONS;
+
+// Adds these to the platform's list, so every Store has a typed accessor for each of them.
+declare module '../platform/db/collections' {
+  interface Collections extends SocialCollections {}
+}

@@ -1,0 +1,77 @@
+import type { ObjectId } from 'mongodb';
+import type { StoredDoc } from '../platform/db/stored-doc';
+
+export interface FeedPostDoc extends StoredDoc {
+  userId: ObjectId;
+  text?: string;
+  media: { type: 'image' | 'video'; url: string }[];
+  spotId?: ObjectId;
+  /** Kept exact by `$inc` from each reaction's and comment's write (worker/social/reactions/, worker/social/comments/). */
+  counts: { love: number; respect: number; comments: number };
+}
+
+export interface ReactionDoc extends StoredDoc {
+  postId: ObjectId;
+  userId: ObjectId;
+  type: 'love' | 'respect';
+}
+
+export interface FeedCommentDoc extends StoredDoc {
+  postId: ObjectId;
+  userId: ObjectId;
+  text: string;
+}
+
+export interface SavedPostDoc extends StoredDoc {
+  postId: ObjectId;
+  userId: ObjectId;
+}
+
+/** The blocker is `userId` (worker/social/blocks/service.ts); one row per pair. */
+export interface UserBlockDoc extends StoredDoc {
+  userId: ObjectId;
+  blockedUserId: ObjectId;
+}
+
+export type ReportTargetType = 'post' | 'comment' | 'user';
+export type ReportReason = 'spam' | 'harassment' | 'hate' | 'violence' | 'nudity' | 'self-harm' | 'other';
+
+/** A rider's report for the admin desk (worker/social/reports/); `reporterId` goes when the reporter deletes their account. */
+export interface ReportDoc extends StoredDoc {
+  reporterId?: ObjectId;
+  targetType: ReportTargetType;
+  targetId: ObjectId;
+  /** The post a reported comment sits on, so removing it goes through worker/social/comments/service.ts. */
+  postId?: ObjectId;
+  reason: ReportReason;
+  note?: string;
+  status: 'open' | 'resolved';
+  action?: 'remove' | 'dismiss';
+  resolvedBy?: ObjectId;
+  resolvedAt?: Date;
+}
+
+/** How far one participant has read a conversation (worker/social/conversations/service.ts moves it forward only). */
+export interface ReadMarker {
+  userId: ObjectId;
+  /** The newest message read; null before the first read. */
+  messageId: ObjectId | null;
+  readAt: Date;
+}
+
+export interface ConversationDoc extends StoredDoc {
+  participantIds: ObjectId[];
+  /** The sorted participant ids joined (unique): the same set finds the same conversation. Unset once a participant's account is deleted. */
+  participantKey?: string;
+  /** Creation, then the newest message's time: the list's sort key. */
+  lastActivityAt: Date;
+  lastMessageId: ObjectId | null;
+  readMarkers: ReadMarker[];
+}
+
+export interface DirectMessageDoc extends StoredDoc {
+  conversationId: ObjectId;
+  /** The sender; absent once their account is deleted (the message stays for the others). */
+  userId?: ObjectId;
+  text: string;
+}
