@@ -1,29 +1,15 @@
+import type { AdminPage } from '../../platform/http/admin-page';
 import { ADMIN_PAGE_SIGN_IN } from '../../platform/http/admin-page-sign-in';
+
 /**
- * The events desk page (GET /admin/events). The admin signs in on it as on the analytics page; the
- * token lives in sessionStorage, never in a URL. Every figure and action goes through the admin routes
- * under /api/admin (docs/event-desk.md); the page loads nothing else but its script and stylesheet below,
- * which the Worker serves beside it (the page policy allows nothing inline: worker/platform/http/page-policy.ts).
+ * The events desk page (GET /admin/events) in the admin page shell (worker/platform/http/admin-page.ts): the admin
+ * signs in on it as on the analytics page; the token lives in sessionStorage, never in a URL. Every figure and action
+ * goes through the admin routes under /api/admin (docs/event-desk.md); the page loads nothing but its script and stylesheet.
  */
-export const DESK_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Events desk</title>
-<link rel="stylesheet" href="/admin/events/styles.css">
-</head>
-<body>
-<header><h1>Events desk</h1><button id="sign-out" hidden>Sign out</button></header>
-<main>
-  <p id="error" role="alert"></p>
-  <form id="sign-in" hidden>
-    <h2>Admin sign-in</h2>
-    <label>Email <input name="email" type="email" autocomplete="username" required></label>
-    <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-    <button type="submit">Sign in</button>
-  </form>
-  <div id="desk" hidden>
+export const DESK_PAGE: AdminPage = {
+  path: '/admin/events',
+  title: 'Events desk',
+  body: `  <div id="desk" hidden>
     <section><h2>Review queue</h2><p class="note">Pending events, oldest first. Approving publishes the event and notifies matching subscribers.</p>
       <table><thead><tr><th>Event</th><th>When</th><th>Where</th><th>Looks like</th><th></th></tr></thead><tbody id="queue"></tbody></table></section>
     <section><h2>Possible duplicates</h2><p class="note">Merge moves listings, saves and relationships to the survivor; the old link keeps working.</p>
@@ -33,27 +19,16 @@ export const DESK_PAGE = `<!doctype html>
     <section><h2>Sources</h2>
       <table><thead><tr><th>Source</th><th>Last success</th><th>Last failure</th><th>Failures in a row</th><th>Last run</th></tr></thead><tbody id="sources"></tbody></table></section>
   </div>
-</main>
-<script src="/admin/events/app.js"></script>
-</body>
-</html>
-`;
+`,
+};
 
-/** The desk page's stylesheet (GET /admin/events/styles.css). */
-export const DESK_STYLES = `body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
-header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
-header h1 { font-size: 1.2rem; margin: 0; }
-header button { margin-left: auto; }
-main { padding: 1rem 1.5rem; display: grid; gap: 1rem; }
-form#sign-in { display: grid; gap: .5rem; max-width: 20rem; }
-section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
+/** The desk page's own stylesheet rules, after the shell's (GET /admin/events/styles.css). */
+export const DESK_STYLES = `main { display: grid; gap: 1rem; }
 section h2 { font-size: 1rem; margin: 0 0 .5rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
 .note { color: #5b6475; font-size: .85rem; }
 .empty { color: #5b6475; }
-#error { color: #b3261e; }
-[hidden] { display: none !important; }
 `;
 
 /** The desk page's script (GET /admin/events/app.js): sign-in, the lists and their actions. */

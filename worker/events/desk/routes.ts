@@ -1,9 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { pageAsset, pageAssetRoute } from '../../platform/http/page-policy';
 import { toPage } from '../../platform/http/pagination';
 import { admin } from '../../platform/middleware/admin';
 import { EVENT_SOURCES } from '../ingestion/sources';
@@ -237,19 +236,12 @@ export const eventDeskRoutes = createRouter<AppEnv>()
     return c.json(deskEventView(event), 200);
   });
 
-const page = defineRoute({
-  method: 'get',
-  path: '/admin/events',
-  tags: TAGS,
-  summary: 'The events desk page: an admin signs in on it; the queue, duplicates and stale events with their actions',
-  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
-});
-
-const script = pageAssetRoute('/admin/events/app.js', 'script', 'the events desk page', TAGS);
-const styles = pageAssetRoute('/admin/events/styles.css', 'stylesheet', 'the events desk page', TAGS);
-
 /** The desk page with its script and stylesheet, mounted at the root (outside /api: no database, no CORS), as the analytics page is. */
-export const eventDeskPageRoutes = createRouter<AppEnv>()
-  .openapi(page, (c) => c.html(DESK_PAGE, 200))
-  .openapi(script, (c) => pageAsset(c, 'script', DESK_SCRIPT))
-  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DESK_STYLES));
+export const eventDeskPageRoutes = adminPageRoutes<AppEnv>({
+  page: DESK_PAGE,
+  script: DESK_SCRIPT,
+  styles: DESK_STYLES,
+  name: 'the events desk page',
+  summary: 'The events desk page: an admin signs in on it; the queue, duplicates and stale events with their actions',
+  tags: TAGS,
+});

@@ -1,29 +1,19 @@
+import type { AdminPage } from '../../platform/http/admin-page';
 import { ADMIN_PAGE_SIGN_IN } from '../../platform/http/admin-page-sign-in';
+
+/** Where the dashboard page loads its chart library from (served beside it: worker/growth/dashboard/chart-library.ts). */
+export const CHART_LIBRARY_PATH = '/admin/analytics/chart.umd.min.js';
+
 /**
- * The dashboard page (GET /admin/analytics). The admin signs in on it; the token lives in sessionStorage,
- * never in a URL. Charts use Chart.js served by the Worker (worker/growth/dashboard/chart-library.ts),
- * as are the page's script and stylesheet below (the page policy allows nothing inline: worker/platform/http/page-policy.ts).
+ * The dashboard page (GET /admin/analytics) in the admin page shell (worker/platform/http/admin-page.ts): the admin
+ * signs in on it and the token lives in sessionStorage, never in a URL. Charts use Chart.js served by the Worker.
  */
-export const DASHBOARD_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Rider analytics</title>
-<link rel="stylesheet" href="/admin/analytics/styles.css">
-<script src="/admin/analytics/chart.umd.min.js"></script>
-</head>
-<body>
-<header><h1>Rider analytics</h1><span id="as-of"></span><button id="sign-out" hidden>Sign out</button></header>
-<main>
-  <p id="error" role="alert"></p>
-  <form id="sign-in" hidden>
-    <h2>Admin sign-in</h2>
-    <label>Email <input name="email" type="email" autocomplete="username" required></label>
-    <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-    <button type="submit">Sign in</button>
-  </form>
-  <div id="dashboard" class="grid" hidden>
+export const DASHBOARD_PAGE: AdminPage = {
+  path: '/admin/analytics',
+  title: 'Rider analytics',
+  header: '<span id="as-of"></span>',
+  headScripts: [CHART_LIBRARY_PATH],
+  body: `  <div id="dashboard" class="grid" hidden>
     <section><h2>Weekly progressing riders</h2>
       <p class="note">Distinct riders with a meaningful action per rolling seven days. Excluded accounts in the newest window: <span id="excluded"></span></p>
       <canvas id="wpr-chart"></canvas></section>
@@ -34,28 +24,16 @@ export const DASHBOARD_PAGE = `<!doctype html>
     <section><h2>Data quality</h2><p class="note">Authenticated mobile events carrying version, build, session and identity</p>
       <p class="figure" id="quality"></p></section>
   </div>
-</main>
-<script src="/admin/analytics/app.js"></script>
-</body>
-</html>
-`;
+`,
+};
 
-/** The dashboard page's stylesheet (GET /admin/analytics/styles.css). */
-export const DASHBOARD_STYLES = `body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2430; }
-header { display: flex; align-items: baseline; gap: 1rem; padding: 1rem 1.5rem; background: #1d2430; color: #fff; }
-header h1 { font-size: 1.2rem; margin: 0; }
-header button { margin-left: auto; }
-main { padding: 1rem 1.5rem; }
-form { display: grid; gap: .5rem; max-width: 20rem; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
-section { background: #fff; border-radius: 8px; padding: 1rem; box-shadow: 0 1px 3px #0002; }
+/** The dashboard page's own stylesheet rules, after the shell's (GET /admin/analytics/styles.css). */
+export const DASHBOARD_STYLES = `.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
 section h2 { font-size: 1rem; margin: 0 0 .25rem; }
 .note { color: #5b6475; font-size: .85rem; margin: 0 0 .5rem; }
 .figure { font-size: 2rem; font-weight: 600; }
-#error { color: #b3261e; }
 #quality.meets { color: #1a7a3f; }
 #quality.misses { color: #b3261e; }
-[hidden] { display: none !important; }
 `;
 
 /** The dashboard page's script (GET /admin/analytics/app.js): sign-in and the charts. */

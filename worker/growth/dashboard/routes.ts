@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
+import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
-import { pageAsset, pageAssetRoute } from '../../platform/http/page-policy';
+import { pageAsset } from '../../platform/http/page-policy';
 import { admin } from '../../platform/middleware/admin';
 import { CHART_LIBRARY } from './chart-library';
-import { DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
+import { CHART_LIBRARY_PATH, DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
 import { QualityQuery, QualityReport, RetentionQuery, RetentionReport, WprQuery, WprReport } from './schema';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from './service';
 import { qualityView, retentionView, wprView } from './views';
@@ -56,28 +57,20 @@ export const analyticsDashboardRoutes = createRouter<AppEnv>()
     return c.json(qualityView(await dataQuality(c.var.db, days, asOf)), 200);
   });
 
-const page = defineRoute({
-  method: 'get',
-  path: '/admin/analytics',
-  tags: TAGS,
-  summary: 'The analytics dashboard page: an admin signs in on it; its charts read the three routes above',
-  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
-});
-
 const chartLibrary = defineRoute({
   method: 'get',
-  path: '/admin/analytics/chart.umd.min.js',
+  path: CHART_LIBRARY_PATH,
   tags: TAGS,
   summary: "The dashboard page's chart library (Chart.js), served from the Worker so the page needs no CDN",
   responses: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: z.string() } } } },
 });
 
-const script = pageAssetRoute('/admin/analytics/app.js', 'script', 'the dashboard page', TAGS);
-const styles = pageAssetRoute('/admin/analytics/styles.css', 'stylesheet', 'the dashboard page', TAGS);
-
 /** The dashboard page, its script, stylesheet and chart library, mounted at the root (outside /api: no database, no CORS). */
-export const analyticsDashboardPageRoutes = createRouter<AppEnv>()
-  .openapi(page, (c) => c.html(DASHBOARD_PAGE, 200))
-  .openapi(script, (c) => pageAsset(c, 'script', DASHBOARD_SCRIPT))
-  .openapi(styles, (c) => pageAsset(c, 'stylesheet', DASHBOARD_STYLES))
-  .openapi(chartLibrary, (c) => pageAsset(c, 'script', CHART_LIBRARY));
+export const analyticsDashboardPageRoutes = adminPageRoutes<AppEnv>({
+  page: DASHBOARD_PAGE,
+  script: DASHBOARD_SCRIPT,
+  styles: DASHBOARD_STYLES,
+  name: 'the dashboard page',
+  summary: 'The analytics dashboard page: an admin signs in on it; its charts read the three routes above',
+  tags: TAGS,
+}).openapi(chartLibrary, (c) => pageAsset(c, 'script', CHART_LIBRARY));

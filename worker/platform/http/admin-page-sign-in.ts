@@ -1,7 +1,7 @@
 /**
- * The sign-in part of the admin pages the Worker serves (/admin/analytics, /admin/events): a form posting to
- * POST /api/auth, the token kept in sessionStorage under the page's KEY, sign-out. Each page's script defines
- * `$`, `KEY`, `show(signedIn)` and `run()` before this runs.
+ * The sign-in part of the admin pages' scripts (/admin/analytics, /admin/events): the shell's form
+ * (worker/platform/http/admin-page.ts) posts to POST /api/auth, the token is kept in sessionStorage under the
+ * page's KEY, sign-out. Each page's script defines `$`, `KEY`, `show(signedIn)` and `run()` before this runs.
  */
 export const ADMIN_PAGE_SIGN_IN = `  $('sign-in').addEventListener('submit', async (event) => {
     event.preventDefault();
