@@ -12,7 +12,7 @@ import { startDevDb } from '../devdb/src/server.js';
 import { applyIndexes } from '../worker/data.js';
 import { candidateFilter, MATCH_INDEX, matchingSubscriptions } from '../worker/events/subscriptions/match.js';
 import { matches, subscriptionKeys } from '../worker/events/subscriptions/match-keys.js';
-import type { EventSubscriptionDoc } from '../worker/platform/db/event-documents.js';
+import type { EventSubscriptionDoc } from '../worker/events/documents.js';
 import { createStore } from '../worker/platform/db/store.js';
 import { percentile } from './local-stack.js';
 

@@ -39,7 +39,7 @@ const STAYS = [
 /**
  * Riding content for a fresh local database, so every content route answers something:
  * spots with stays near two cities, reviews and landings, the rider's trick lists and a
- * spot list, and a premium account. Shapes follow worker/platform/db/documents.ts.
+ * spot list, and a premium account. Shapes follow each domain's documents.ts (worker/riding/, worker/accounts/).
  */
 export async function seedRidingDemo(db: Db, { adminId, riderId, premiumId }: DemoAccounts): Promise<void> {
   const now = new Date();

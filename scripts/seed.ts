@@ -57,7 +57,7 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
 
   await seedRidingDemo(db, { adminId, riderId, premiumId });
 
-  // Shapes as worker/platform/db/documents.ts declares them; each category counts the entries that reference it.
+  // Shapes as worker/riding/documents.ts declares them; each category counts the entries that reference it.
   const categories = [
     { slug: 'flip', name: 'Flip tricks' },
     { slug: 'grind', name: 'Grinds' },

@@ -41,7 +41,7 @@ export interface SeedEvent {
 const defaultPlatform = (name: string) =>
   isAnalyticsEventName(name) && COUNTED_FROM[name] === 'server' ? SERVER_PLATFORM : 'ios';
 
-/** The stored form of an event, as ingestion stores it (worker/platform/db/documents.ts AnalyticsEventDoc). */
+/** The stored form of an event, as ingestion stores it (worker/growth/documents.ts AnalyticsEventDoc). */
 export function eventDoc(event: SeedEvent) {
   return {
     _id: new ObjectId(),

@@ -5,12 +5,13 @@ import {
   deliver,
   type Notification,
 } from '../../notifications/push/deliver';
+import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { isPublished } from '../changes/material';
 import type { EventDoc, EventNotificationJobDoc } from '../documents';
-import { type ClaimedJobs, claimDueJobs, type JobSettlement, settleJobs, takeDigestWindow } from './claims';
+import { type JobSettlement, notificationJobQueue, takeDigestWindow } from './claims';
 import { changeNotification, digestNotification } from './notification';
 
 export interface EventNotificationRunSummary {
@@ -31,18 +32,11 @@ export async function runEventNotifications(
   env: Env,
   now = new Date(),
 ): Promise<EventNotificationRunSummary> {
-  const summary = { claimed: 0, sent: 0, retried: 0, skipped: 0, failed: 0 };
-  const { runBatchJobs, runMaxJobs } = LIMITS.eventNotifications;
-  for (let seen = 0; seen < runMaxJobs; ) {
-    const batch = await claimDueJobs(store, now, Math.min(runBatchJobs, runMaxJobs - seen));
-    if (!batch.seen) break;
-    seen += batch.seen;
-    summary.claimed += batch.rows.length;
-    for (const settlement of await sendBatch(store, env, batch, now)) {
-      summary[settlement.to === 'retry' ? 'retried' : settlement.to] += 1;
-    }
-  }
-  return summary;
+  const { claimed, settled } = await workDueBatches(notificationJobQueue(store), now, (batch) =>
+    sendBatch(store, env, batch, now),
+  );
+  const { sent = 0, retry: retried = 0, skipped = 0, failed = 0 } = settled;
+  return { claimed, sent, retried, skipped, failed };
 }
 
 const EVENT_FIELDS = {
@@ -58,8 +52,12 @@ const EVENT_FIELDS = {
 } as const;
 type ShownEvent = Partial<EventDoc> & Pick<EventDoc, '_id' | 'slug'>;
 
-async function sendBatch(store: Store, env: Env, batch: ClaimedJobs, now: Date): Promise<JobSettlement[]> {
-  if (!batch.rows.length) return [];
+async function sendBatch(
+  store: Store,
+  env: Env,
+  batch: ClaimedBatch<EventNotificationJobDoc>,
+  now: Date,
+): Promise<JobSettlement[]> {
   const eventIds = batch.rows.flatMap((row) => (row.kind === 'change' ? [row.eventId!] : (row.eventIds ?? [])));
   const subscriptionIds = batch.rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId!] : []));
   const [events, subscriptions] = await Promise.all([
@@ -121,16 +119,13 @@ async function sendBatch(store: Store, env: Env, batch: ClaimedJobs, now: Date):
       else skip(taken.row, 'no-events');
     }
   }
-  const outcomes = sending.length
-    ? await deliver(
-        store,
-        env,
-        sending.map((s) => s.request),
-        now,
-      )
-    : [];
+  const outcomes = await deliver(
+    store,
+    env,
+    sending.map((s) => s.request),
+    now,
+  );
   for (const [index, { row }] of sending.entries()) settlements.push(settle(row, outcomes[index]!, now));
-  await settleJobs(store, batch.batchId, settlements, now);
   return settlements;
 }
 

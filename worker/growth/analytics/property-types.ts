@@ -50,7 +50,7 @@ export const SIGN_UP_METHODS = ['password', 'google', 'apple'] as const;
 export const COMPANION_SURFACES = ['dm', 'bot', 'voice'] as const;
 export const COMPANION_STAGES = ['stranger', 'acquaintance', 'friend', 'close_friend', 'bestie'] as const;
 export const TRICK_STATUSES = ['todo', 'learning', 'landed'] as const;
-/** The push categories (worker/platform/db/push-documents.ts): a client reports the category of the push it received or opened. */
+/** The push categories (worker/notifications/documents.ts): a client reports the category of the push it received or opened. */
 export const NOTIFICATION_CATEGORIES = ['messages', 'reminders', 'events'] as const;
 export const SHARE_CHANNELS = ['system_sheet', 'copy_link', 'message', 'other'] as const;
 export const CALENDARS = ['ics', 'google', 'apple', 'outlook', 'other'] as const;

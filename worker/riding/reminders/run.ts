@@ -1,12 +1,14 @@
 import type { ObjectId } from 'mongodb';
 import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
+import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import type { ScheduledNotificationDoc } from '../documents';
 import { findListsForReminders } from '../tricklists/service';
 import { longestOutstandingTricks } from '../tricks/service';
 import { pauseUnopenedLists } from './auto-pause';
-import { type ClaimedBatch, claimDueBatch, type Settlement, settleBatch } from './claims';
+import { reminderQueue, type Settlement } from './claims';
 import { reminderNotification } from './notification';
 
 export interface ReminderRunSummary {
@@ -23,30 +25,20 @@ export interface ReminderRunSummary {
  * claims due rows in batches and sends each batch through one `deliver()` call.
  */
 export async function runReminders(store: Store, env: Env, now = new Date()): Promise<ReminderRunSummary> {
-  const summary = {
-    paused: await pauseUnopenedLists(store, now),
-    claimed: 0,
-    sent: 0,
-    retried: 0,
-    cancelled: 0,
-    failed: 0,
-  };
-  const { runBatchRows, runMaxRows } = LIMITS.reminders;
-  for (let seen = 0; seen < runMaxRows; ) {
-    const batch = await claimDueBatch(store, now, Math.min(runBatchRows, runMaxRows - seen));
-    if (!batch.seen) break;
-    seen += batch.seen;
-    summary.claimed += batch.rows.length;
-    for (const settlement of await sendBatch(store, env, batch, now)) {
-      const key = settlement.to === 'retry' ? 'retried' : settlement.to;
-      summary[key] += 1;
-    }
-  }
-  return summary;
+  const paused = await pauseUnopenedLists(store, now);
+  const { claimed, settled } = await workDueBatches(reminderQueue(store), now, (batch) =>
+    sendBatch(store, env, batch, now),
+  );
+  const { sent = 0, retry: retried = 0, cancelled = 0, failed = 0 } = settled;
+  return { paused, claimed, sent, retried, cancelled, failed };
 }
 
-async function sendBatch(store: Store, env: Env, batch: ClaimedBatch, now: Date): Promise<Settlement[]> {
-  if (!batch.rows.length) return [];
+async function sendBatch(
+  store: Store,
+  env: Env,
+  batch: ClaimedBatch<ScheduledNotificationDoc>,
+  now: Date,
+): Promise<Settlement[]> {
   const listIds = unique(batch.rows.map((row) => row.listId));
   const [lists, tricks] = await Promise.all([
     findListsForReminders(store, listIds),
@@ -75,16 +67,13 @@ async function sendBatch(store: Store, env: Env, batch: ClaimedBatch, now: Date)
       sending.push({ row, trickId: trick._id, request });
     }
   }
-  const outcomes = sending.length
-    ? await deliver(
-        store,
-        env,
-        sending.map((s) => s.request),
-        now,
-      )
-    : [];
+  const outcomes = await deliver(
+    store,
+    env,
+    sending.map((s) => s.request),
+    now,
+  );
   for (const [index, { row, trickId }] of sending.entries()) settlements.push(settle(row, trickId, outcomes[index]!));
-  await settleBatch(store, batch.batchId, settlements, now);
   return settlements;
 }
 
