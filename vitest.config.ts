@@ -36,7 +36,7 @@ const chartLibraryAsText = {
  * Files that need a runtime of their own: they drive a named Durable Object through its storage and sockets
  * (runInDurableObject on shard 0), which other files' sockets would share in a common runtime.
  */
-const OWN_RUNTIME = ['test/worker/realtime-wakeup.test.ts'];
+const OWN_RUNTIME = ['test/worker/platform/realtime-wakeup.test.ts'];
 
 /** A project whose files run inside workerd with the Worker and its bindings. */
 function workerProject(
@@ -72,7 +72,7 @@ function workerProject(
             // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
             WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
             // Test files register their riders from one address (none given), far past the hourly defaults;
-            // test/worker/registration-limit.test.ts unsets both to test the defaults.
+            // test/worker/accounts/registration-limit.test.ts unsets both to test the defaults.
             REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
             REGISTRATIONS_PER_HOUR: '1000000',
           },

@@ -10,9 +10,9 @@
 import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { applyIndexes } from '../worker/data.js';
+import type { EventSubscriptionDoc } from '../worker/events/documents.js';
 import { candidateFilter, MATCH_INDEX, matchingSubscriptions } from '../worker/events/subscriptions/match.js';
 import { matches, subscriptionKeys } from '../worker/events/subscriptions/match-keys.js';
-import type { EventSubscriptionDoc } from '../worker/events/documents.js';
 import { createStore } from '../worker/platform/db/store.js';
 import { percentile } from './local-stack.js';
 

@@ -31,7 +31,7 @@ function isSendable(code: number): boolean {
 
 /**
  * The close frame a room sends from `webSocketClose(ws, code, reason)`, or null to send nothing.
- * The Hibernation API does not answer a client's close by itself (test/node/socket-close-workerd.test.ts),
+ * The Hibernation API does not answer a client's close by itself (test/node/platform/socket-close-workerd.test.ts),
  * so a room echoes a real code as RFC 6455 section 5.5.1 asks and never echoes a reserved one,
  * as partyserver's `closeQuietly` (cloudflare/partykit, packages/partyserver/src/index.ts) also holds.
  */

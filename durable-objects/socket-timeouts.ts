@@ -12,7 +12,7 @@ export const RUNTIME_UNREF_TIMER = Symbol.for('rider-service.runtime-unref-timer
  * waiting for its reply 1.5 s after its connection opened fails as a network timeout (a 503), e.g. a
  * dashboard pipeline over a large collection. This restores Node's behaviour: each read or write
  * re-arms the one timer through `setTimeout`, which keeps its handle, and a cleared timeout stays
- * cleared. Idempotent; remove once workerd ships the fix (test/worker/socket-timeouts.test.ts says when).
+ * cleared. Idempotent; remove once workerd ships the fix (test/worker/platform/socket-timeouts.test.ts says when).
  * Applied where clients are made: worker/platform/db/connection.ts and durable-objects/db-gateway.ts.
  */
 export function repairSocketTimeouts(): void {

@@ -2,7 +2,7 @@
  * The capacity and cost model of the real-time layer (docs/scale.md): from an activity model, the
  * per-operation costs the harness measured (bench/scale/run.ts) and Cloudflare's published limits
  * and prices, what N connected riders need and cost. Pure functions: no I/O, no clock.
- * Unit tests: test/node/scale-model.test.ts.
+ * Unit tests: test/node/platform/scale-model.test.ts.
  *
  * The request accounting per event follows the code (docs/realtime.md, Topology):
  * - a feed-wide event (post, removal, reaction change): one `broadcast` RPC to every shard, one frame

@@ -3,7 +3,7 @@ import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity'
 
 // A fixed set of Live records (both connectors' shapes, demo data and odd values), with fixed ids
 // and dates, so the Live list's and detail's answers can be pinned byte for byte
-// (test/worker/events-live-pin.test.ts, golden in test/fixtures/events-live-pin.json).
+// (test/worker/events/events-live-pin.test.ts, golden in test/fixtures/events-live-pin.json).
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BASE = Date.UTC(2031, 5, 1, 12);

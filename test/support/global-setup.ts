@@ -7,7 +7,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     mongoUri: string;
     standInsUrl: string;
-    /** A dev database only test/worker/db-access.test.ts uses, and the URL that stops and starts it. */
+    /** A dev database only test/worker/platform/db-access.test.ts uses, and the URL that stops and starts it. */
     spareMongoUri: string;
     spareDevDbControl: string;
   }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type DevDbHandle, startDevDb } from '../../devdb/src/server';
 
 /**
- * A dev database of its own for test/worker/db-access.test.ts, which stops and restarts it and
+ * A dev database of its own for test/worker/platform/db-access.test.ts, which stops and restarts it and
  * counts its connections: POST /stop and /start on the returned control URL (Worker tests cannot spawn processes).
  */
 export async function startSpareDevDb(): Promise<{ uri: string; control: string; close(): Promise<void> }> {

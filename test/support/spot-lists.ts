@@ -30,7 +30,7 @@ export const storeListsDirectly = (api: Api, who: TestAccount, count: number) =>
     ),
   );
 
-/** Sets the subscription directly; test/worker/subscriptions.test.ts proves the webhook path. */
+/** Sets the subscription directly; test/worker/billing/subscriptions.test.ts proves the webhook path. */
 export const setSubscription = (api: Api, who: TestAccount, status = 'active') =>
   api.db((db) =>
     db

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { answerClose } from '../../durable-objects/socket-close';
 
-// A test-only Worker (test/node/socket-close-workerd.test.ts runs it in workerd through Miniflare):
+// A test-only Worker (test/node/platform/socket-close-workerd.test.ts runs it in workerd through Miniflare):
 // one hibernating Durable Object per room name that records every close it is told about.
 
 /** How the probe answers a close: by the rooms' rule, not at all, or by echoing the code as received. */

@@ -1,5 +1,5 @@
 // The parts of RFC 5545 (iCalendar) the event feeds need: text escaping, line folding and the
-// date forms. Small enough to own; test/worker/events-calendar.test.ts parses the output with ical.js.
+// date forms. Small enough to own; test/worker/events/events-calendar.test.ts parses the output with ical.js.
 
 /** One content line before folding: the name with any parameters (`DTSTART;VALUE=DATE`), and the value as written. */
 export type ContentLine = [name: string, value: string];

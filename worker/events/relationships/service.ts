@@ -11,7 +11,7 @@ export type RelationshipChoice = EventRelationship | 'none';
 
 /**
  * The row's atomic swap answers what it held before, so each change moves the counts by exactly
- * its own transition however many changes race (test/worker/event-relationships.test.ts).
+ * its own transition however many changes race (test/worker/events/event-relationships.test.ts).
  */
 async function swap(store: Store, key: { userId: ObjectId; eventId: ObjectId }, next: RelationshipChoice) {
   if (next === 'none') return (await store.eventRelationships.findOneAndDelete(key))?.relationship ?? null;

@@ -1,0 +1,104 @@
+import { ObjectId } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { describeAccessChecks } from '../../support/access-checks';
+import { register } from '../../support/accounts';
+import { refresh, registerOptIn, signInOptIn } from '../../support/sessions';
+import { createApi } from '../../support/worker-api';
+
+const api = createApi('sessions-password');
+const ip = () => `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const changePassword = (token: string, json: unknown) =>
+  api.fetch('/api/users/me/password', {
+    method: 'PUT',
+    headers: { 'x-auth-token': token, 'cf-connecting-ip': ip() },
+    json,
+  });
+const signIn = (email: string, password: string) =>
+  api.fetch('/api/auth', { method: 'POST', headers: { 'cf-connecting-ip': ip() }, json: { email, password } });
+
+describeAccessChecks(api, [
+  { method: 'PUT', path: '/api/users/me/password', check: 'auth', json: { newPassword: 'a brand new one' } },
+  { method: 'GET', path: '/api/admin/legacy-token-usage', check: 'admin' },
+]);
+
+describe('password change', () => {
+  it('with the right current password changes it and revokes every other session, not this one', async () => {
+    const account = await registerOptIn(api);
+    const other = await signInOptIn(api, account);
+    const res = await changePassword(account.token, {
+      currentPassword: account.password,
+      newPassword: 'a brand new one',
+    });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1 });
+    expect(await (await refresh(api, other.refreshToken)).json()).toEqual({ error: 'Refresh token revoked.' });
+    expect((await refresh(api, account.refreshToken)).status).toBe(200);
+    expect((await signIn(account.email, 'a brand new one')).status).toBe(200);
+    expect((await signIn(account.email, account.password)).status).toBe(400);
+  });
+  it('from a legacy token revokes every session of the account', async () => {
+    const account = await register(api);
+    const session = await signInOptIn(api, account);
+    const res = await changePassword(account.token, {
+      currentPassword: account.password,
+      newPassword: 'a brand new one',
+    });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1 });
+    expect((await refresh(api, session.refreshToken)).status).toBe(401);
+  });
+  it('a wrong current password is a 400 and counts toward the sign-in limit', async () => {
+    const account = await register(api);
+    for (let i = 0; i < 5; i++) {
+      const res = await changePassword(account.token, {
+        currentPassword: 'not it at all',
+        newPassword: 'a brand new one',
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'Current password is incorrect.' });
+    }
+    const blocked = await changePassword(account.token, {
+      currentPassword: account.password,
+      newPassword: 'a brand new one',
+    });
+    expect(blocked.status).toBe(429);
+    expect((await signIn(account.email, account.password)).status).toBe(429);
+  });
+  it('an account with a password must send currentPassword; the new one follows the password rules', async () => {
+    const account = await register(api);
+    const missing = await changePassword(account.token, { newPassword: 'a brand new one' });
+    expect(missing.status).toBe(400);
+    expect(
+      (await changePassword(account.token, { currentPassword: account.password, newPassword: 'short' })).status,
+    ).toBe(400);
+  });
+  it('an identity-provider-only account sets a first password with currentPassword absent', async () => {
+    const account = await register(api);
+    await api.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(account._id) }, { $unset: { password: '' } }),
+    );
+    const res = await changePassword(account.token, { newPassword: 'my first password' });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 0 });
+    expect((await signIn(account.email, 'my first password')).status).toBe(200);
+  });
+});
+
+describe('legacy token usage', () => {
+  it('counts per UTC day the requests that presented a legacy token, not opt-in ones', async () => {
+    const counted = createApi('sessions-legacy-usage');
+    const rider = await register(counted);
+    const optIn = await registerOptIn(counted);
+    // An opt-in admin, so reading the figures does not count itself.
+    const adminAccount = await registerOptIn(counted);
+    await counted.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(adminAccount._id) }, { $set: { role: 'admin' } }),
+    );
+    for (let i = 0; i < 3; i++) await counted.fetch('/api/users/me', { headers: { 'x-auth-token': rider.token } });
+    await counted.fetch('/api/users/me', { headers: { 'x-auth-token': optIn.token } });
+    const res = await counted.fetch('/api/admin/legacy-token-usage?days=7', {
+      headers: { 'x-auth-token': adminAccount.token },
+    });
+    const { days } = await res.json<{ days: { date: string; requests: number }[] }>();
+    expect(days).toHaveLength(7);
+    expect(days[0]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 3 });
+    expect(days.slice(1).every((day) => day.requests === 0)).toBe(true);
+  });
+});
