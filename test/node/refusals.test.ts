@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../worker/platform/http/errors';
+import { type Refusals, refusal } from '../../worker/platform/http/refusals';
+
+type Refused = 'not-found' | { outcome: 'duplicate'; field: 'name' | 'url' } | { outcome: 'not-yours' | 'full' };
+
+const REFUSALS: Refusals<Refused> = {
+  'not-found': { status: 404, message: 'Thing not found.' },
+  'not-yours': { status: 403, message: 'Not your thing.' },
+  full: { status: 409, message: 'Too many things.' },
+  duplicate: ({ field }) => ({
+    status: 409,
+    message: `Another thing has this ${field}.`,
+    details: [{ field, message: 'already used' }],
+  }),
+};
+
+const answer = (error: ApiError) => ({ status: error.status, message: error.message, details: error.details });
+
+describe('refusal', () => {
+  it('answers a bare outcome with its entry', () => {
+    const error = refusal(REFUSALS, 'not-found');
+    expect(error).toBeInstanceOf(ApiError);
+    expect(answer(error)).toEqual({ status: 404, message: 'Thing not found.', details: undefined });
+  });
+
+  it('answers an outcome object by its name, including one of a member naming several', () => {
+    expect(answer(refusal(REFUSALS, { outcome: 'full' }))).toEqual({
+      status: 409,
+      message: 'Too many things.',
+      details: undefined,
+    });
+  });
+
+  it('hands an outcome carrying data to its entry, details included', () => {
+    expect(answer(refusal(REFUSALS, { outcome: 'duplicate', field: 'url' }))).toEqual({
+      status: 409,
+      message: 'Another thing has this url.',
+      details: [{ field: 'url', message: 'already used' }],
+    });
+  });
+
+  it('takes a table covering more outcomes than the narrowed one passed', () => {
+    const outcome = 'not-found' as 'not-found' | 'deleted';
+    if (outcome !== 'deleted') expect(refusal(REFUSALS, outcome).status).toBe(404);
+  });
+
+  it('fails the typecheck on an outcome left out, one never returned, or one the table does not know', () => {
+    // @ts-expect-error 'not-yours' has no entry
+    const missing: Refusals<'not-found' | 'not-yours'> = { 'not-found': { status: 404, message: 'Gone.' } };
+    const extra: Refusals<'not-found'> = {
+      'not-found': { status: 404, message: 'Gone.' },
+      // @ts-expect-error the service never refuses with 'taken'
+      taken: { status: 409, message: 'Taken.' },
+    };
+    // @ts-expect-error a refusal is a client error, never a 5xx
+    const server: Refusals<'down'> = { down: { status: 503, message: 'Down.' } };
+    // @ts-expect-error the table has no entry for 'taken'
+    const unknown = () => refusal(extra, 'taken');
+    expect([missing, server, unknown]).toHaveLength(3);
+  });
+});
