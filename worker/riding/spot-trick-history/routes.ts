@@ -4,8 +4,10 @@ import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
+import { SPOT_REFUSALS } from '../spots/refusals';
 import { spotExists } from '../spots/service';
 import { entryExists } from '../trickipedia/service';
 import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
@@ -42,7 +44,7 @@ function badField(field: string, message: string): ApiError {
 export const spotTrickHistoryRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
-    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(SPOT_REFUSALS, 'not-found');
     const query = c.req.valid('query');
     const rows = await listLandings(c.var.db, spotId, query);
     const riders = await publicUsers(
@@ -57,7 +59,7 @@ export const spotTrickHistoryRoutes = createRouter<AppEnv>()
   .openapi(record, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
     const body = c.req.valid('json');
-    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(SPOT_REFUSALS, 'not-found');
     const landedAt = body.landedAt ? new Date(body.landedAt) : new Date();
     if (landedAt.getTime() > Date.now() + LIMITS.landedAtSkewMs)
       throw badField('landedAt', 'must not be in the future');
