@@ -40,12 +40,21 @@ describe('refusal', () => {
     });
   });
 
+  it('answers by bare name an outcome declared as an object that carries nothing else', () => {
+    expect(refusal(REFUSALS, 'full').status).toBe(409);
+  });
+
+  it('answers a union of bare-named and data-carrying outcomes passed as objects', () => {
+    const refused = { outcome: 'not-found' } as { outcome: 'not-found' } | { outcome: 'duplicate'; field: 'name' };
+    expect(refusal(REFUSALS, refused).message).toBe('Thing not found.');
+  });
+
   it('takes a table covering more outcomes than the narrowed one passed', () => {
     const outcome = 'not-found' as 'not-found' | 'deleted';
     if (outcome !== 'deleted') expect(refusal(REFUSALS, outcome).status).toBe(404);
   });
 
-  it('fails the typecheck on an outcome left out, one never returned, or one the table does not know', () => {
+  it('fails the typecheck on an outcome left out, one never returned, one the table does not know, or data left out', () => {
     // @ts-expect-error 'not-yours' has no entry
     const missing: Refusals<'not-found' | 'not-yours'> = { 'not-found': { status: 404, message: 'Gone.' } };
     const extra: Refusals<'not-found'> = {
@@ -57,6 +66,8 @@ describe('refusal', () => {
     const server: Refusals<'down'> = { down: { status: 503, message: 'Down.' } };
     // @ts-expect-error the table has no entry for 'taken'
     const unknown = () => refusal(extra, 'taken');
-    expect([missing, server, unknown]).toHaveLength(3);
+    // @ts-expect-error a bare name cannot stand for an outcome whose answer needs its data
+    const bare = () => refusal(REFUSALS, 'duplicate');
+    expect([missing, server, unknown, bare]).toHaveLength(4);
   });
 });

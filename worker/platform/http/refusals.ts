@@ -20,9 +20,10 @@ type Carrying<R, Name> = R extends { readonly outcome: infer O }
     : never
   : never;
 
-type Entry<R, Name> = [Carrying<R, Name>] extends [never]
-  ? Refusal
-  : Refusal | ((refused: Carrying<R, Name>) => Refusal);
+/** What an outcome carries besides its name; an entry answers from it through a function, else it is plain. */
+type Data<R, Name> = [Carrying<R, Name>] extends [never] ? never : Exclude<keyof Carrying<R, Name>, 'outcome'>;
+
+type Entry<R, Name> = [Data<R, Name>] extends [never] ? Refusal : Refusal | ((refused: Carrying<R, Name>) => Refusal);
 
 /**
  * Every refused outcome of a service with its answer, one table per resource; the typecheck fails on an
@@ -37,8 +38,11 @@ type Entry<R, Name> = [Carrying<R, Name>] extends [never]
  */
 export type Refusals<R extends Refused> = { readonly [Name in NameOf<R>]: Entry<R, Name> };
 
+/** R once inferred from `refused` alone (NoInfer would keep a union whole, and its objects could not be told apart). */
+type Deferred<T> = [T][T extends unknown ? 0 : never];
+
 /** The ApiError that answers `refused`, as its resource's table words it. */
-export function refusal<const R extends Refused>(table: Refusals<NoInfer<R>>, refused: R): ApiError {
+export function refusal<const R extends Refused>(table: Refusals<Deferred<R>>, refused: R): ApiError {
   const entries = table as Record<string, Refusal | ((refused: R) => Refusal)>;
   const entry = entries[typeof refused === 'string' ? refused : refused.outcome]!;
   const { status, message, details } = typeof entry === 'function' ? entry(refused) : entry;

@@ -109,7 +109,7 @@ export const stayRoutes = createRouter<AppEnv>()
     const spotId = new ObjectId(c.req.valid('param').spotId);
     const { limit, cursor, includeUnreviewed } = c.req.valid('query');
     await requireAdminFor(c, includeUnreviewed);
-    if (!(await spotExists(c.var.db, spotId))) throw refusal(STAY_REFUSALS, { outcome: 'spot-not-found' });
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(STAY_REFUSALS, 'spot-not-found');
     const rows = await rankedStays(c.var.db, spotListFilter(spotId, includeUnreviewed), { limit, after: cursor });
     return c.json(rankedPage(rows, limit, view), 200);
   })
