@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../worker/platform/http/errors';
-import { type Refusals, refusal } from '../../worker/platform/http/refusals';
+import { invalidBodyField, type Refusals, refusal } from '../../worker/platform/http/refusals';
 
 type Refused = 'not-found' | { outcome: 'duplicate'; field: 'name' | 'url' } | { outcome: 'not-yours' | 'full' };
 
@@ -52,6 +52,14 @@ describe('refusal', () => {
   it('takes a table covering more outcomes than the narrowed one passed', () => {
     const outcome = 'not-found' as 'not-found' | 'deleted';
     if (outcome !== 'deleted') expect(refusal(REFUSALS, outcome).status).toBe(404);
+  });
+
+  it('words a body field naming nothing as the 400 a failed body validation answers', () => {
+    expect(answer(refusal({ unknown: invalidBodyField('spotId', 'no such spot') }, 'unknown'))).toEqual({
+      status: 400,
+      message: 'Invalid request body.',
+      details: [{ field: 'spotId', message: 'no such spot' }],
+    });
   });
 
   it('fails the typecheck on an outcome left out, one never returned, one the table does not know, or data left out', () => {

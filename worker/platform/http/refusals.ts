@@ -38,6 +38,13 @@ type Entry<R, Name> = [Data<R, Name>] extends [never] ? Refusal : Refusal | ((re
  */
 export type Refusals<R extends Refused> = { readonly [Name in NameOf<R>]: Entry<R, Name> };
 
+/** A body field the schema accepts but the stored data refuses (it names nothing there): a 400 like zod's. */
+export const invalidBodyField = (field: string, message: string): Refusal => ({
+  status: 400,
+  message: 'Invalid request body.',
+  details: [{ field, message }],
+});
+
 /** R once inferred from `refused` alone (NoInfer would keep a union whole, and its objects could not be told apart). */
 type Deferred<T> = [T][T extends unknown ? 0 : never];
 
