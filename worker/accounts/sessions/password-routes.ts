@@ -9,9 +9,10 @@ import {
   jsonResponse,
   RETRY_AFTER,
 } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { hashPassword } from '../../platform/tokens/password';
-import { refusal } from '../users/refusals';
+import { ACCOUNT_REFUSALS } from '../users/refusals';
 import { findUserById, replacePassword } from '../users/service';
 import { checkCurrentPassword, WRONG_PASSWORD } from './current-password';
 import { PasswordChangeBody, PasswordChanged } from './schema';
@@ -40,7 +41,7 @@ export const passwordRoutes = createRouter<AppEnv>().openapi(changePassword, asy
   const { currentPassword, newPassword } = c.req.valid('json');
   const userId = new ObjectId(c.var.user._id);
   const user = await findUserById(c.var.db, userId);
-  if (!user) throw refusal('not-found');
+  if (!user) throw refusal(ACCOUNT_REFUSALS, 'not-found');
   if (user.password) {
     if (currentPassword === undefined) {
       throw new ApiError(400, 'currentPassword is required to change a password.', {

@@ -4,6 +4,7 @@ import { ApiError } from '../../platform/http/errors';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { type Refusals, refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { findUserById } from '../users/service';
 import { userView } from '../users/views';
@@ -17,12 +18,12 @@ import { sessionView } from './views';
 const TAGS = ['sessions'];
 
 /** The refresh refusals (docs/sessions.md); a spent token reused after the grace window has just been revoked. */
-const REFRESH_REFUSALS = {
-  'not-recognised': 'Refresh token not recognised.',
-  expired: 'Refresh token expired.',
-  revoked: 'Refresh token revoked.',
-  reused: 'Refresh token revoked.',
-} as const;
+const REFRESH_REFUSALS: Refusals<'not-recognised' | 'expired' | 'revoked' | 'reused'> = {
+  'not-recognised': { status: 401, message: 'Refresh token not recognised.' },
+  expired: { status: 401, message: 'Refresh token expired.' },
+  revoked: { status: 401, message: 'Refresh token revoked.' },
+  reused: { status: 401, message: 'Refresh token revoked.' },
+};
 
 const refresh = defineRoute({
   method: 'post',
@@ -76,7 +77,7 @@ export const sessionRoutes = createRouter<AppEnv>()
     const { refreshToken } = c.req.valid('json');
     const settings = sessionSettings(c.env);
     const familyId = familyOf(refreshToken);
-    if (!familyId) throw new ApiError(401, REFRESH_REFUSALS['not-recognised']);
+    if (!familyId) throw refusal(REFRESH_REFUSALS, 'not-recognised');
     const successor = await successorOf(refreshToken, settings.refreshSecret);
     const [hash, successorHash] = await Promise.all([hashToken(refreshToken), hashToken(successor)]);
     const outcome = await rotateSession(
@@ -84,9 +85,9 @@ export const sessionRoutes = createRouter<AppEnv>()
       { familyId, hash, successorHash },
       { ttlMs: settings.refreshTtlMs, graceMs: settings.graceMs },
     );
-    if (typeof outcome === 'string') throw new ApiError(401, REFRESH_REFUSALS[outcome]);
+    if (typeof outcome === 'string') throw refusal(REFRESH_REFUSALS, outcome);
     const user = await findUserById(c.var.db, outcome.session.userId);
-    if (!user) throw new ApiError(401, REFRESH_REFUSALS['not-recognised']);
+    if (!user) throw refusal(REFRESH_REFUSALS, 'not-recognised');
     const access = await accessToken(c.env, user, outcome.session._id.toHexString());
     return c.json({ ...access, refreshToken: successor, user: userView(user) }, 200);
   })

@@ -12,12 +12,13 @@ import {
   jsonResponse,
   RETRY_AFTER,
 } from '../../platform/http/openapi';
+import { type Refusals, refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { hashPassword, verifyPassword } from '../../platform/tokens/password';
 import type { UserDoc } from '../documents';
 import { openSession, optsIn, SESSION_MODE_HEADER } from '../sessions/issue';
 import { sessionSettings } from '../sessions/settings';
-import { refusal } from '../users/refusals';
+import { ACCOUNT_REFUSALS } from '../users/refusals';
 import { findUserByEmail, insertUser } from '../users/service';
 import { userView } from '../users/views';
 import { type IdentityProvider, verifyIdentityToken } from './identity-token';
@@ -39,10 +40,15 @@ import { clientIp, underSignInLimit } from './sign-in-limit';
 // Same answer for an unknown email and a wrong password: no probing for accounts.
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
-const IDENTITY_REFUSALS: Record<Exclude<IdentityRefusal, 'account-gone'>, [400 | 401, string]> = {
-  'no-verified-email': [401, 'Invalid Google token: the account has no verified email address.'],
-  'no-email': [400, 'Apple did not share an email address and no account is linked to this Apple ID.'],
-  'unverified-email': [401, 'Invalid Apple token: the email address is not verified.'],
+const IDENTITY_REFUSALS: Refusals<IdentityRefusal> = {
+  'no-verified-email': { status: 401, message: 'Invalid Google token: the account has no verified email address.' },
+  'no-email': {
+    status: 400,
+    message: 'Apple did not share an email address and no account is linked to this Apple ID.',
+  },
+  'unverified-email': { status: 401, message: 'Invalid Apple token: the email address is not verified.' },
+  // An account deleted while this sign-in ran gets no session: 404, as for any gone account.
+  'account-gone': ACCOUNT_REFUSALS['not-found'],
 };
 
 const TAGS = ['sign-in'];
@@ -134,9 +140,7 @@ async function verifiedClaims(token: string, provider: IdentityProvider) {
 }
 
 function signedIn(outcome: IdentitySignIn | IdentityRefusal): IdentitySignIn {
-  // An account deleted while this sign-in ran gets no session: 404, as for any gone account.
-  if (outcome === 'account-gone') throw refusal('not-found');
-  if (typeof outcome === 'string') throw new ApiError(...IDENTITY_REFUSALS[outcome]);
+  if (typeof outcome === 'string') throw refusal(IDENTITY_REFUSALS, outcome);
   return outcome;
 }
 
@@ -153,7 +157,7 @@ export const signInRoutes = createRouter<AppEnv>()
       emailVerified: false,
       password: await hashPassword(password),
     });
-    if (typeof user === 'string') throw refusal(user);
+    if (typeof user === 'string') throw refusal(ACCOUNT_REFUSALS, user);
     await recordServerEvent(c.var.db, user._id, 'signup_completed', { method: 'password' });
     return c.json(await withSession(c, user), 201);
   })

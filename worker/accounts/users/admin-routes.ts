@@ -3,8 +3,9 @@ import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
-import { refusal } from './refusals';
+import { ACCOUNT_REFUSALS } from './refusals';
 import { AdminUserQuery, AdminUserUpdate, User } from './schema';
 import { searchUsers, updateUser } from './service';
 import { userView } from './views';
@@ -40,6 +41,6 @@ export const adminUserRoutes = createRouter<AppEnv>()
   })
   .openapi(patchUser, async (c) => {
     const outcome = await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
     return c.json(userView(outcome), 200);
   });

@@ -1,11 +1,9 @@
-import { ApiError } from '../../platform/http/errors';
+import type { Refusals } from '../../platform/http/refusals';
 
-const ACCOUNT_NOT_FOUND = 'Account not found.';
-const EMAIL_TAKEN = 'An account with this email already exists.';
-const APPLE_ID_TAKEN = 'Another account is already linked to this Apple ID.';
-
-/** A users-service outcome that is not an account, as the HTTP error a route answers with. */
-export function refusal(outcome: 'not-found' | 'email-taken' | 'apple-id-taken'): ApiError {
-  if (outcome === 'not-found') return new ApiError(404, ACCOUNT_NOT_FOUND);
-  return new ApiError(409, outcome === 'email-taken' ? EMAIL_TAKEN : APPLE_ID_TAKEN);
-}
+/** A users-service outcome that is not an account, as the routes answer it. */
+export const ACCOUNT_REFUSALS: Refusals<'not-found' | 'email-taken' | 'apple-id-taken' | 'changed-meanwhile'> = {
+  'not-found': { status: 404, message: 'Account not found.' },
+  'email-taken': { status: 409, message: 'An account with this email already exists.' },
+  'apple-id-taken': { status: 409, message: 'Another account is already linked to this Apple ID.' },
+  'changed-meanwhile': { status: 409, message: 'The email changed meanwhile; try again.' },
+};

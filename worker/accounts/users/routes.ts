@@ -13,9 +13,10 @@ import {
   jsonResponse,
   RETRY_AFTER,
 } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { accountOrAdmin } from '../../platform/middleware/account-or-admin';
 import { auth } from '../../platform/middleware/auth';
-import { refusal } from './refusals';
+import { ACCOUNT_REFUSALS } from './refusals';
 import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
 import { accountExists, changeAddress, deleteAccount, findUserById, updateUser } from './service';
 import { userView } from './views';
@@ -109,7 +110,7 @@ async function moveAddress(
 ) {
   const { email, currentPassword, ...rest } = body;
   const target = await findUserById(c.var.db, id);
-  if (!target) throw refusal('not-found');
+  if (!target) throw refusal(ACCOUNT_REFUSALS, 'not-found');
   const byOwner = c.var.account._id.equals(id);
   if (target.email === email) {
     if (currentPassword !== undefined) throw passwordWithoutEmail();
@@ -120,8 +121,7 @@ async function moveAddress(
     await deps.checkCurrentPassword(c, { email: target.email, password: target.password }, currentPassword);
   }
   const outcome = await changeAddress(c.var.db, id, target.email, { ...rest, email });
-  if (outcome === 'changed-meanwhile') throw new ApiError(409, 'The email changed meanwhile; try again.');
-  if (typeof outcome === 'string') return outcome;
+  if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
   if (!byOwner) {
     console.info(
       JSON.stringify({
@@ -146,7 +146,7 @@ export const userRoutes = (deps: UserRouteDeps) => {
       .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
       .openapi(patchMe, async (c) => {
         const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
-        if (typeof outcome === 'string') throw refusal(outcome);
+        if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
         return c.json(userView(outcome), 200);
       })
       .openapi(patchUser, async (c) => {
@@ -157,12 +157,12 @@ export const userRoutes = (deps: UserRouteDeps) => {
           email === undefined
             ? await updateUser(c.var.db, id, rest)
             : await moveAddress(c, deps, id, { email, currentPassword, ...rest });
-        if (typeof outcome === 'string') throw refusal(outcome);
+        if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
         return c.json(userView(outcome), 200);
       })
       .openapi(deleteUser, async (c) => {
         const userId = new ObjectId(c.req.valid('param').id);
-        if (!(await accountExists(c.var.db, userId))) throw refusal('not-found');
+        if (!(await accountExists(c.var.db, userId))) throw refusal(ACCOUNT_REFUSALS, 'not-found');
         await deleteAccount(c.var.db, userId, deps.personalData);
         return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
       })

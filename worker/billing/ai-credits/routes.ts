@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
-import { refusal } from '../../accounts/users/refusals';
+import { ACCOUNT_REFUSALS } from '../../accounts/users/refusals';
 import { findUserById } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { auth } from '../../platform/middleware/auth';
 import { hasPremium } from '../entitlements';
@@ -97,7 +98,7 @@ export const myAiCreditRoutes = createRouter<AppEnv>()
 export const adminAiCreditRoutes = createRouter<AppEnv>()
   .openapi(adminGrant, async (c) => {
     const userId = new ObjectId(c.req.valid('param').id);
-    if (!(await findUserById(c.var.db, userId))) throw refusal('not-found');
+    if (!(await findUserById(c.var.db, userId))) throw refusal(ACCOUNT_REFUSALS, 'not-found');
     const grant = c.req.valid('json');
     await grantByAdmin(c.var.db, userId, { ...grant, adminId: new ObjectId(c.var.user._id) });
     const { balance } = await findAccount(c.var.db, userId);

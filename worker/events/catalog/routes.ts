@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { encodeKeyset } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { tokenCaller } from '../../platform/tokens/service';
 import type { EventDoc } from '../documents';
@@ -11,6 +11,7 @@ import { eventCalendar } from './calendar';
 import { CalendarQuery, EventListQuery, filtersOf, MapPinsQuery } from './query-schema';
 import { TargetEvent, TargetEventPage, ViewQuery } from './record-schema';
 import { targetEventView } from './record-view';
+import { EVENT_REFUSALS } from './refusals';
 import { calendarResponse, Event, EventPage, EventParam, MapPins, SimilarEvents, SlugOrIdParam } from './schema';
 import {
   eventsInBox,
@@ -99,8 +100,6 @@ const similar = defineRoute({
   responses: { 200: jsonResponse(SimilarEvents, 'Similar events, most similar first'), 404: noEvent },
 });
 
-const notFound = () => new ApiError(404, 'Event not found.');
-
 /** The view a client asked for: the Live shape unless `view=target`. */
 const viewOf = (view: 'live' | 'target') =>
   (view === 'target' ? targetEventView : eventView) as (doc: EventDoc) => never;
@@ -141,24 +140,24 @@ export const eventRoutes = createRouter<AppEnv>()
   })
   .openapi(detail, async (c) => {
     const event = await resolveEvent(c.var.db, c.req.valid('param').slugOrId);
-    if (!event) throw notFound();
+    if (!event) throw refusal(EVENT_REFUSALS, 'not-found');
     if (!isPublished(event)) {
       const caller = await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token'));
       const mine = caller && (caller.isAdmin || event.submittedBy?.equals(caller.userId));
-      if (!mine) throw notFound();
+      if (!mine) throw refusal(EVENT_REFUSALS, 'not-found');
     }
     return c.json(viewOf(c.req.valid('query').view)(event), 200);
   })
   .openapi(oneCalendar, async (c) => {
     const event = await findEventById(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!event) throw notFound();
-    if (!storedDate(event.startAt)) throw new ApiError(404, 'This event has no date yet, so it has no calendar entry.');
+    if (!event) throw refusal(EVENT_REFUSALS, 'not-found');
+    if (!storedDate(event.startAt)) throw refusal(EVENT_REFUSALS, 'undated');
     const title = typeof event.title === 'string' && event.title ? event.title : 'Event';
     return c.body(eventCalendar([event], new Date(), title), 200, { 'content-type': CALENDAR_TYPE });
   })
   .openapi(similar, async (c) => {
     const event = await findEventById(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!event) throw notFound();
+    if (!event) throw refusal(EVENT_REFUSALS, 'not-found');
     const at = storedDate(event.startAt) ?? new Date();
     const candidates = await similarCandidates(c.var.db, event, at);
     const ranked = rankSimilar(event, candidates, at, LIMITS.events.similarMax);

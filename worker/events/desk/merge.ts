@@ -9,8 +9,8 @@ import { combinedSourceRefs } from './merge-rule';
 // is idempotent, so repeating a merge that stopped half-way finishes it.
 
 export type MergeOutcome =
-  | { status: 'merged'; event: EventDoc; moved: { sourceRefs: number; saves: number; relationships: number } }
-  | { status: 'not-found' | 'same' | 'into-merged' | 'already-merged' };
+  | { outcome: 'merged'; event: EventDoc; moved: { sourceRefs: number; saves: number; relationships: number } }
+  | { outcome: 'not-found' | 'same' | 'into-merged' | 'already-merged' };
 
 const CAS_ATTEMPTS = 5;
 
@@ -111,14 +111,14 @@ export async function mergeEvent(
   intoId: ObjectId,
   by: ObjectId,
 ): Promise<MergeOutcome> {
-  if (fromId.equals(intoId)) return { status: 'same' };
+  if (fromId.equals(intoId)) return { outcome: 'same' };
   const [from, into] = await Promise.all([
     store.events.findOne({ _id: fromId }),
     store.events.findOne({ _id: intoId }),
   ]);
-  if (!from || !into) return { status: 'not-found' };
-  if (into.mergedInto) return { status: 'into-merged' };
-  if (from.mergedInto && !from.mergedInto.equals(intoId)) return { status: 'already-merged' };
+  if (!from || !into) return { outcome: 'not-found' };
+  if (into.mergedInto) return { outcome: 'into-merged' };
+  if (from.mergedInto && !from.mergedInto.equals(intoId)) return { outcome: 'already-merged' };
   const now = new Date();
   // First out of public view (so no new save or relationship lands on it), conditional so two merges cannot both win.
   const marked = await store.events.updateOne(
@@ -134,7 +134,7 @@ export async function mergeEvent(
       },
     },
   );
-  if (!marked.matchedCount) return { status: 'already-merged' };
+  if (!marked.matchedCount) return { outcome: 'already-merged' };
   // Chains stay one hop: whatever was merged into the merged-away event now points at the survivor.
   await store.events.updateMany({ mergedInto: fromId }, { $set: { mergedInto: intoId } });
   await store.events.updateMany({ possibleDuplicateOf: fromId }, { $pull: { possibleDuplicateOf: fromId } });
@@ -144,5 +144,5 @@ export async function mergeEvent(
     relationships: await moveRelationships(store, fromId, intoId),
   };
   const event = await store.events.findOne({ _id: intoId });
-  return event ? { status: 'merged', event, moved } : { status: 'not-found' };
+  return event ? { outcome: 'merged', event, moved } : { outcome: 'not-found' };
 }

@@ -4,6 +4,7 @@ import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { EVENT_SOURCES } from '../ingestion/sources';
 import { utcTimes } from '../submissions/document';
@@ -11,6 +12,7 @@ import { editSet } from './edit';
 import { afterAdminEdit, afterApproved } from './hooks';
 import { mergeEvent } from './merge';
 import { DESK_PAGE, DESK_SCRIPT, DESK_STYLES } from './page';
+import { DESK_REFUSALS } from './refusals';
 import {
   DeskEvent,
   DeskEventParam,
@@ -43,7 +45,6 @@ import { deskEventView, sourceStatusView } from './views';
 
 const TAGS = ['events desk'];
 const noEvent = errorResponse('No such event');
-const notFound = () => new ApiError(404, 'Event not found.');
 
 const sources = defineRoute({
   method: 'get',
@@ -185,35 +186,25 @@ export const eventDeskRoutes = createRouter<AppEnv>()
   .openapi(review, async (c) => {
     const id = new ObjectId(c.req.valid('param').id);
     const body = c.req.valid('json');
-    const outcome = await reviewEvent(c.var.db, id, { ...body, by: admin_(c) }, new Date());
-    if (outcome.status === 'not-found') throw notFound();
-    if (outcome.status === 'merged') {
-      throw new ApiError(409, `This event was merged into ${outcome.into.toHexString()}; review that one.`);
-    }
-    if (outcome.status === 'changed' && outcome.published) await afterApproved(c.var.db, outcome.event);
-    return c.json(deskEventView(outcome.event), 200);
+    const reviewed = await reviewEvent(c.var.db, id, { ...body, by: admin_(c) }, new Date());
+    if (!('event' in reviewed)) throw refusal(DESK_REFUSALS, reviewed);
+    if (reviewed.outcome === 'changed' && reviewed.published) await afterApproved(c.var.db, reviewed.event);
+    return c.json(deskEventView(reviewed.event), 200);
   })
   .openapi(notDuplicate, async (c) => {
     const event = await clearPossibleDuplicates(c.var.db, new ObjectId(c.req.valid('param').id), new Date());
-    if (!event) throw notFound();
+    if (!event) throw refusal(DESK_REFUSALS, 'not-found');
     return c.json(deskEventView(event), 200);
   })
   .openapi(merge, async (c) => {
     const id = new ObjectId(c.req.valid('param').id);
-    const outcome = await mergeEvent(c.var.db, id, new ObjectId(c.req.valid('json').intoId), admin_(c));
-    if (outcome.status === 'same') {
-      throw new ApiError(400, 'An event cannot be merged into itself.', {
-        details: [{ field: 'intoId', message: 'is this event' }],
-      });
-    }
-    if (outcome.status === 'not-found') throw notFound();
-    if (outcome.status === 'into-merged') throw new ApiError(409, 'The surviving event was itself merged away.');
-    if (outcome.status !== 'merged') throw new ApiError(409, 'This event was already merged into another.');
-    return c.json({ event: deskEventView(outcome.event), moved: outcome.moved }, 200);
+    const merged = await mergeEvent(c.var.db, id, new ObjectId(c.req.valid('json').intoId), admin_(c));
+    if (merged.outcome !== 'merged') throw refusal(DESK_REFUSALS, merged);
+    return c.json({ event: deskEventView(merged.event), moved: merged.moved }, 200);
   })
   .openapi(edit, async (c) => {
     const before = await findDeskEvent(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!before) throw notFound();
+    if (!before) throw refusal(DESK_REFUSALS, 'not-found');
     if (before.mergedInto) throw new ApiError(409, `This event was merged into ${before.mergedInto.toHexString()}.`);
     const body = c.req.valid('json');
     const zone = body.timezone ?? before.timezone;
@@ -232,7 +223,7 @@ export const eventDeskRoutes = createRouter<AppEnv>()
   })
   .openapi(verify, async (c) => {
     const event = await verifyEvent(c.var.db, new ObjectId(c.req.valid('param').id), new Date());
-    if (!event) throw notFound();
+    if (!event) throw refusal(DESK_REFUSALS, 'not-found');
     return c.json(deskEventView(event), 200);
   });
 

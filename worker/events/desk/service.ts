@@ -62,10 +62,10 @@ export async function listStale(store: Store, limit: number, now: Date) {
 }
 
 export type ReviewOutcome =
-  | { status: 'changed'; event: EventDoc; published: boolean }
-  | { status: 'unchanged'; event: EventDoc }
-  | { status: 'not-found' }
-  | { status: 'merged'; into: ObjectId };
+  | { outcome: 'changed'; event: EventDoc; published: boolean }
+  | { outcome: 'unchanged'; event: EventDoc }
+  | { outcome: 'not-found' }
+  | { outcome: 'merged-away'; into: ObjectId };
 
 /**
  * Approve (publish) or reject, as one conditional update: only a change of status writes, so two
@@ -95,11 +95,11 @@ export async function reviewEvent(
     },
     { returnDocument: 'after' },
   );
-  if (changed) return { status: 'changed', event: changed, published: approve };
+  if (changed) return { outcome: 'changed', event: changed, published: approve };
   const event = await store.events.findOne({ _id: id });
-  if (!event) return { status: 'not-found' };
-  if (event.mergedInto) return { status: 'merged', into: event.mergedInto };
-  return { status: 'unchanged', event };
+  if (!event) return { outcome: 'not-found' };
+  if (event.mergedInto) return { outcome: 'merged-away', into: event.mergedInto };
+  return { outcome: 'unchanged', event };
 }
 
 /** The event confirmed as it stands: freshness restarts (off the stale list). */

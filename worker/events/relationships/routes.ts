@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { targetEventView } from '../catalog/record-view';
+import { EVENT_REFUSALS } from '../catalog/refusals';
 import { EventParam } from '../catalog/schema';
 import type { EventRelationship } from '../catalog/vocabulary';
 import { MyEventsPage, MyEventsQuery, RelationshipBody, RelationshipState } from './schema';
@@ -44,7 +45,7 @@ export const eventRelationshipRoutes = createRouter<AppEnv>().openapi(change, as
   const { id } = c.req.valid('param');
   const { relationship } = c.req.valid('json');
   const result = await setRelationship(c.var.db, new ObjectId(id), new ObjectId(c.var.user._id), relationship);
-  if (result === 'not-found') throw new ApiError(404, 'Event not found.');
+  if (result === 'not-found') throw refusal(EVENT_REFUSALS, result);
   return c.json(result, 200);
 });
 

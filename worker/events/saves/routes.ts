@@ -1,9 +1,10 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { EVENT_REFUSALS } from '../catalog/refusals';
 import { EventParam } from '../catalog/schema';
 import { findEventsByIds } from '../catalog/service';
 import { eventView } from '../catalog/views';
@@ -46,9 +47,8 @@ const mine = defineRoute({
 export const eventSaveRoutes = createRouter<AppEnv>()
   .openapi(save, async (c) => {
     const { id } = c.req.valid('param');
-    if ((await saveEvent(c.var.db, new ObjectId(id), c.var.user._id)) === 'not-found') {
-      throw new ApiError(404, 'Event not found.');
-    }
+    const outcome = await saveEvent(c.var.db, new ObjectId(id), c.var.user._id);
+    if (outcome === 'not-found') throw refusal(EVENT_REFUSALS, outcome);
     return c.json({ saved: true, eventId: id }, 200);
   })
   .openapi(unsave, async (c) => {

@@ -1,16 +1,16 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
+import { SUBSCRIPTION_REFUSALS } from './refusals';
 import {
   DeletedEventSubscription,
   EventSubscription,
   EventSubscriptionChanges,
   EventSubscriptionPage,
-  NEEDS_A_CRITERION,
   NewEventSubscription,
   type SubscriptionInput,
   SubscriptionPageQuery,
@@ -97,14 +97,9 @@ const remove = defineRoute({
   responses: { 200: jsonResponse(DeletedEventSubscription, 'Deleted'), 404: noSubscription },
 });
 
-const noCriterion = () =>
-  new ApiError(400, `${NEEDS_A_CRITERION}.`, { details: [{ field: 'criteria', message: NEEDS_A_CRITERION }] });
-
 async function checkOrganizer(c: { var: AppEnv['Variables'] }, input: SubscriptionInput) {
   if (input.organizerId && !(await organizerExists(c.var.db, new ObjectId(input.organizerId))))
-    throw new ApiError(400, 'organizerId names no known organizer.', {
-      details: [{ field: 'organizerId', message: 'names no known organizer' }],
-    });
+    throw refusal(SUBSCRIPTION_REFUSALS, 'unknown-organizer');
 }
 
 const ids = (c: { var: { user: { _id: string } } }, id: string) => ({
@@ -134,17 +129,16 @@ export const eventSubscriptionRoutes = createRouter<AppEnv>()
         ...fields,
       })
     )
-      throw noCriterion();
+      throw refusal(SUBSCRIPTION_REFUSALS, 'no-criterion');
     await checkOrganizer(c, input);
     const created = await createSubscription(c.var.db, new ObjectId(c.var.user._id), input);
-    if (created === 'limit')
-      throw new ApiError(409, `You already hold ${MAX} event subscriptions, the most allowed; delete one first.`);
+    if (created === 'limit') throw refusal(SUBSCRIPTION_REFUSALS, created);
     return c.json(eventSubscriptionView(created), 201);
   })
   .openapi(getOne, async (c) => {
     const { userId, id } = ids(c, c.req.valid('param').id);
     const sub = await findSubscription(c.var.db, userId, id);
-    if (!sub) throw new ApiError(404, 'Event subscription not found.');
+    if (!sub) throw refusal(SUBSCRIPTION_REFUSALS, 'not-found');
     return c.json(eventSubscriptionView(sub), 200);
   })
   .openapi(patch, async (c) => {
@@ -152,13 +146,11 @@ export const eventSubscriptionRoutes = createRouter<AppEnv>()
     const input = c.req.valid('json');
     await checkOrganizer(c, input);
     const outcome = await changeSubscription(c.var.db, userId, id, input);
-    if (outcome === 'not-found') throw new ApiError(404, 'Event subscription not found.');
-    if (outcome === 'no-criterion') throw noCriterion();
-    if (outcome === 'conflict') throw new ApiError(409, 'The subscription changed meanwhile; try again.');
+    if (typeof outcome === 'string') throw refusal(SUBSCRIPTION_REFUSALS, outcome);
     return c.json(eventSubscriptionView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const { userId, id } = ids(c, c.req.valid('param').id);
-    if (!(await deleteSubscription(c.var.db, userId, id))) throw new ApiError(404, 'Event subscription not found.');
+    if (!(await deleteSubscription(c.var.db, userId, id))) throw refusal(SUBSCRIPTION_REFUSALS, 'not-found');
     return c.json({ deleted: true as const, id: id.toHexString() }, 200);
   });

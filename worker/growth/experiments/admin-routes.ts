@@ -1,14 +1,14 @@
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
+import { EXPERIMENT_REFUSALS } from './refusals';
 import { Experiment, ExperimentCreate, ExperimentList, ExperimentPatch, ExperimentResults, KeyParam } from './schema';
 import { createExperiment, experimentResults, findExperiment, listExperiments, patchExperiment } from './service';
 import { experimentView, resultsView } from './views';
 
 const TAGS = ['admin', 'experiments'];
 const noExperiment = errorResponse('No experiment with this key');
-const missing = () => new ApiError(404, 'No experiment with this key.');
 
 const list = defineRoute({
   method: 'get',
@@ -68,32 +68,21 @@ export const adminExperimentRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => c.json({ items: (await listExperiments(c.var.db)).map(experimentView) }, 200))
   .openapi(create, async (c) => {
     const created = await createExperiment(c.var.db, c.req.valid('json'));
-    if (!created) throw new ApiError(409, 'An experiment with this key already exists.');
+    if (!created) throw refusal(EXPERIMENT_REFUSALS, 'exists');
     return c.json(experimentView(created), 201);
   })
   .openapi(getOne, async (c) => {
     const experiment = await findExperiment(c.var.db, c.req.valid('param').key);
-    if (!experiment) throw missing();
+    if (!experiment) throw refusal(EXPERIMENT_REFUSALS, 'missing');
     return c.json(experimentView(experiment), 200);
   })
   .openapi(patch, async (c) => {
-    const outcome = await patchExperiment(c.var.db, c.req.valid('param').key, c.req.valid('json'));
-    switch (outcome.kind) {
-      case 'changed':
-        return c.json(experimentView(outcome.experiment), 200);
-      case 'missing':
-        throw missing();
-      case 'frozen-variants':
-        throw new ApiError(
-          409,
-          `The variants of a ${outcome.status} experiment cannot change: units were assigned under these weights, and changing them would bias the results. Create a new experiment instead.`,
-        );
-      case 'bad-transition':
-        throw new ApiError(409, `An experiment cannot move from ${outcome.from} to ${outcome.to}.`);
-    }
+    const patched = await patchExperiment(c.var.db, c.req.valid('param').key, c.req.valid('json'));
+    if (patched.outcome !== 'changed') throw refusal(EXPERIMENT_REFUSALS, patched);
+    return c.json(experimentView(patched.experiment), 200);
   })
   .openapi(results, async (c) => {
     const found = await experimentResults(c.var.db, c.req.valid('param').key);
-    if (!found) throw missing();
+    if (!found) throw refusal(EXPERIMENT_REFUSALS, 'missing');
     return c.json(resultsView(found), 200);
   });

@@ -50,10 +50,10 @@ const ALLOWED_FROM: Record<ExperimentStatus, ExperimentStatus[]> = {
 };
 
 export type PatchOutcome =
-  | { kind: 'changed'; experiment: ExperimentDoc }
-  | { kind: 'missing' }
-  | { kind: 'frozen-variants'; status: ExperimentStatus }
-  | { kind: 'bad-transition'; from: ExperimentStatus; to: ExperimentStatus };
+  | { outcome: 'changed'; experiment: ExperimentDoc }
+  | { outcome: 'missing' }
+  | { outcome: 'frozen-variants'; status: ExperimentStatus }
+  | { outcome: 'bad-transition'; from: ExperimentStatus; to: ExperimentStatus };
 
 /**
  * Applies a change in one conditional update: the filter holds the statuses the change is allowed from, so a
@@ -81,12 +81,12 @@ export async function patchExperiment(store: Store, key: string, patch: Experime
     update,
     { returnDocument: 'after' },
   );
-  if (changed) return { kind: 'changed', experiment: changed };
+  if (changed) return { outcome: 'changed', experiment: changed };
   // The update refused: say why from what is stored now.
   const current = await findExperiment(store, key);
-  if (!current) return { kind: 'missing' };
-  if (patch.variants && current.status !== 'draft') return { kind: 'frozen-variants', status: current.status };
-  return { kind: 'bad-transition', from: current.status, to: status ?? current.status };
+  if (!current) return { outcome: 'missing' };
+  if (patch.variants && current.status !== 'draft') return { outcome: 'frozen-variants', status: current.status };
+  return { outcome: 'bad-transition', from: current.status, to: status ?? current.status };
 }
 
 /**

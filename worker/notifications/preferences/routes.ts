@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
-import { refusal } from '../../accounts/users/refusals';
+import { ACCOUNT_REFUSALS } from '../../accounts/users/refusals';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { Preferences, PreferencesPatch } from './schema';
 import { findPreferences, updatePreferences } from './service';
@@ -34,11 +35,11 @@ const patchPreferences = defineRoute({
 export const notificationPreferenceRoutes = createRouter<AppEnv>()
   .openapi(getPreferences, async (c) => {
     const outcome = await findPreferences(c.var.db, new ObjectId(c.var.user._id));
-    if (outcome === 'not-found') throw refusal(outcome);
+    if (outcome === 'not-found') throw refusal(ACCOUNT_REFUSALS, outcome);
     return c.json(preferencesView(outcome), 200);
   })
   .openapi(patchPreferences, async (c) => {
     const outcome = await updatePreferences(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
-    if (outcome === 'not-found') throw refusal(outcome);
+    if (outcome === 'not-found') throw refusal(ACCOUNT_REFUSALS, outcome);
     return c.json(preferencesView(outcome), 200);
   });

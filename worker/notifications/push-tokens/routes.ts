@@ -2,14 +2,15 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { PUSH_TOKEN_REFUSALS } from './refusals';
 import { PushToken, RegisterTokenBody, RemovedToken, TokenParam, WebUnsubscribeQuery } from './schema';
 import { registerToken, removeToken, removeWebSubscription } from './service';
 import { pushTokenView } from './views';
 import { DEFAULT_WEB_PUSH_HOSTS, webEndpointProblem, webEndpointRules } from './web-endpoint';
 
 const TAGS = ['notifications'];
-const NOT_YOURS = 'No such push token of yours.';
 const noToken = errorResponse('No such token of yours');
 
 const postToken = defineRoute({
@@ -60,12 +61,12 @@ export const pushTokenRoutes = createRouter<AppEnv>()
   .openapi(deleteToken, async (c) => {
     const { token } = c.req.valid('param');
     const outcome = await removeToken(c.var.db, new ObjectId(c.var.user._id), token);
-    if (outcome === 'not-found') throw new ApiError(404, NOT_YOURS);
+    if (outcome === 'not-found') throw refusal(PUSH_TOKEN_REFUSALS, outcome);
     return c.json({ deleted: true as const, token }, 200);
   })
   .openapi(deleteWeb, async (c) => {
     const { endpoint } = c.req.valid('query');
     const outcome = await removeWebSubscription(c.var.db, new ObjectId(c.var.user._id), endpoint);
-    if (outcome === 'not-found') throw new ApiError(404, NOT_YOURS);
+    if (outcome === 'not-found') throw refusal(PUSH_TOKEN_REFUSALS, outcome);
     return c.json({ deleted: true as const, token: endpoint }, 200);
   });

@@ -1,8 +1,9 @@
 import { ObjectId } from 'mongodb';
-import { refusal } from '../../accounts/users/refusals';
+import { ACCOUNT_REFUSALS } from '../../accounts/users/refusals';
 import type { AppEnv } from '../../platform/app-env';
 import { requireSetting } from '../../platform/config';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { TestPushAnswer, TestPushBody, VapidKey } from './schema';
 import { sendTestPush } from './test-push';
@@ -36,6 +37,6 @@ export const pushRoutes = createRouter<AppEnv>().openapi(getVapidKey, (c) =>
 export const adminPushRoutes = createRouter<AppEnv>().openapi(postTestPush, async (c) => {
   const { userId, ...test } = c.req.valid('json');
   const outcome = await sendTestPush(c.var.db, c.env, { userId: new ObjectId(userId), ...test });
-  if (outcome === 'not-found') throw refusal(outcome);
+  if (outcome === 'not-found') throw refusal(ACCOUNT_REFUSALS, outcome);
   return c.json(outcome, 200);
 });

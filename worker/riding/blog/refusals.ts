@@ -1,10 +1,8 @@
-import { ApiError } from '../../platform/http/errors';
+import type { Refusals } from '../../platform/http/refusals';
 
-/** A blog-service outcome that is not a post, as the HTTP error a route answers with. */
-export function refusal(outcome: 'not-found' | 'slug-taken'): ApiError {
-  if (outcome === 'not-found') return new ApiError(404, 'Blog post not found.');
-  return new ApiError(409, 'A blog post with this slug already exists.');
-}
-
-export const draftsAreAdminOnly = () =>
-  new ApiError(403, 'Only admins see drafts: send an admin token in x-auth-token.');
+/** Every refusal of the blog routes: the service's outcomes that are not a post, and drafts asked for without admin. */
+export const BLOG_REFUSALS: Refusals<'not-found' | 'slug-taken' | 'drafts-admin-only'> = {
+  'not-found': { status: 404, message: 'Blog post not found.' },
+  'slug-taken': { status: 409, message: 'A blog post with this slug already exists.' },
+  'drafts-admin-only': { status: 403, message: 'Only admins see drafts: send an admin token in x-auth-token.' },
+};

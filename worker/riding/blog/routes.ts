@@ -5,13 +5,14 @@ import { IdParam } from '../../platform/http/ids';
 import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
 import { tokenIsAdmin } from '../../platform/tokens/service';
 import type { BlogPostDoc } from '../documents';
 import { blogDocument } from '../search-index/documents';
-import { draftsAreAdminOnly, refusal } from './refusals';
+import { BLOG_REFUSALS } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
 import { deletePost, findPost, insertPost, listPosts, updatePost } from './service';
 import { postSortKey, postView } from './views';
@@ -90,7 +91,7 @@ export const blogRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
     if (query.status === 'draft' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token'))))
-      throw draftsAreAdminOnly();
+      throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
     return c.json(
       toKeysetPage(rows, query.limit, (row) => postSortKey(row, query.status), postView),
@@ -100,7 +101,7 @@ export const blogRoutes = createRouter<AppEnv>()
   .openapi(getOne, async (c) => {
     const post = await findPost(c.var.db, new ObjectId(c.req.valid('param').id));
     if (!post || (post.status !== 'published' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token')))))
-      throw refusal('not-found');
+      throw refusal(BLOG_REFUSALS, 'not-found');
     return c.json(postView(post), 200);
   })
   .openapi(create, async (c) => {
@@ -111,7 +112,7 @@ export const blogRoutes = createRouter<AppEnv>()
       tags: unique(tags) ?? [],
       authorId: new ObjectId(c.var.user._id),
     });
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(BLOG_REFUSALS, outcome);
     keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
     return c.json(postView(outcome), 201);
   })
@@ -121,13 +122,13 @@ export const blogRoutes = createRouter<AppEnv>()
       ...changes,
       ...(tags ? { tags: unique(tags) } : {}),
     });
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(BLOG_REFUSALS, outcome);
     keepIndexed(c.env, c.var.inBackground, 'blog post', () => reindexPost(c.env, outcome));
     return c.json(postView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
-    if ((await deletePost(c.var.db, new ObjectId(id))) === 'not-found') throw refusal('not-found');
+    if ((await deletePost(c.var.db, new ObjectId(id))) === 'not-found') throw refusal(BLOG_REFUSALS, 'not-found');
     keepIndexed(c.env, c.var.inBackground, 'blog post', () => unindexDocuments(c.env, 'blog', [id]));
     return c.json({ deleted: true as const, id }, 200);
   });

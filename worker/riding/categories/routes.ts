@@ -4,9 +4,10 @@ import { IdParam } from '../../platform/http/ids';
 import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
-import { refusal, stillReferenced } from './refusals';
+import { CATEGORY_REFUSALS } from './refusals';
 import { Category, CategoryQuery, CategoryUpdate, DeletedCategory, NewCategory } from './schema';
 import { deleteCategory, insertCategory, listCategories, updateCategory } from './service';
 import { categoryView } from './views';
@@ -74,19 +75,17 @@ export const categoryRoutes = createRouter<AppEnv>()
   .openapi(create, async (c) => {
     const body = c.req.valid('json');
     const outcome = await insertCategory(c.var.db, { ...body, slug: body.slug ?? slugify(body.name) });
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(CATEGORY_REFUSALS, outcome);
     return c.json(categoryView(outcome), 201);
   })
   .openapi(update, async (c) => {
     const outcome = await updateCategory(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));
-    if (typeof outcome === 'string') throw refusal(outcome);
-    if ('referencedBy' in outcome) throw stillReferenced(outcome, 'slug-change');
+    if (typeof outcome === 'string' || 'referencedBy' in outcome) throw refusal(CATEGORY_REFUSALS, outcome);
     return c.json(categoryView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
     const outcome = await deleteCategory(c.var.db, new ObjectId(id));
-    if (outcome === 'not-found') throw refusal(outcome);
-    if (outcome !== 'deleted') throw stillReferenced(outcome, 'delete');
+    if (outcome !== 'deleted') throw refusal(CATEGORY_REFUSALS, outcome);
     return c.json({ deleted: true as const, id }, 200);
   });

@@ -7,8 +7,8 @@ import type { CategoryDoc } from '../documents';
 
 export type NewCategoryFields = Pick<CategoryDoc, 'name' | 'slug'> & { sport?: string };
 export type CategoryChanges = { name?: string; slug?: string; sport?: string | null };
-/** A category that trickipedia entries reference, and how many. */
-export type Referenced = { referencedBy: number };
+/** A delete or slug change refused because trickipedia entries reference the category, and how many. */
+export type Referenced<Refused extends 'referenced' | 'slug-referenced'> = { outcome: Refused; referencedBy: number };
 
 /** No entry counts against it (a category stored before the counter existed has none). */
 const UNREFERENCED: Filter<CategoryDoc> = { entryCount: { $not: { $gt: 0 } } };
@@ -48,7 +48,7 @@ export async function updateCategory(
   store: Store,
   id: ObjectId,
   changes: CategoryChanges,
-): Promise<CategoryDoc | 'not-found' | 'slug-taken' | Referenced> {
+): Promise<CategoryDoc | 'not-found' | 'slug-taken' | Referenced<'slug-referenced'>> {
   const $set: Partial<CategoryDoc> = { updatedAt: new Date() };
   if (changes.name !== undefined) $set.name = changes.name;
   if (changes.slug !== undefined) $set.slug = changes.slug;
@@ -66,18 +66,25 @@ export async function updateCategory(
     if (isDuplicateKey(err)) return 'slug-taken';
     throw err;
   }
-  return (await referencedBy(store, id)) ?? 'not-found';
+  return (await referencedBy(store, id, 'slug-referenced')) ?? 'not-found';
 }
 
 /** Deletes the category only if no entry counts against it, in one atomic delete. */
-export async function deleteCategory(store: Store, id: ObjectId): Promise<'deleted' | 'not-found' | Referenced> {
+export async function deleteCategory(
+  store: Store,
+  id: ObjectId,
+): Promise<'deleted' | 'not-found' | Referenced<'referenced'>> {
   if (await store.categories.findOneAndDelete({ _id: id, ...UNREFERENCED })) return 'deleted';
-  return (await referencedBy(store, id)) ?? 'not-found';
+  return (await referencedBy(store, id, 'referenced')) ?? 'not-found';
 }
 
-async function referencedBy(store: Store, id: ObjectId): Promise<Referenced | undefined> {
+async function referencedBy<Refused extends 'referenced' | 'slug-referenced'>(
+  store: Store,
+  id: ObjectId,
+  outcome: Refused,
+): Promise<Referenced<Refused> | undefined> {
   const category = await store.categories.findOne({ _id: id }, { projection: { entryCount: 1 } });
-  return category ? { referencedBy: category.entryCount ?? 0 } : undefined;
+  return category ? { outcome, referencedBy: category.entryCount ?? 0 } : undefined;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { DEFAULT_REMINDER_CADENCE } from '../tricklists/schema';
 import { findReminderCadences, setReminderCadence } from '../tricklists/service';
+import { REMINDER_REFUSALS } from './refusals';
 import {
   CadenceBody,
   CadenceEntry,
@@ -81,7 +82,7 @@ export const reminderRoutes = createRouter<AppEnv>()
     const { listId } = c.req.valid('param');
     const { cadence } = c.req.valid('json');
     const list = await setReminderCadence(c.var.db, new ObjectId(c.var.user._id), new ObjectId(listId), cadence);
-    if (!list) throw new ApiError(404, 'Trick list not found.');
+    if (!list) throw refusal(REMINDER_REFUSALS, 'list-not-found');
     const slots = await replanList(c.var.db, list);
     return c.json({ listId, cadence, plannedFor: slots.map((slot) => slot.toISOString()) }, 200);
   })
@@ -96,7 +97,6 @@ export const reminderRoutes = createRouter<AppEnv>()
       new ObjectId(c.var.user._id),
       new ObjectId(c.req.valid('param').id),
     );
-    if (outcome === 'not-found') throw new ApiError(404, 'Scheduled notification not found.');
-    if (outcome === 'not-pending') throw new ApiError(409, 'This reminder was cancelled or failed; it cannot be sent.');
+    if (typeof outcome === 'string') throw refusal(REMINDER_REFUSALS, outcome);
     return c.json(scheduledNotificationView(outcome), 200);
   });

@@ -1,14 +1,10 @@
-import { ApiError } from '../../platform/http/errors';
+import type { Refusals } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
+import { SPOT_REFUSALS } from '../spots/refusals';
 
-const REFUSALS = {
-  'not-found': [404, 'Spot list not found.'],
-  'spot-not-found': [404, 'Spot not found.'],
-  'list-full': [409, `A spot list holds at most ${LIMITS.spotsPerListMax} spots.`],
-} as const;
-
-/** A spot-lists outcome that is not a list, as the HTTP error a route answers with. */
-export function refusal(outcome: keyof typeof REFUSALS): ApiError {
-  const [status, message] = REFUSALS[outcome];
-  return new ApiError(status, message);
-}
+/** A spot-lists outcome that is not a list, as the routes answer it. */
+export const SPOT_LIST_REFUSALS: Refusals<'not-found' | 'spot-not-found' | 'list-full'> = {
+  'not-found': { status: 404, message: 'Spot list not found.' },
+  'spot-not-found': SPOT_REFUSALS['not-found'],
+  'list-full': { status: 409, message: `A spot list holds at most ${LIMITS.spotsPerListMax} spots.` },
+};

@@ -2,8 +2,9 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { refusal } from './refusals';
+import { SPOT_LIST_REFUSALS } from './refusals';
 import {
   DeletedSpotList,
   ListParam,
@@ -124,31 +125,31 @@ export const spotListRoutes = createRouter<AppEnv>()
   .openapi(getList, async (c) => {
     const { listId, userId } = ids(c, c.req.valid('param').listId);
     const list = await findSpotList(c.var.db, listId, userId);
-    if (!list) throw refusal('not-found');
+    if (!list) throw refusal(SPOT_LIST_REFUSALS, 'not-found');
     return c.json(spotListView(list), 200);
   })
   .openapi(patchList, async (c) => {
     const { listId, userId } = ids(c, c.req.valid('param').listId);
     const outcome = await renameSpotList(c.var.db, listId, userId, c.req.valid('json'));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(SPOT_LIST_REFUSALS, outcome);
     return c.json(spotListView(outcome), 200);
   })
   .openapi(deleteList, async (c) => {
     const { listId, userId } = ids(c, c.req.valid('param').listId);
-    if (!(await deleteSpotList(c.var.db, listId, userId))) throw refusal('not-found');
+    if (!(await deleteSpotList(c.var.db, listId, userId))) throw refusal(SPOT_LIST_REFUSALS, 'not-found');
     return c.json({ deleted: true as const, listId: listId.toHexString() }, 200);
   })
   .openapi(putSpot, async (c) => {
     const param = c.req.valid('param');
     const { listId, userId } = ids(c, param.listId);
     const outcome = await addSpotToList(c.var.db, listId, userId, new ObjectId(param.spotId));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(SPOT_LIST_REFUSALS, outcome);
     return c.json(spotListView(outcome), 200);
   })
   .openapi(deleteSpot, async (c) => {
     const param = c.req.valid('param');
     const { listId, userId } = ids(c, param.listId);
     const outcome = await removeSpotFromList(c.var.db, listId, userId, new ObjectId(param.spotId));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(SPOT_LIST_REFUSALS, outcome);
     return c.json(spotListView(outcome), 200);
   });

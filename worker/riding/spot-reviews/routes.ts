@@ -1,12 +1,13 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../spots/service';
+import { REVIEW_REFUSALS } from './refusals';
 import { DeletedReview, Review, ReviewBody, ReviewPage, ReviewParams, SpotParam } from './schema';
 import { deleteReview, listReviews, putReview, ratingSummary } from './service';
 import { reviewView } from './views';
@@ -53,7 +54,7 @@ const remove = defineRoute({
 
 async function existingSpot(c: { var: AppEnv['Variables'] }, spotId: string): Promise<ObjectId> {
   const id = new ObjectId(spotId);
-  if (!(await spotExists(c.var.db, id))) throw new ApiError(404, 'Spot not found.');
+  if (!(await spotExists(c.var.db, id))) throw refusal(REVIEW_REFUSALS, 'spot-not-found');
   return id;
 }
 
@@ -81,7 +82,6 @@ export const spotReviewRoutes = createRouter<AppEnv>()
     const { spotId, reviewId } = c.req.valid('param');
     const caller = callerOf(c.var.account);
     const outcome = await deleteReview(c.var.db, new ObjectId(spotId), new ObjectId(reviewId), caller);
-    if (outcome === 'not-found') throw new ApiError(404, 'Review not found.');
-    if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own reviews.');
+    if (outcome !== 'deleted') throw refusal(REVIEW_REFUSALS, outcome);
     return c.json({ deleted: true as const, reviewId }, 200);
   });

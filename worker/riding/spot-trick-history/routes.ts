@@ -1,13 +1,14 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { spotExists } from '../spots/service';
 import { entryExists } from '../trickipedia/service';
+import { LANDING_REFUSALS } from './refusals';
 import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
 import { listLandings, recordLanding } from './service';
 import { landingView } from './views';
@@ -34,15 +35,11 @@ const record = defineRoute({
   responses: { 201: jsonResponse(Landing, 'Recorded'), 404: noSpot },
 });
 
-function badField(field: string, message: string): ApiError {
-  return new ApiError(400, 'Invalid request body.', { details: [{ field, message }] });
-}
-
 /** Spot trick history, mounted under /api/spots. */
 export const spotTrickHistoryRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
-    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(LANDING_REFUSALS, 'spot-not-found');
     const query = c.req.valid('query');
     const rows = await listLandings(c.var.db, spotId, query);
     const riders = await publicUsers(
@@ -57,13 +54,12 @@ export const spotTrickHistoryRoutes = createRouter<AppEnv>()
   .openapi(record, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
     const body = c.req.valid('json');
-    if (!(await spotExists(c.var.db, spotId))) throw new ApiError(404, 'Spot not found.');
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(LANDING_REFUSALS, 'spot-not-found');
     const landedAt = body.landedAt ? new Date(body.landedAt) : new Date();
-    if (landedAt.getTime() > Date.now() + LIMITS.landedAtSkewMs)
-      throw badField('landedAt', 'must not be in the future');
+    if (landedAt.getTime() > Date.now() + LIMITS.landedAtSkewMs) throw refusal(LANDING_REFUSALS, 'landed-in-future');
     const trickipediaId = body.trickipediaId ? new ObjectId(body.trickipediaId) : undefined;
     if (trickipediaId && !(await entryExists(c.var.db, trickipediaId))) {
-      throw badField('trickipediaId', 'no encyclopedia entry has this id');
+      throw refusal(LANDING_REFUSALS, 'trickipedia-not-found');
     }
     const userId = new ObjectId(c.var.user._id);
     const landing = await recordLanding(c.var.db, {

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import type { Store } from '../../platform/db/store';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
 import { callerOf } from '../../platform/tokens/service';
@@ -10,6 +10,7 @@ import { spotDocument } from '../search-index/documents';
 import { removeSpotFromAllLists } from '../spot-lists/service';
 import { ratingSummaries, ratingSummary } from '../spot-reviews/service';
 import { encodePosition, encodeSyncCursor } from './position';
+import { SPOT_REFUSALS } from './refusals';
 import {
   DeletedSpot,
   NewSpotBody,
@@ -27,13 +28,6 @@ import { spotView } from './views';
 const TAGS = ['spots'];
 const noSpot = errorResponse('No such spot');
 const notYours = errorResponse('Not your spot (only its creator or an admin may change it)');
-
-const NOT_FOUND = 'Spot not found.';
-const NOT_YOURS = 'Only the creator of this spot or an admin can change it.';
-
-function refusal(outcome: 'not-found' | 'not-yours'): ApiError {
-  return outcome === 'not-found' ? new ApiError(404, NOT_FOUND) : new ApiError(403, NOT_YOURS);
-}
 
 const listSpots = defineRoute({
   method: 'get',
@@ -143,24 +137,20 @@ export const spotRoutes = ({ detachSpotFromPosts }: SpotFeedLinks) =>
     })
     .openapi(getSpot, async (c) => {
       const spot = await findSpot(c.var.db, new ObjectId(c.req.valid('param').spotId));
-      if (!spot) throw refusal('not-found');
+      if (!spot) throw refusal(SPOT_REFUSALS, 'not-found');
       return c.json(spotView(spot, await ratingSummary(c.var.db, spot._id)), 200);
     })
     .openapi(patchSpot, async (c) => {
       const id = new ObjectId(c.req.valid('param').spotId);
-      const outcome = await updateSpot(c.var.db, id, callerOf(c.var.account), c.req.valid('json'));
-      if (typeof outcome === 'string') throw refusal(outcome);
-      if ('conflict' in outcome) {
-        const details = outcome.fields.map((field) => ({ field, message: 'contradicts a stay of this spot' }));
-        throw new ApiError(400, "The spot's new place contradicts its stays.", { details });
-      }
-      keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(outcome)]));
-      return c.json(spotView(outcome, await ratingSummary(c.var.db, outcome._id)), 200);
+      const result = await updateSpot(c.var.db, id, callerOf(c.var.account), c.req.valid('json'));
+      if (typeof result === 'string' || 'outcome' in result) throw refusal(SPOT_REFUSALS, result);
+      keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(result)]));
+      return c.json(spotView(result, await ratingSummary(c.var.db, result._id)), 200);
     })
     .openapi(removeSpot, async (c) => {
       const id = new ObjectId(c.req.valid('param').spotId);
       const outcome = await deleteSpot(c.var.db, id, callerOf(c.var.account));
-      if (outcome !== 'deleted') throw refusal(outcome);
+      if (outcome !== 'deleted') throw refusal(SPOT_REFUSALS, outcome);
       // Its reviews and landings stay, unreachable; spot lists and posts stop naming it.
       await Promise.all([removeSpotFromAllLists(c.var.db, id), detachSpotFromPosts(c.var.db, id)]);
       keepIndexed(c.env, c.var.inBackground, 'spot', () => unindexDocuments(c.env, 'spot', [id]));

@@ -107,7 +107,8 @@ async function whyUnchanged(store: Store, id: ObjectId): Promise<'not-found' | '
   return (await store.spots.countDocuments({ _id: id }, { limit: 1 })) ? 'not-yours' : 'not-found';
 }
 
-export type PlaceConflict = { conflict: 'stay-place'; fields: string[] };
+/** A place change refused because it contradicts these fields of the spot's stays. */
+export type PlaceConflict = { outcome: 'place-conflict'; fields: string[] };
 
 /**
  * Applies a change. A change of city, state or country must agree with the spot's stays
@@ -136,7 +137,7 @@ export async function updateSpot(
         ]),
       );
       const fields = [...new Set((spot.stays ?? []).flatMap((stay) => placeMismatches(stay, place)))];
-      if (fields.length) return { conflict: 'stay-place', fields };
+      if (fields.length) return { outcome: 'place-conflict', fields };
       pinned = { updatedAt: spot.updatedAt };
     }
     const updated = await store.spots.findOneAndUpdate({ ...editable(id, caller), ...pinned }, changeUpdate(changes), {

@@ -2,11 +2,12 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { callerOf, tokenIsAdmin } from '../../platform/tokens/service';
 import { spotExists } from '../spots/service';
 import { rankedPage } from './ranking';
-import { refusal } from './refusals';
+import { STAY_REFUSALS } from './refusals';
 import {
   DeletedStay,
   RankedListQuery,
@@ -108,21 +109,21 @@ export const stayRoutes = createRouter<AppEnv>()
     const spotId = new ObjectId(c.req.valid('param').spotId);
     const { limit, cursor, includeUnreviewed } = c.req.valid('query');
     await requireAdminFor(c, includeUnreviewed);
-    if (!(await spotExists(c.var.db, spotId))) throw refusal({ outcome: 'spot-not-found' });
+    if (!(await spotExists(c.var.db, spotId))) throw refusal(STAY_REFUSALS, 'spot-not-found');
     const rows = await rankedStays(c.var.db, spotListFilter(spotId, includeUnreviewed), { limit, after: cursor });
     return c.json(rankedPage(rows, limit, view), 200);
   })
   .openapi(create, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
     const written = await createStay(c.var.db, spotId, c.req.valid('json'), new ObjectId(c.var.user._id));
-    if (!('stay' in written)) throw refusal(written);
+    if (!('stay' in written)) throw refusal(STAY_REFUSALS, written);
     return c.json(stayView(written.stay, { spotId, spotName: written.spotName }), 201);
   })
   .openapi(replace, async (c) => {
     const { spotId, stayId } = c.req.valid('param');
     const id = new ObjectId(spotId);
     const written = await replaceStay(c.var.db, id, stayId.toLowerCase(), c.req.valid('json'), caller(c));
-    if (!('stay' in written)) throw refusal(written);
+    if (!('stay' in written)) throw refusal(STAY_REFUSALS, written);
     return c.json(stayView(written.stay, { spotId: id, spotName: written.spotName }), 200);
   })
   .openapi(remove, async (c) => {
@@ -133,7 +134,7 @@ export const stayRoutes = createRouter<AppEnv>()
     if (outcome.outcome === 'deleted' || outcome.outcome === 'not-found') {
       return c.json({ deleted: outcome.outcome === 'deleted', stayId }, 200);
     }
-    throw refusal(outcome);
+    throw refusal(STAY_REFUSALS, outcome);
   })
   .openapi(search, async (c) => {
     const query = c.req.valid('query');

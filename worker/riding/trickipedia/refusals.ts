@@ -1,10 +1,8 @@
-import { ApiError } from '../../platform/http/errors';
+import { invalidBodyField, type Refusals } from '../../platform/http/refusals';
 
-/** A trickipedia-service outcome that is not an entry, as the HTTP error a route answers with. */
-export function refusal(outcome: 'not-found' | 'unknown-category' | 'slug-taken'): ApiError {
-  if (outcome === 'not-found') return new ApiError(404, 'Trickipedia entry not found.');
-  if (outcome === 'slug-taken') return new ApiError(409, 'A trickipedia entry with this slug already exists.');
-  return new ApiError(400, 'Invalid request body.', {
-    details: [{ field: 'category', message: 'no category has this slug' }],
-  });
-}
+/** A trickipedia-service outcome that is not an entry, as the routes answer it. */
+export const TRICKIPEDIA_REFUSALS: Refusals<'not-found' | 'unknown-category' | 'slug-taken'> = {
+  'not-found': { status: 404, message: 'Trickipedia entry not found.' },
+  'slug-taken': { status: 409, message: 'A trickipedia entry with this slug already exists.' },
+  'unknown-category': invalidBodyField('category', 'no category has this slug'),
+};

@@ -4,10 +4,11 @@ import { IdParam } from '../../platform/http/ids';
 import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
 import { trickDocument } from '../search-index/documents';
-import { refusal } from './refusals';
+import { TRICKIPEDIA_REFUSALS } from './refusals';
 import { DeletedEntry, EntryBody, EntryQuery, entryFields, TrickipediaEntry } from './schema';
 import { deleteEntry, findEntry, insertEntry, replaceEntry, searchEntries } from './service';
 import { entryView } from './views';
@@ -79,25 +80,26 @@ export const trickipediaRoutes = createRouter<AppEnv>()
   })
   .openapi(getOne, async (c) => {
     const entry = await findEntry(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!entry) throw refusal('not-found');
+    if (!entry) throw refusal(TRICKIPEDIA_REFUSALS, 'not-found');
     return c.json(entryView(entry), 200);
   })
   .openapi(create, async (c) => {
     const outcome = await insertEntry(c.var.db, entryFields(c.req.valid('json')));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(TRICKIPEDIA_REFUSALS, outcome);
     keepIndexed(c.env, c.var.inBackground, 'trick', () => indexDocuments(c.env, 'trick', [trickDocument(outcome)]));
     return c.json(entryView(outcome), 201);
   })
   .openapi(replace, async (c) => {
     const id = new ObjectId(c.req.valid('param').id);
     const outcome = await replaceEntry(c.var.db, id, entryFields(c.req.valid('json')));
-    if (typeof outcome === 'string') throw refusal(outcome);
+    if (typeof outcome === 'string') throw refusal(TRICKIPEDIA_REFUSALS, outcome);
     keepIndexed(c.env, c.var.inBackground, 'trick', () => indexDocuments(c.env, 'trick', [trickDocument(outcome)]));
     return c.json(entryView(outcome), 200);
   })
   .openapi(remove, async (c) => {
     const id = c.req.valid('param').id;
-    if ((await deleteEntry(c.var.db, new ObjectId(id))) === 'not-found') throw refusal('not-found');
+    if ((await deleteEntry(c.var.db, new ObjectId(id))) === 'not-found')
+      throw refusal(TRICKIPEDIA_REFUSALS, 'not-found');
     keepIndexed(c.env, c.var.inBackground, 'trick', () => unindexDocuments(c.env, 'trick', [id]));
     return c.json({ deleted: true as const, id }, 200);
   });

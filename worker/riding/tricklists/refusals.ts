@@ -1,11 +1,9 @@
-import { ApiError } from '../../platform/http/errors';
+import { invalidBodyField, type Refusals } from '../../platform/http/refusals';
 
-// Another rider's list answers exactly as a missing one (the product decisions: private ids are not probed).
-export const listNotFound = () => new ApiError(404, 'Trick list not found.');
-export const trickNotFound = () => new ApiError(404, 'Trick not found.');
-
-/** A trickipediaId naming no entry: a validation failure of that field, like zod's. */
-export const unknownTrickipediaEntry = () =>
-  new ApiError(400, 'Invalid request body.', {
-    details: [{ field: 'trickipediaId', message: 'does not match any trickipedia entry' }],
-  });
+/** The refusals of trick lists and the tricks in them, named as the tricks service names its outcomes. */
+export const TRICK_REFUSALS: Refusals<'list-not-found' | 'not-found' | 'trickipedia-not-found'> = {
+  // Another rider's list answers exactly as a missing one (the product decisions: private ids are not probed).
+  'list-not-found': { status: 404, message: 'Trick list not found.' },
+  'not-found': { status: 404, message: 'Trick not found.' },
+  'trickipedia-not-found': invalidBodyField('trickipediaId', 'does not match any trickipedia entry'),
+};

@@ -2,10 +2,11 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { replanList } from '../reminders/service';
 import { countTricks, countTricksPerList, deleteTricksOfList } from '../tricks/service';
-import { listNotFound } from './refusals';
+import { TRICK_REFUSALS } from './refusals';
 import {
   DeletedTrickList,
   ListIdParam,
@@ -97,7 +98,7 @@ export const trickListRoutes = createRouter<AppEnv>()
   .openapi(openList, async (c) => {
     const owner = { userId: new ObjectId(c.var.user._id), listId: new ObjectId(c.req.valid('param').listId) };
     const opened = await openTrickList(c.var.db, owner.userId, owner.listId);
-    if (!opened) throw listNotFound();
+    if (!opened) throw refusal(TRICK_REFUSALS, 'list-not-found');
     const trickCount = await countTricks(c.var.db, owner);
     return c.json(
       { ...trickListWithCountView(opened.list, trickCount), remindersAutoPaused: opened.remindersAutoPaused },
@@ -108,7 +109,7 @@ export const trickListRoutes = createRouter<AppEnv>()
     const userId = new ObjectId(c.var.user._id);
     const changes = c.req.valid('json');
     const list = await updateTrickList(c.var.db, userId, new ObjectId(c.req.valid('param').listId), changes);
-    if (!list) throw listNotFound();
+    if (!list) throw refusal(TRICK_REFUSALS, 'list-not-found');
     // A cadence changed here re-plans as PUT /api/users/me/reminder-cadence/:listId does (worker/riding/reminders/routes.ts).
     if (changes.reminderCadence) await replanList(c.var.db, list);
     return c.json(trickListView(list), 200);
@@ -118,6 +119,6 @@ export const trickListRoutes = createRouter<AppEnv>()
     const deleted = await deleteTrickList(c.var.db, owner.userId, owner.listId);
     // Swept even when the list is already gone, so retrying a deletion that failed half-way cleans up.
     const tricksDeleted = await deleteTricksOfList(c.var.db, owner);
-    if (!deleted) throw listNotFound();
+    if (!deleted) throw refusal(TRICK_REFUSALS, 'list-not-found');
     return c.json({ deleted: true as const, listId: owner.listId.toHexString(), tricksDeleted }, 200);
   });

@@ -2,8 +2,9 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { listNotFound, trickNotFound, unknownTrickipediaEntry } from '../tricklists/refusals';
+import { TRICK_REFUSALS } from '../tricklists/refusals';
 import { ListIdParam } from '../tricklists/schema';
 import { DeletedTrick, NewTrickBody, Trick, TrickChanges, TrickParams, TrickQuery } from './schema';
 import { addTrick, deleteTrick, findTricks, landTrick, logAttempt, type TrickOwner, updateTrick } from './service';
@@ -84,7 +85,7 @@ export const trickRoutes = createRouter<AppEnv>()
   .openapi(listTricks, async (c) => {
     const query = c.req.valid('query');
     const rows = await findTricks(c.var.db, ownerOf(c.var.user._id, c.req.valid('param').listId), query);
-    if (rows === 'list-not-found') throw listNotFound();
+    if (rows === 'list-not-found') throw refusal(TRICK_REFUSALS, rows);
     return c.json(toPage(rows, query.limit, trickView), 200);
   })
   .openapi(createTrick, async (c) => {
@@ -93,8 +94,7 @@ export const trickRoutes = createRouter<AppEnv>()
       ...fields,
       ...(trickipediaId ? { trickipediaId: new ObjectId(trickipediaId) } : {}),
     });
-    if (outcome === 'list-not-found') throw listNotFound();
-    if (outcome === 'trickipedia-not-found') throw unknownTrickipediaEntry();
+    if (typeof outcome === 'string') throw refusal(TRICK_REFUSALS, outcome);
     return c.json(trickView(outcome), 201);
   })
   .openapi(patchTrick, async (c) => {
@@ -106,24 +106,24 @@ export const trickRoutes = createRouter<AppEnv>()
         ? { trickipediaId: trickipediaId === null ? null : new ObjectId(trickipediaId) }
         : {}),
     });
-    if (outcome === 'not-found') throw trickNotFound();
-    if (outcome === 'trickipedia-not-found') throw unknownTrickipediaEntry();
+    if (typeof outcome === 'string') throw refusal(TRICK_REFUSALS, outcome);
     return c.json(trickView(outcome), 200);
   })
   .openapi(removeTrick, async (c) => {
     const { listId, trickId } = c.req.valid('param');
-    if (!(await deleteTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId)))) throw trickNotFound();
+    if (!(await deleteTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId))))
+      throw refusal(TRICK_REFUSALS, 'not-found');
     return c.json({ deleted: true as const, trickId }, 200);
   })
   .openapi(attempt, async (c) => {
     const { listId, trickId } = c.req.valid('param');
     const trick = await logAttempt(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId));
-    if (!trick) throw trickNotFound();
+    if (!trick) throw refusal(TRICK_REFUSALS, 'not-found');
     return c.json(trickView(trick), 200);
   })
   .openapi(land, async (c) => {
     const { listId, trickId } = c.req.valid('param');
     const trick = await landTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId));
-    if (!trick) throw trickNotFound();
+    if (!trick) throw refusal(TRICK_REFUSALS, 'not-found');
     return c.json(trickView(trick), 200);
   });

@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { BLOCK_REFUSALS } from './refusals';
 import { BlockPage, BlockParam, BlockState } from './schema';
 import { blockUser, listBlocks, unblockUser } from './service';
 import { blockedUserView } from './views';
@@ -51,12 +52,9 @@ export const blockRoutes = createRouter<AppEnv>()
   .openapi(block, async (c) => {
     const { userId } = c.req.valid('param');
     const callerId = new ObjectId(c.var.user._id);
-    if (callerId.equals(userId)) {
-      throw new ApiError(400, 'You cannot block yourself.', { details: [{ field: 'userId', message: 'is you' }] });
-    }
-    if ((await blockUser(c.var.db, callerId, new ObjectId(userId))) === 'not-found') {
-      throw new ApiError(404, 'User not found.');
-    }
+    if (callerId.equals(userId)) throw refusal(BLOCK_REFUSALS, 'self');
+    const outcome = await blockUser(c.var.db, callerId, new ObjectId(userId));
+    if (outcome === 'not-found') throw refusal(BLOCK_REFUSALS, outcome);
     return c.json({ userId, blocked: true }, 200);
   })
   .openapi(unblock, async (c) => {

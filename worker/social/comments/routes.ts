@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { callerOf } from '../../platform/tokens/service';
@@ -11,6 +11,7 @@ import { blockedBetween } from '../blocks/service';
 import { hiddenFrom, PUBLIC_OR_READER, readerOf } from '../feed/reader';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
+import { COMMENT_REFUSALS } from './refusals';
 import { Comment, CommentPage, CommentParams, DeletedComment, NewComment } from './schema';
 import { deleteComment, insertComment, listComments } from './service';
 import { commentView } from './views';
@@ -59,7 +60,7 @@ export const commentRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
     const [post, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
-    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
+    if (!post || hiddenFrom(hidden, post.userId)) throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const query = c.req.valid('query');
     const rows = await listComments(c.var.db, postId, { ...query, hiddenAuthors: hidden });
     const authors = await publicUsers(
@@ -75,7 +76,7 @@ export const commentRoutes = createRouter<AppEnv>()
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId(c.req.valid('param').postId);
     const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
-    if (comment === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (comment === 'not-found') throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const authors = await publicUsers(c.var.db, [userId]);
     const view = commentView(comment, authors.get(userId.toHexString()));
     publishAfterWrite(
@@ -95,8 +96,6 @@ export const commentRoutes = createRouter<AppEnv>()
     const { postId, commentId } = c.req.valid('param');
     const caller = callerOf(c.var.account);
     const outcome = await deleteComment(c.var.db, new ObjectId(postId), new ObjectId(commentId), caller);
-    if (outcome === 'not-found') throw new ApiError(404, 'Comment not found.');
-    if (outcome === 'not-yours')
-      throw new ApiError(403, 'You can delete only your own comments or comments on your posts.');
+    if (outcome !== 'deleted') throw refusal(COMMENT_REFUSALS, outcome);
     return c.json({ deleted: true as const, commentId }, 200);
   });

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { callerOf } from '../../platform/tokens/service';
@@ -10,6 +10,7 @@ import { spotExists } from '../../riding/spots/service';
 import { blockersOf } from '../blocks/service';
 import { postViews } from './post-views';
 import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
+import { POST_REFUSALS } from './refusals';
 import { removePost } from './removal';
 import { DeletedPost, FeedPage, FeedPost, NewPost, PostParam } from './schema';
 import { findPost, insertPost, listPosts } from './service';
@@ -71,7 +72,7 @@ export const feedRoutes = createRouter<AppEnv>()
     const { spotId, ...fields } = c.req.valid('json');
     const spot = spotId ? new ObjectId(spotId) : undefined;
     if (spot && !(await spotExists(c.var.db, spot))) {
-      throw new ApiError(400, 'Invalid request body.', { details: [{ field: 'spotId', message: 'no such spot' }] });
+      throw refusal(POST_REFUSALS, 'unknown-spot');
     }
     const userId = new ObjectId(c.var.user._id);
     const post = await insertPost(c.var.db, userId, { ...fields, ...(spot ? { spotId: spot } : {}) });
@@ -85,15 +86,14 @@ export const feedRoutes = createRouter<AppEnv>()
   .openapi(getOne, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
     const [post, { readerId, hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
-    if (!post || hiddenFrom(hidden, post.userId)) throw new ApiError(404, 'Post not found.');
+    if (!post || hiddenFrom(hidden, post.userId)) throw refusal(POST_REFUSALS, 'not-found');
     const [view] = await postViews(c.var.db, [post], readerId);
     return c.json(view!, 200);
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
     const outcome = await removePost(c.var.db, new ObjectId(postId), callerOf(c.var.account));
-    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
-    if (outcome === 'not-yours') throw new ApiError(403, 'You can delete only your own posts.');
+    if (outcome !== 'deleted') throw refusal(POST_REFUSALS, outcome);
     publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
       everyoneBut: [],
     }));

@@ -2,11 +2,12 @@ import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { ReactionCountsPayload } from '../../../durable-objects/realtime-events';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { blockersOf } from '../blocks/service';
+import { POST_REFUSALS } from '../feed/refusals';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
 import { ReactionBody, ReactionState } from './schema';
@@ -51,14 +52,14 @@ export const reactionRoutes = createRouter<AppEnv>()
     const { postId } = c.req.valid('param');
     const { type } = c.req.valid('json');
     const counts = await putReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id), type);
-    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (counts === 'not-found') throw refusal(POST_REFUSALS, counts);
     publishCounts(c, postId, counts);
     return c.json({ postId, myReaction: type, counts }, 200);
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
     const counts = await deleteReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
-    if (counts === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (counts === 'not-found') throw refusal(POST_REFUSALS, counts);
     publishCounts(c, postId, counts);
     return c.json({ postId, myReaction: null, counts }, 200);
   });

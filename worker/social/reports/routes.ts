@@ -1,12 +1,13 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
+import { REPORT_REFUSALS } from './refusals';
 import { NewReport, Report, ReportPage, ReportQuery, Resolution } from './schema';
 import { fileReport, listReports, resolveReport } from './service';
 import { reportView } from './views';
@@ -59,7 +60,7 @@ export const reportRoutes = createRouter<AppEnv>().openapi(file, async (c) => {
     ...fields,
     targetId: new ObjectId(targetId),
   });
-  if (outcome === 'not-found') throw new ApiError(404, `No such ${fields.targetType}.`);
+  if (outcome === 'not-found') throw refusal(REPORT_REFUSALS, `${fields.targetType}-not-found`);
   return c.json(reportView(outcome.report), outcome.created ? 201 : 200);
 });
 
@@ -76,11 +77,7 @@ export const adminReportRoutes = createRouter<AppEnv>()
       c.req.valid('json').action,
       new ObjectId(c.var.user._id),
     );
-    if (outcome === 'not-found') throw new ApiError(404, 'Report not found.');
-    if (outcome === 'resolved-already') throw new ApiError(409, 'This report is resolved already.');
-    if (outcome === 'not-removable') {
-      throw new ApiError(400, 'action: a rider is never removed through a report; dismiss it, or act on the account.');
-    }
+    if (typeof outcome === 'string') throw refusal(REPORT_REFUSALS, outcome);
     if (outcome.action === 'remove' && outcome.targetType === 'post') {
       const postId = outcome.targetId.toHexString();
       publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({

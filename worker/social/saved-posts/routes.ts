@@ -1,12 +1,13 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { blockedIdsOf } from '../blocks/service';
 import { postViews } from '../feed/post-views';
 import { hiddenFrom } from '../feed/reader';
+import { POST_REFUSALS } from '../feed/refusals';
 import { FeedPage, PostParam } from '../feed/schema';
 import { findPosts } from '../feed/service';
 import { SaveState } from './schema';
@@ -50,13 +51,13 @@ export const savedPostRoutes = createRouter<AppEnv>()
   .openapi(save, async (c) => {
     const { postId } = c.req.valid('param');
     const outcome = await savePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
-    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (outcome === 'not-found') throw refusal(POST_REFUSALS, outcome);
     return c.json({ postId, saved: true }, 200);
   })
   .openapi(unsave, async (c) => {
     const { postId } = c.req.valid('param');
     const outcome = await unsavePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
-    if (outcome === 'not-found') throw new ApiError(404, 'Post not found.');
+    if (outcome === 'not-found') throw refusal(POST_REFUSALS, outcome);
     return c.json({ postId, saved: false }, 200);
   });
 
