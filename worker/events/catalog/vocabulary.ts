@@ -25,7 +25,7 @@ export const DEFAULT_SOURCE_TRUST = 0.5;
 /** A published event not re-verified by its source for this long is stale (freshness.staleAfter = lastVerifiedAt + this). */
 export const STALE_AFTER_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** A rider's relationship to an event (item 5); `none` removes it. */
+/** A rider's relationship to an event; `none` removes it. */
 export const EVENT_RELATIONSHIPS = ['interested', 'going', 'competing', 'watching_online'] as const;
 export type EventRelationship = (typeof EVENT_RELATIONSHIPS)[number];
 
