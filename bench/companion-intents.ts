@@ -6,8 +6,8 @@
 // call of each and their ratio; every hostile input must cost at most twice the small talk.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { demoRequest } from '../worker/companion/demo';
-import { isSubstantiveTurn, moodOf, plainIntent } from '../worker/companion/intents';
+import { demoRequest } from '../worker/companion/chat/demo';
+import { isSubstantiveTurn, moodOf, plainIntent } from '../worker/companion/chat/intents';
 
 const CHARS = Number(process.env.CHARS ?? 10_240);
 const BUDGET_S = Number(process.env.BUDGET_S ?? 30);
@@ -46,7 +46,7 @@ const HOSTILE: Record<string, string> = {
   'tabs and newlines': fill('add ', '\t\n', 'x'),
 };
 
-/** What a turn reads from the rider's text (worker/companion/brain.ts and the offline provider). */
+/** What a turn reads from the rider's text (worker/companion/chat/brain.ts and the offline provider). */
 function readMessage(message: string): unknown {
   return [plainIntent(message), moodOf(message), isSubstantiveTurn(message, 0), demoRequest(message)];
 }

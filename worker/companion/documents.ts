@@ -8,7 +8,7 @@ export interface ChatMessageDoc extends StoredDoc {
 }
 
 /**
- * The companion's web DM turns (POST /api/dm, worker/companion/transcript.ts) share dm_messages with
+ * The companion's web DM turns (POST /api/dm, worker/companion/chat/transcript.ts) share dm_messages with
  * conversation messages: they carry `companion: true` and no conversationId, so no conversation query
  * ever matches them; `userId` is the rider on both the rider's and the companion's rows.
  */
@@ -18,11 +18,11 @@ export interface CompanionDirectMessageDoc extends ChatMessageDoc {
 
 export type CompanionStage = 'stranger' | 'acquaintance' | 'friend' | 'close_friend' | 'bestie';
 
-/** One per rider (unique userId); written only by worker/companion/profile.ts in one atomic update per turn. */
+/** One per rider (unique userId); written only by worker/companion/chat/profile.ts in one atomic update per turn. */
 export interface CompanionProfileDoc extends StoredDoc {
   userId: ObjectId;
   interactionCount: number;
-  /** Follows interactionCount (worker/companion/stages.ts). */
+  /** Follows interactionCount (worker/companion/chat/stages.ts). */
   stage: CompanionStage;
   /** Newest last, deduplicated case-insensitively, capped at LIMITS.companion.factsMax. */
   facts: string[];

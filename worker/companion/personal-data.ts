@@ -8,6 +8,6 @@ import type { Cleanup } from '../platform/db/personal-data';
 export const COMPANION_PERSONAL_DATA: Cleanup[] = [
   { collection: 'bot_chats', remove: (userId) => ({ userId }) },
   { collection: 'companion_profiles', remove: (userId) => ({ userId }) },
-  // The companion's DM turns (worker/companion/transcript.ts) are the rider's alone: they go, before the detach below.
+  // The companion's DM turns (worker/companion/chat/transcript.ts) are the rider's alone: they go, before the detach below.
   { collection: 'dm_messages', remove: (userId) => ({ userId, companion: true }) },
 ];

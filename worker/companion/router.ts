@@ -1,6 +1,6 @@
 import type { AppEnv } from '../platform/app-env';
 import { createRouter } from '../platform/http/openapi';
-import { companionChatRoutes } from './routes';
+import { companionChatRoutes } from './chat/routes';
 import { voiceRoutes } from './voice/routes';
 
 /** The companion: its chat, and the voice box it speaks through. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoRequest } from '../../../worker/companion/demo';
-import { isSubstantiveTurn, moodOf, plainIntent } from '../../../worker/companion/intents';
-import { splitSentences } from '../../../worker/companion/sentences';
+import { demoRequest } from '../../../worker/companion/chat/demo';
+import { isSubstantiveTurn, moodOf, plainIntent } from '../../../worker/companion/chat/intents';
+import { splitSentences } from '../../../worker/companion/chat/sentences';
 import { LIMITS } from '../../../worker/platform/limits';
 
 const KB10 = 10 * 1024;

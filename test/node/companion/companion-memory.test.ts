@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { type MemoryRow, mergeCompanionMemory } from '../../../worker/companion/memory';
+import { type MemoryRow, mergeCompanionMemory } from '../../../worker/companion/chat/memory';
 
 const rider = new ObjectId();
 const other = new ObjectId();

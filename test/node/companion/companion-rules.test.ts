@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SENTENCES, demoRequest, demoTemplate, enforceDemo, isDemoReply } from '../../../worker/companion/demo';
-import { moodOf, plainIntent } from '../../../worker/companion/intents';
-import { personaPrompt } from '../../../worker/companion/persona';
-import { clampSentences, splitSentences } from '../../../worker/companion/sentences';
-import { STAGE_THRESHOLDS, stageFor } from '../../../worker/companion/stages';
-import { eventWindow } from '../../../worker/companion/tools/events';
+import {
+  DEMO_SENTENCES,
+  demoRequest,
+  demoTemplate,
+  enforceDemo,
+  isDemoReply,
+} from '../../../worker/companion/chat/demo';
+import { moodOf, plainIntent } from '../../../worker/companion/chat/intents';
+import { personaPrompt } from '../../../worker/companion/chat/persona';
+import { clampSentences, splitSentences } from '../../../worker/companion/chat/sentences';
+import { STAGE_THRESHOLDS, stageFor } from '../../../worker/companion/chat/stages';
+import { eventWindow } from '../../../worker/companion/chat/tools/events';
 
 const GOOD_DEMO =
   'Fine, a heelflip. Watch this. Wind up low over the board. Pop it hard off the tail. Spin it with your heel. Land on the bolts and roll away. That was adequate.';

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { STAGE_THRESHOLDS } from '../../../worker/companion/stages';
+import { STAGE_THRESHOLDS } from '../../../worker/companion/chat/stages';
 import { register } from '../../support/accounts';
 import { chat } from '../../support/companion';
 import { createApi } from '../../support/worker-api';

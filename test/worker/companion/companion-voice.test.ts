@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { isDemoReply } from '../../../worker/companion/demo';
+import { isDemoReply } from '../../../worker/companion/chat/demo';
 import worker from '../../../worker/index';
 import { register, type TestAccount } from '../../support/accounts';
 import { chat, companionApi, sendChat } from '../../support/companion';

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { eventWindow } from '../../../worker/companion/tools/events';
+import { eventWindow } from '../../../worker/companion/chat/tools/events';
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, registerAdmin } from '../../support/accounts';
 import { chat, SURFACES, sendChat } from '../../support/companion';

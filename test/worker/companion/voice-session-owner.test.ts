@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { voiceSessionOf } from '../../../worker/companion/speak';
+import { voiceSessionOf } from '../../../worker/companion/chat/speak';
 import { voiceInstanceName } from '../../../worker/companion/voice/service';
 import { maySpeakInto, mintVoiceSessionId } from '../../../worker/companion/voice/session-owner';
 

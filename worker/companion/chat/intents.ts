@@ -1,5 +1,5 @@
-import { LIMITS } from '../platform/limits';
-import type { SPORTS } from '../platform/sports';
+import { LIMITS } from '../../platform/limits';
+import type { SPORTS } from '../../platform/sports';
 import type { Mood } from './profile';
 import type { EventWindow } from './tools/events';
 

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
-import { findUserById } from '../accounts/users/service';
-import { isRefused, payForReply, payForSpeech, refundCall, settleCall } from '../billing/ai-credits/paid-call';
-import { hasPremium } from '../billing/entitlements';
-import { type Plan, paidAiSettings, replyCredits } from '../billing/paid-ai';
-import type { AppEnv } from '../platform/app-env';
-import type { Store } from '../platform/db/store';
+import { findUserById } from '../../accounts/users/service';
+import { isRefused, payForReply, payForSpeech, refundCall, settleCall } from '../../billing/ai-credits/paid-call';
+import { hasPremium } from '../../billing/entitlements';
+import { type Plan, paidAiSettings, replyCredits } from '../../billing/paid-ai';
+import type { AppEnv } from '../../platform/app-env';
+import type { Store } from '../../platform/db/store';
 import {
   createRouter,
   defineRoute,
@@ -13,12 +13,12 @@ import {
   jsonBody,
   jsonResponse,
   RETRY_AFTER,
-} from '../platform/http/openapi';
-import { LIMITS } from '../platform/limits';
-import { auth } from '../platform/middleware/auth';
+} from '../../platform/http/openapi';
+import { LIMITS } from '../../platform/limits';
+import { auth } from '../../platform/middleware/auth';
+import type { ChatMessageDoc } from '../documents';
 import { type CompanionAnswer, companionReply, ProviderError, type Surface } from './brain';
 import { takeChatAllowance } from './chat-limit';
-import type { ChatMessageDoc } from './documents';
 import { paymentRequired, providerRefusal, tooManyMessages } from './refusals';
 import { ChatBody, CompanionReply, PaymentRequired, VoiceSessionHeader } from './schema';
 import { speakableSession, speakReply, VOICE_MODEL, voiceSessionOf } from './speak';

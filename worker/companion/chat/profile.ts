@@ -1,8 +1,8 @@
 import type { Document, ObjectId } from 'mongodb';
-import { onDuplicateKey } from '../platform/db/errors';
-import type { Store } from '../platform/db/store';
-import { LIMITS } from '../platform/limits';
-import type { CompanionProfileDoc } from './documents';
+import { onDuplicateKey } from '../../platform/db/errors';
+import type { Store } from '../../platform/db/store';
+import { LIMITS } from '../../platform/limits';
+import type { CompanionProfileDoc } from '../documents';
 import { stageExpression } from './stages';
 
 // Every query on companion_profiles.

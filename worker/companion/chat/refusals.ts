@@ -1,5 +1,5 @@
-import { ApiError } from '../platform/http/errors';
-import { LIMITS } from '../platform/limits';
+import { ApiError } from '../../platform/http/errors';
+import { LIMITS } from '../../platform/limits';
 import type { ProviderError } from './providers/types';
 
 /** A model failure as the chat routes answer it; the rider's message is already stored. */

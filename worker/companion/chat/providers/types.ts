@@ -27,7 +27,7 @@ export interface PersonaContext {
   stage: CompanionStage;
   facts: string[];
   sports: string[];
-  /** Set when an on-stage request asks for a trick demonstration (worker/companion/demo.ts). */
+  /** Set when an on-stage request asks for a trick demonstration (worker/companion/chat/demo.ts). */
   demoTrick?: string;
 }
 

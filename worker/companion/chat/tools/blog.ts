@@ -1,8 +1,8 @@
-import type { Store } from '../../platform/db/store';
-import type { Env } from '../../platform/env';
-import { LIMITS } from '../../platform/limits';
-import { retrievalMode, semanticSearch } from '../../platform/retrieval/vector-search';
-import { listPosts } from '../../riding/blog/service';
+import type { Store } from '../../../platform/db/store';
+import type { Env } from '../../../platform/env';
+import { LIMITS } from '../../../platform/limits';
+import { retrievalMode, semanticSearch } from '../../../platform/retrieval/vector-search';
+import { listPosts } from '../../../riding/blog/service';
 
 // The companion's blog look-up: published posts only (drafts are hidden from riders), by meaning
 // when a vector store is bound, else by the blog's own title search, exactly as its list route does.

@@ -1,6 +1,6 @@
-import { positiveIntSetting } from '../../platform/config';
-import type { Env } from '../../platform/env';
-import { LIMITS } from '../../platform/limits';
+import { positiveIntSetting } from '../../../platform/config';
+import type { Env } from '../../../platform/env';
+import { LIMITS } from '../../../platform/limits';
 import { offlineProvider } from './offline';
 import { DEFAULT_OPENAI_MODEL, openAiProvider } from './openai';
 import type { ModelProvider } from './types';

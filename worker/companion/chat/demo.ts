@@ -1,4 +1,4 @@
-import { LIMITS } from '../platform/limits';
+import { LIMITS } from '../../platform/limits';
 import { readable } from './intents';
 import { splitSentences } from './sentences';
 

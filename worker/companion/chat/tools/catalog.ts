@@ -1,9 +1,9 @@
 import type { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import type { Store } from '../../platform/db/store';
-import type { Env } from '../../platform/env';
-import { LIMITS } from '../../platform/limits';
-import { EVENT_SPORTS, SPORTS } from '../../platform/sports';
+import type { Store } from '../../../platform/db/store';
+import type { Env } from '../../../platform/env';
+import { LIMITS } from '../../../platform/limits';
+import { EVENT_SPORTS, SPORTS } from '../../../platform/sports';
 import type { TurnLearnings } from '../profile';
 import type { ToolSpec } from '../providers/types';
 import { blogPostsFor } from './blog';

@@ -1,6 +1,6 @@
-import { positiveIntSetting } from '../platform/config';
-import type { Env } from '../platform/env';
-import { LIMITS } from '../platform/limits';
+import { positiveIntSetting } from '../../platform/config';
+import type { Env } from '../../platform/env';
+import { LIMITS } from '../../platform/limits';
 
 /**
  * Counts a rider's companion message against their per-minute allowance (model calls cost

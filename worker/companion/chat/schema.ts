@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { multiLineText } from '../platform/http/text';
-import { LIMITS } from '../platform/limits';
+import { multiLineText } from '../../platform/http/text';
+import { LIMITS } from '../../platform/limits';
 import { STAGES } from './stages';
 
 export const ChatBody = z

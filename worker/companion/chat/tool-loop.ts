@@ -1,4 +1,4 @@
-import { LIMITS } from '../platform/limits';
+import { LIMITS } from '../../platform/limits';
 import type { ChatMessage, ModelProvider, PersonaContext } from './providers/types';
 import { TOOL_SPECS, type ToolContext } from './tools/catalog';
 import { runToolCall } from './tools/run';

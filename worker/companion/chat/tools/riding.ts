@@ -1,13 +1,13 @@
 import type { ObjectId } from 'mongodb';
-import type { Store } from '../../platform/db/store';
-import type { Env } from '../../platform/env';
-import { LIMITS } from '../../platform/limits';
-import { retrievalMode, semanticSearch } from '../../platform/retrieval/vector-search';
-import type { SPORTS } from '../../platform/sports';
-import { type FoundSpot, searchSpots } from '../../riding/spots/service';
-import { searchEntries } from '../../riding/trickipedia/service';
-import { findTrickLists, insertTrickList } from '../../riding/tricklists/service';
-import { addTrick, findTricks } from '../../riding/tricks/service';
+import type { Store } from '../../../platform/db/store';
+import type { Env } from '../../../platform/env';
+import { LIMITS } from '../../../platform/limits';
+import { retrievalMode, semanticSearch } from '../../../platform/retrieval/vector-search';
+import type { SPORTS } from '../../../platform/sports';
+import { type FoundSpot, searchSpots } from '../../../riding/spots/service';
+import { searchEntries } from '../../../riding/trickipedia/service';
+import { findTrickLists, insertTrickList } from '../../../riding/tricklists/service';
+import { addTrick, findTricks } from '../../../riding/tricks/service';
 
 // What the companion's tools do with the rider's riding data, through each resource's own service.
 

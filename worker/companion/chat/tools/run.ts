@@ -1,4 +1,4 @@
-import { LIMITS } from '../../platform/limits';
+import { LIMITS } from '../../../platform/limits';
 import type { ToolCall } from '../providers/types';
 import { findTool, type ToolContext, type ToolOutcome } from './catalog';
 

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { LIMITS } from '../platform/limits';
+import { LIMITS } from '../../platform/limits';
 
 /** A stored chat row as the memory rule reads it, from either store. */
 export interface MemoryRow {

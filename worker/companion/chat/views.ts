@@ -1,4 +1,4 @@
-import type { ChatMessageDoc } from './documents';
+import type { ChatMessageDoc } from '../documents';
 import type { CompanionStage } from './stages';
 
 /** The chat routes' answer: the reply's text and stored id, the stage after the turn, and with a voice session whether it is spoken. */

@@ -1,8 +1,8 @@
-import { requireSetting } from '../platform/config';
-import type { Env } from '../platform/env';
-import { LIMITS } from '../platform/limits';
-import { voiceBoxFetch } from './voice/service';
-import { maySpeakInto } from './voice/session-owner';
+import { requireSetting } from '../../platform/config';
+import type { Env } from '../../platform/env';
+import { LIMITS } from '../../platform/limits';
+import { voiceBoxFetch } from '../voice/service';
+import { maySpeakInto } from '../voice/session-owner';
 
 // The voice box's speak request (the interface spec, Voice service): fire-and-forget after the chat response.
 

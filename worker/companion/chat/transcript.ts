@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
-import type { Store } from '../platform/db/store';
-import { LIMITS } from '../platform/limits';
-import type { ChatMessageDoc, CompanionDirectMessageDoc } from './documents';
+import type { Store } from '../../platform/db/store';
+import { LIMITS } from '../../platform/limits';
+import type { ChatMessageDoc, CompanionDirectMessageDoc } from '../documents';
 import type { MemoryRow } from './memory';
 
 // Every query on the companion's two message stores: dm_messages (web DM, its companion rows only) and bot_chats (mobile chat and stage).
@@ -27,7 +27,7 @@ export async function storeChatMessage(
   return row;
 }
 
-/** The newest rows of each store for the rider, as the memory rule (worker/companion/memory.ts) takes them. */
+/** The newest rows of each store for the rider, as the memory rule (worker/companion/chat/memory.ts) takes them. */
 export async function recentChatRows(store: Store, userId: ObjectId): Promise<{ dm: MemoryRow[]; bot: MemoryRow[] }> {
   const projection = { _id: 1, userId: 1, role: 1, text: 1, createdAt: 1 } as const;
   const sort = { createdAt: -1, _id: -1 } as const;

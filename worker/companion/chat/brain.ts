@@ -1,9 +1,9 @@
 import type { ObjectId } from 'mongodb';
-import { recordServerEvent } from '../growth/analytics/server-events';
-import type { Store } from '../platform/db/store';
-import type { Env } from '../platform/env';
-import { LIMITS } from '../platform/limits';
-import { SPORTS } from '../platform/sports';
+import { recordServerEvent } from '../../growth/analytics/server-events';
+import type { Store } from '../../platform/db/store';
+import type { Env } from '../../platform/env';
+import { LIMITS } from '../../platform/limits';
+import { SPORTS } from '../../platform/sports';
 import { demoRequest, enforceDemo } from './demo';
 import { isSubstantiveTurn, moodOf } from './intents';
 import { mergeCompanionMemory } from './memory';

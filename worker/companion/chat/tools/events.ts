@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
-import type { EventDoc } from '../../events/documents';
-import { containsPattern } from '../../platform/db/contains-pattern';
-import type { Store } from '../../platform/db/store';
+import type { EventDoc } from '../../../events/documents';
+import { containsPattern } from '../../../platform/db/contains-pattern';
+import type { Store } from '../../../platform/db/store';
 
 /** The windows a rider asks about; date windows use UTC calendar boundaries (the interface spec, Events). */
 export const EVENT_WINDOWS = ['today', 'this-weekend', 'next-7-days', 'next-30-days'] as const;

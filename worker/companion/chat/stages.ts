@@ -1,6 +1,6 @@
-import type { CompanionStage } from './documents';
+import type { CompanionStage } from '../documents';
 
-export type { CompanionStage } from './documents';
+export type { CompanionStage } from '../documents';
 
 /**
  * The relationship stages and the interaction count at which each begins, lowest first: the one
@@ -26,7 +26,7 @@ export function stageFor(count: number): CompanionStage {
 
 /**
  * The same rule as an aggregation expression over a count expression, so the atomic profile
- * update (worker/companion/profile.ts) sets the stage from the count it has just written.
+ * update (worker/companion/chat/profile.ts) sets the stage from the count it has just written.
  */
 export function stageExpression(count: unknown): unknown {
   return {

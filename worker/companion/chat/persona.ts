@@ -1,9 +1,9 @@
-import { LIMITS } from '../platform/limits';
+import { LIMITS } from '../../platform/limits';
 import { DEMO_PHASES } from './demo';
 import type { PersonaContext } from './providers/types';
 import type { CompanionStage } from './stages';
 
-/** How the companion carries itself at each relationship stage (worker/companion/stages.ts sets when). */
+/** How the companion carries itself at each relationship stage (worker/companion/chat/stages.ts sets when). */
 export const STAGE_TONE: Record<CompanionStage, string> = {
   stranger: 'You have only just met: friendly but a little reserved; ask what they ride or what to call them.',
   acquaintance: 'You have chatted a few times: relaxed, use their name now and then.',
