@@ -44,6 +44,8 @@ type Joined = { ws: WebSocket; nsp: Namespace; sid: string; userId: string };
 
 // When the next ping round is due, kept in storage across wake-ups.
 const PING_DUE_KEY = 'pingDueAt';
+// When the sockets pinged last must have answered (the round's time + pingTimeout); absent between checks.
+const PONG_CHECK_KEY = 'pongCheckAt';
 // An alarm may fire a little early or late; a ping round this close to due is taken now.
 const ALARM_SLACK_MS = 50;
 
@@ -221,8 +223,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   /**
-   * One alarm per shard: it pings every socket, closes those silent for longer than a client would
-   * wait, and stops typing indicators nobody refreshed; then it sets itself for the next due time.
+   * One alarm per shard: it pings every socket, closes those that did not answer within pingTimeout
+   * (Engine.IO's rule), and stops typing indicators nobody refreshed; then it sets itself for the next due time.
    */
   override alarm(): Promise<void> {
     return this.counters.track(() => this.pingRound());
@@ -233,24 +235,34 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const now = Date.now();
     const sockets = this.ctx.getWebSockets();
     let pingDueAt = (await this.ctx.storage.get<number>(PING_DUE_KEY)) ?? now;
-    // Pings keep their own cadence, however often typing indicators bring the alarm forward.
-    if (pingDueAt <= now + ALARM_SLACK_MS) {
-      // A live client answers every ping; two missed intervals and a timeout mean nobody is there.
-      const silentAfter = 2 * pingIntervalMs + pingTimeoutMs;
+    let pongCheckAt = await this.ctx.storage.get<number>(PONG_CHECK_KEY);
+    if (pongCheckAt !== undefined && pongCheckAt <= now + ALARM_SLACK_MS) {
+      // Engine.IO's rule: a client that has not answered a ping within pingTimeout is gone, so a silent
+      // client is closed pingInterval + pingTimeout after its last pong. Sockets that joined after the
+      // ping went out were not asked yet.
+      const pingedAt = pongCheckAt - pingTimeoutMs;
       for (const ws of sockets) {
         const lastPong = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
-        if (now - Math.max(attachmentOf(ws).connectedAt, lastPong) > silentAfter)
-          await this.drop(ws, 1001, 'ping timeout');
-        else send(ws, PING_FRAME);
+        if (Math.max(attachmentOf(ws).connectedAt, lastPong) < pingedAt) await this.drop(ws, 1001, 'ping timeout');
       }
+      pongCheckAt = undefined;
+    }
+    // Pings keep their own cadence, however often typing indicators bring the alarm forward.
+    if (pingDueAt <= now + ALARM_SLACK_MS) {
+      for (const ws of this.ctx.getWebSockets()) send(ws, PING_FRAME);
       pingDueAt = now + pingIntervalMs;
+      pongCheckAt = now + pingTimeoutMs;
     }
     for (const entry of await this.typing.expired(now)) this.stopTyping(entry);
     const nextTyping = await this.typing.nextExpiry();
-    if (sockets.length) await this.ctx.storage.put(PING_DUE_KEY, pingDueAt);
+    const live = this.ctx.getWebSockets().length > 0;
+    if (live) await this.ctx.storage.put(PING_DUE_KEY, pingDueAt);
     else await this.ctx.storage.delete(PING_DUE_KEY);
+    if (live && pongCheckAt !== undefined) await this.ctx.storage.put(PONG_CHECK_KEY, pongCheckAt);
+    else await this.ctx.storage.delete(PONG_CHECK_KEY);
     const next = Math.min(
-      sockets.length ? pingDueAt : Number.POSITIVE_INFINITY,
+      live ? pingDueAt : Number.POSITIVE_INFINITY,
+      live && pongCheckAt !== undefined ? pongCheckAt : Number.POSITIVE_INFINITY,
       nextTyping ?? Number.POSITIVE_INFINITY,
     );
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);

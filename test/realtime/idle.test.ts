@@ -30,3 +30,21 @@ it('keeps an idle client connected past pingInterval + pingTimeout, pinging it f
   await stack.api('/feed', { token: author.token, body: { text: 'still here?', media: [] } });
   expect((await created).post.text).toBe('still here?');
 });
+
+it('closes a client that stops answering pings once pingInterval + pingTimeout pass after its last pong', async () => {
+  const reader = await stack.rider();
+  const socket = await joined(stack.connect('/feed', { auth: { token: reader.token } }));
+  // engine.io-client's own sender (not public API: the test needs a client that stops answering).
+  const engine = socket.io.engine as unknown as { _sendPacket: (type: string, ...rest: unknown[]) => void };
+  // The client answers the ping it just got (engine.io-client sends the pong before telling listeners), then falls silent.
+  const lastPongAt = await new Promise<number>((resolve) => socket.io.once('ping', () => resolve(Date.now())));
+  const send = engine._sendPacket.bind(engine);
+  engine._sendPacket = (type, ...rest) => {
+    if (type !== 'pong') send(type, ...rest);
+  };
+  const closedAt = await new Promise<number>((resolve) => socket.once('disconnect', () => resolve(Date.now())));
+  const silentFor = closedAt - lastPongAt;
+  // The next ping comes pingInterval after the last one, and the shard waits pingTimeout for its answer.
+  expect(silentFor).toBeGreaterThanOrEqual(PING_INTERVAL_MS + PING_TIMEOUT_MS - 300);
+  expect(silentFor).toBeLessThan(PING_INTERVAL_MS + PING_TIMEOUT_MS + 700);
+});
