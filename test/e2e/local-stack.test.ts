@@ -14,8 +14,10 @@ const wranglerState = mkdtempSync(join(tmpdir(), 'rider-e2e-wrangler-'));
 const ports = { worker: 0, db: 0, voice: 0 };
 let stack: ChildProcess | undefined;
 let log = '';
+/** The running stack's dev database process, which a test stops to see the Worker answer without it. */
+let devdbPid = 0;
 
-async function startStack(): Promise<{ devdbPid: number }> {
+async function startStack(): Promise<void> {
   ports.worker ||= await freePort();
   ports.db ||= await freePort();
   ports.voice ||= await freePort();
@@ -33,7 +35,7 @@ async function startStack(): Promise<{ devdbPid: number }> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   stack = child;
-  let devdbPid = 0;
+  devdbPid = 0;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`stack did not start:\n${log}`)), 90_000);
     const onData = (chunk: Buffer) => {
@@ -49,7 +51,6 @@ async function startStack(): Promise<{ devdbPid: number }> {
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`stack exited with ${code}:\n${log}`)));
   });
-  return { devdbPid };
 }
 
 async function stopStack(): Promise<void> {
@@ -160,8 +161,8 @@ describe('local stack (npm run dev)', () => {
   it('reports the database down within 2 s, recovers without a Worker restart, and keeps data across a full restart', {
     timeout: 180_000,
   }, async () => {
-    await stopStack();
-    const { devdbPid } = await startStack();
+    // The stack the first test started serves on; started here only when this test runs alone.
+    if (!stack || stack.exitCode !== null) await startStack();
     const email = `persist-${Date.now()}@rider.test`;
     expect(
       (
