@@ -4,7 +4,7 @@ import type { StoredDoc } from '../platform/db/stored-doc';
 export interface ScheduledNotificationDoc extends StoredDoc {
   userId: ObjectId;
   listId: ObjectId;
-  /** The list's longest-outstanding unfinished trick when planned; null when it had none (worker/riding/reminders/plan.ts). */
+  /** The trick it reminds of: the list's longest-outstanding unfinished one when planned, and again when that one is landed or deleted; null when none. */
   trickId: ObjectId | null;
   category: 'reminder';
   scheduledFor: Date;

@@ -94,10 +94,48 @@ describe('the reminder run', () => {
   });
 
   it('sends each key once when two runs overlap', async () => {
-    const { token, keys } = await dueReminders({ due: 4 });
+    const riders = await Promise.all([1, 2, 3, 4].map(() => dueReminders()));
     await Promise.all([runReminders(), runReminders()]);
-    const sentKeys = (await sentTo(token)).map((message) => message.data.idempotencyKey);
-    expect(sentKeys.sort()).toEqual([...keys].sort());
+    for (const { token, keys } of riders)
+      expect((await sentTo(token)).map((message) => message.data.idempotencyKey)).toEqual(keys);
+  });
+
+  it('sends one push per list in a run: the soonest due row, the others of the list cancelled as superseded', async () => {
+    const { listId, token, keys } = await dueReminders({ due: 3 });
+    await runReminders();
+    const [message, ...more] = await sentTo(token);
+    expect(more).toEqual([]);
+    const rows = await rowsOf(listId);
+    expect(message!.data.idempotencyKey).toBe(rows[0].idempotencyKey);
+    expect(rows.slice(0, 3).map((row) => `${row.status} ${row.outcomeReason ?? ''}`)).toEqual([
+      'sent ',
+      'cancelled superseded',
+      'cancelled superseded',
+    ]);
+    expect(new Set(rows.slice(0, 3).map((row) => row.idempotencyKey))).toEqual(new Set(keys));
+  });
+
+  it('cancels a due row whose trick is complete and sends the other due row of the list, about its own trick', async () => {
+    const { rider, listId, trick, token } = await dueReminders({ due: 2 });
+    const next = await addTrick(api, rider, listId, { name: 'Kickflip' });
+    const [completeRow, outstandingRow] = await rowsOf(listId);
+    await api.db(async (db) => {
+      await db
+        .collection('tricks')
+        .updateOne({ _id: new ObjectId(trick._id) }, { $set: { status: 'landed', completed: true } });
+      await db
+        .collection('scheduledNotifications')
+        .updateOne({ _id: outstandingRow._id }, { $set: { trickId: new ObjectId(next._id) } });
+    });
+    await runReminders();
+    const [message, ...more] = await sentTo(token);
+    expect(more).toEqual([]);
+    expect(message!.body).toBe('Still on your list: Kickflip. Time for a session?');
+    expect(message!.data).toMatchObject({ trickId: next._id, idempotencyKey: outstandingRow.idempotencyKey });
+    const [cancelled, sent] = await rowsOf(listId);
+    expect(cancelled).toMatchObject({ _id: completeRow._id, status: 'cancelled', outcomeReason: 'trick-complete' });
+    expect(sent).toMatchObject({ _id: outstandingRow._id, status: 'sent' });
+    expect(sent.sentTrickId.toHexString()).toBe(next._id);
   });
 
   it('skips a reminder during quiet hours and keeps it pending for a later run, an hour on', async () => {

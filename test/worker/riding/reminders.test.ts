@@ -117,6 +117,55 @@ describe('reminder cadence', () => {
   });
 });
 
+describe('landing a trick', () => {
+  it("moves the list's pending reminders naming it onto the next outstanding trick, then to none", async () => {
+    const { rider, listId, trick } = await riderWithList();
+    const next = await addTrick(api, rider, listId, { name: 'Kickflip' });
+    await putCadence(rider, listId, 'daily');
+    const [sent, ...pending] = await rowsOf(listId);
+    await api.db((db) =>
+      db.collection('scheduledNotifications').updateOne({ _id: sent._id }, { $set: { status: 'sent' } }),
+    );
+    const land = (trickId: string) =>
+      api.fetch(`/api/tricklists/${listId}/tricks/${trickId}/land`, { method: 'POST', headers: as(rider) });
+    expect((await land(trick._id)).status).toBe(200);
+    const moved = await rowsOf(listId);
+    expect(moved[0]).toMatchObject({ status: 'sent', idempotencyKey: sent.idempotencyKey });
+    expect(moved.slice(1).map((row) => row.scheduledFor)).toEqual(pending.map((row) => row.scheduledFor));
+    for (const row of moved.slice(1)) {
+      expect(row).toMatchObject({ status: 'pending' });
+      expect(row.trickId.toHexString()).toBe(next._id);
+      expect(row.idempotencyKey).toBe(reminderKey(row.userId, row.listId, row.trickId, row.scheduledFor));
+    }
+    expect((await land(next._id)).status).toBe(200);
+    for (const row of (await rowsOf(listId)).slice(1)) {
+      expect(row).toMatchObject({ status: 'pending', trickId: null });
+      expect(row.idempotencyKey).toBe(reminderKey(row.userId, row.listId, null, row.scheduledFor));
+    }
+  });
+
+  it('keeps one pending row per slot when the next trick already had rows there (landed, reopened, landed again)', async () => {
+    const { rider, listId, trick } = await riderWithList();
+    const next = await addTrick(api, rider, listId, { name: 'Kickflip' });
+    await putCadence(rider, listId, 'daily');
+    const path = `/api/tricklists/${listId}/tricks/${trick._id}`;
+    const land = () => api.fetch(`${path}/land`, { method: 'POST', headers: as(rider) });
+    expect((await land()).status).toBe(200);
+    const reopen = await api.fetch(path, { method: 'PATCH', headers: as(rider), json: { status: 'learning' } });
+    expect(reopen.status).toBe(200);
+    expect((await putCadence(rider, listId, 'daily')).status).toBe(200);
+    expect((await land()).status).toBe(200);
+    const rows = await rowsOf(listId);
+    const pending = rows.filter((row) => row.status === 'pending');
+    expect(new Set(pending.map((row) => row.scheduledFor.toISOString())).size).toBe(pending.length);
+    expect(pending.length).toBe(rows.length / 2);
+    expect(pending.every((row) => row.trickId.toHexString() === next._id)).toBe(true);
+    expect(
+      statuses(rows.filter((row) => row.trickId.toHexString() === trick._id)).every((s) => s === 'cancelled'),
+    ).toBe(true);
+  });
+});
+
 describe('local scheduling', () => {
   it('answers the pending reminders within 14 days by default, each with the notification to schedule', async () => {
     const { rider, listId, trick } = await riderWithList();

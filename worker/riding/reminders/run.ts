@@ -6,10 +6,11 @@ import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import type { ScheduledNotificationDoc } from '../documents';
 import { findListsForReminders } from '../tricklists/service';
-import { longestOutstandingTricks } from '../tricks/service';
+import { findTricksByIds, longestOutstandingTricks } from '../tricks/service';
 import { pauseUnopenedLists } from './auto-pause';
 import { reminderQueue, type Settlement } from './claims';
 import { reminderNotification } from './notification';
+import { reminderTrick } from './reminder-trick';
 
 export interface ReminderRunSummary {
   paused: number;
@@ -26,37 +27,51 @@ export interface ReminderRunSummary {
  */
 export async function runReminders(store: Store, env: Env, now = new Date()): Promise<ReminderRunSummary> {
   const paused = await pauseUnopenedLists(store, now);
+  const remindedLists = new Set<string>();
   const { claimed, settled } = await workDueBatches(reminderQueue(store), now, (batch) =>
-    sendBatch(store, env, batch, now),
+    sendBatch(store, env, batch, remindedLists, now),
   );
   const { sent = 0, retry: retried = 0, cancelled = 0, failed = 0 } = settled;
   return { paused, claimed, sent, retried, cancelled, failed };
 }
 
+/**
+ * Settles one claimed batch. `remindedLists` holds the lists this run already handed a row to the sender,
+ * across batches: a run sends one push per list, from its soonest due row.
+ */
 async function sendBatch(
   store: Store,
   env: Env,
   batch: ClaimedBatch<ScheduledNotificationDoc>,
+  remindedLists: Set<string>,
   now: Date,
 ): Promise<Settlement[]> {
   const listIds = unique(batch.rows.map((row) => row.listId));
-  const [lists, tricks] = await Promise.all([
+  const [lists, named, outstanding] = await Promise.all([
     findListsForReminders(store, listIds),
+    findTricksByIds(store, unique(batch.rows.flatMap((row) => (row.trickId ? [row.trickId] : [])))),
     longestOutstandingTricks(store, listIds),
   ]);
   const listsById = new Map(lists.map((list) => [list._id.toHexString(), list]));
   const expiredBefore = now.getTime() - LIMITS.reminders.expiryHours * 3_600_000;
   const settlements: Settlement[] = [];
   const sending: { row: Settlement['row']; trickId: ObjectId; request: DeliveryRequest }[] = [];
-  for (const row of batch.rows) {
-    const list = listsById.get(row.listId.toHexString());
-    const trick = tricks.get(row.listId.toHexString());
+  for (const row of [...batch.rows].sort(soonestFirst)) {
+    const listId = row.listId.toHexString();
+    const list = listsById.get(listId);
+    const trick = reminderTrick(
+      row,
+      row.trickId ? named.get(row.trickId.toHexString()) : undefined,
+      outstanding.get(listId),
+    );
     const cancel = (reason: string) => settlements.push({ row, to: 'cancelled', reason, attempted: false });
     if (!list) cancel('list-deleted');
     else if (list.reminderCadence === 'off') cancel('cadence-off');
     else if (!trick) cancel('trick-complete');
     else if (row.scheduledFor.getTime() < expiredBefore) cancel('expired');
+    else if (remindedLists.has(listId)) cancel('superseded');
     else {
+      remindedLists.add(listId);
       const notification = reminderNotification(row, list.name, trick);
       const request = {
         userId: row.userId,
@@ -84,6 +99,9 @@ function settle(row: Settlement['row'], trickId: ObjectId, outcome: DeliveryOutc
   if (outcome.reason === 'category-off') return { row, to: 'cancelled', reason: 'category-off', attempted: true };
   return { row, to: 'retry', reason: outcome.reason };
 }
+
+const soonestFirst = (a: ScheduledNotificationDoc, b: ScheduledNotificationDoc) =>
+  a.scheduledFor.getTime() - b.scheduledFor.getTime() || a._id.toHexString().localeCompare(b._id.toHexString());
 
 function unique(ids: ObjectId[]): ObjectId[] {
   return [...new Map(ids.map((id) => [id.toHexString(), id])).values()];

@@ -1,11 +1,12 @@
-import { type AnyBulkWriteOperation, MongoBulkWriteError, ObjectId } from 'mongodb';
+import { type AnyBulkWriteOperation, type Filter, MongoBulkWriteError, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { ScheduledNotificationDoc, TrickListDoc } from '../documents';
 import { DEFAULT_REMINDER_CADENCE } from '../tricklists/schema';
-import { longestOutstandingTricks, type OutstandingTrick } from '../tricks/service';
+import { findTricksByIds, longestOutstandingTricks, type OutstandingTrick } from '../tricks/service';
 import { reminderKey } from './idempotency-key';
 import { planSlots } from './plan';
+import { reminderTrick } from './reminder-trick';
 import { riderClock } from './rider-clock';
 
 // Every query on scheduledNotifications outside the reminder run (worker/riding/reminders/claims.ts holds the run's).
@@ -27,22 +28,101 @@ export async function replanList(store: Store, list: Planned, now = new Date()):
   const rows = slots.map((scheduledFor) => newRow(list, trick?._id ?? null, scheduledFor, now));
   const keys = rows.map((row) => row.idempotencyKey);
   if (rows.length) {
-    await upsertIgnoringRaces(
+    await bulkWriteIgnoringDuplicates(
       store,
       rows.map((row) => ({
         updateOne: { filter: { idempotencyKey: row.idempotencyKey }, update: { $setOnInsert: row }, upsert: true },
       })),
     );
-    await store.scheduledNotifications.updateMany(
-      { idempotencyKey: { $in: keys }, status: 'cancelled', outcomeReason: REPLANNED },
-      { $set: { status: 'pending', updatedAt: now }, $unset: { outcomeReason: '' } },
-    );
+    await reviveReplanned(store, keys, now);
   }
   await store.scheduledNotifications.updateMany(
     { userId: list.userId, listId: list._id, status: 'pending', idempotencyKey: { $nin: keys } },
     { $set: { status: 'cancelled', outcomeReason: REPLANNED, updatedAt: now } },
   );
+  // A landing meanwhile may have moved these rows onto the next trick just before the line above cancelled them.
+  if (trick && !(await outstandingTrickOf(store, list._id))?._id.equals(trick._id)) return replanList(store, list, now);
   return slots;
+}
+
+const outstandingTrickOf = async (store: Store, listId: ObjectId) =>
+  (await longestOutstandingTricks(store, [listId])).get(listId.toHexString());
+
+/** Not held by a live reminder run: that run settles the row itself (worker/platform/db/claimed-batches.ts). */
+const notHeld = (now: Date): Filter<ScheduledNotificationDoc> => ({
+  $or: [{ leaseId: null }, { leaseUntil: { $lte: now } }],
+});
+
+/**
+ * A trick left the list's outstanding ones (landed or deleted): its pending reminders move onto the list's
+ * longest-outstanding trick (none: `trickId` null), keeping their slots, so the rider keeps being reminded.
+ */
+export async function moveRemindersOffTrick(
+  store: Store,
+  list: { userId: ObjectId; listId: ObjectId },
+  trickId: ObjectId,
+  now = new Date(),
+): Promise<void> {
+  let from: ObjectId | null = trickId;
+  let to = (await outstandingTrickOf(store, list.listId))?._id ?? null;
+  for (;;) {
+    await moveRows(store, list, from, to, now);
+    // Landed meanwhile, its landing may have looked for its rows before these arrived: move them on.
+    const after = (await outstandingTrickOf(store, list.listId))?._id ?? null;
+    if (after === to || (after && to && after.equals(to))) return;
+    [from, to] = [to, after];
+  }
+}
+
+/**
+ * Rewrites each pending row naming `from` to name `to`, with the key that trick and slot hash to, each in one
+ * conditional write. A slot already holding a row of that key keeps that one (revived if re-planning had
+ * cancelled it) and the old row is cancelled.
+ */
+async function moveRows(
+  store: Store,
+  list: { userId: ObjectId; listId: ObjectId },
+  from: ObjectId | null,
+  to: ObjectId | null,
+  now: Date,
+) {
+  const naming = {
+    userId: list.userId,
+    listId: list.listId,
+    trickId: from,
+    status: 'pending' as const,
+    ...notHeld(now),
+  };
+  const rows = await store.scheduledNotifications.find(naming, { projection: { _id: 1, scheduledFor: 1 } }).toArray();
+  if (!rows.length) return;
+  const keys = rows.map((row) => reminderKey(list.userId, list.listId, to, row.scheduledFor));
+  const taken = await bulkWriteIgnoringDuplicates(
+    store,
+    rows.map((row, index) => ({
+      updateOne: {
+        filter: { ...naming, _id: row._id },
+        update: { $set: { trickId: to, idempotencyKey: keys[index]!, updatedAt: now } },
+      },
+    })),
+  );
+  if (!taken.length) return;
+  await store.scheduledNotifications.updateMany(
+    { ...naming, _id: { $in: taken.map((index) => rows[index]!._id) } },
+    { $set: { status: 'cancelled', outcomeReason: REPLANNED, updatedAt: now } },
+  );
+  await reviveReplanned(
+    store,
+    taken.map((index) => keys[index]!),
+    now,
+  );
+}
+
+/** Makes rows of these keys that re-planning had cancelled pending again. */
+async function reviveReplanned(store: Store, keys: string[], now: Date) {
+  await store.scheduledNotifications.updateMany(
+    { idempotencyKey: { $in: keys }, status: 'cancelled', outcomeReason: REPLANNED },
+    { $set: { status: 'pending', updatedAt: now }, $unset: { outcomeReason: '' } },
+  );
 }
 
 function newRow(list: Planned, trickId: ObjectId | null, scheduledFor: Date, now: Date): ScheduledNotificationDoc {
@@ -64,15 +144,22 @@ function newRow(list: Planned, trickId: ObjectId | null, scheduledFor: Date, now
   };
 }
 
-/** Two plannings of one slot at once: the unique index lets one insert win; the other's row already exists. */
-async function upsertIgnoringRaces(store: Store, operations: AnyBulkWriteOperation<ScheduledNotificationDoc>[]) {
+/**
+ * Writes unordered; answers the indexes of the operations refused by the unique key (two plannings of one slot
+ * at once: one insert wins, the other's row already exists), and rethrows any other error.
+ */
+async function bulkWriteIgnoringDuplicates(
+  store: Store,
+  operations: AnyBulkWriteOperation<ScheduledNotificationDoc>[],
+): Promise<number[]> {
   try {
     await store.scheduledNotifications.bulkWrite(operations, { ordered: false });
+    return [];
   } catch (error) {
-    const duplicatesOnly =
-      error instanceof MongoBulkWriteError &&
-      (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]).every((e) => e.code === 11000);
-    if (!duplicatesOnly) throw error;
+    if (!(error instanceof MongoBulkWriteError)) throw error;
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (!errors.every((e) => e.code === 11000)) throw error;
+    return errors.map((e) => e.index);
   }
 }
 
@@ -102,14 +189,22 @@ export async function findLocalReminders(store: Store, userId: ObjectId, days: n
     .limit(LIMITS.reminders.localSchedulingRowsMax)
     .toArray();
   const listIds = [...new Map(rows.map((row) => [row.listId.toHexString(), row.listId])).values()];
-  const [lists, tricks] = await Promise.all([
+  const trickIds = [
+    ...new Map(rows.flatMap((row) => (row.trickId ? [[row.trickId.toHexString(), row.trickId]] : []))).values(),
+  ];
+  const [lists, named, outstanding] = await Promise.all([
     store.tricklists.find({ _id: { $in: listIds }, userId }, { projection: { name: 1, reminderCadence: 1 } }).toArray(),
+    findTricksByIds(store, trickIds),
     longestOutstandingTricks(store, listIds),
   ]);
   const names = new Map(lists.filter((l) => l.reminderCadence !== 'off').map((l) => [l._id.toHexString(), l.name]));
   return rows.flatMap((row): LocalReminder[] => {
     const listName = names.get(row.listId.toHexString());
-    const trick = tricks.get(row.listId.toHexString());
+    const trick = reminderTrick(
+      row,
+      row.trickId ? named.get(row.trickId.toHexString()) : undefined,
+      outstanding.get(row.listId.toHexString()),
+    );
     return listName !== undefined && trick ? [{ row, listName, trick }] : [];
   });
 }

@@ -4,6 +4,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { pageOf, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { moveRemindersOffTrick } from '../reminders/service';
 import { TRICK_REFUSALS } from '../tricklists/refusals';
 import { ListIdParam } from '../tricklists/schema';
 import { DeletedTrick, NewTrickBody, Trick, TrickChanges, TrickParams, TrickQuery } from './schema';
@@ -69,7 +70,8 @@ const land = defineRoute({
   method: 'post',
   path: '/{listId}/tricks/{trickId}/land',
   tags: TAGS,
-  summary: 'Land the trick: status landed, completed, landedAt set once (landing again changes nothing)',
+  summary:
+    "Land the trick: status landed, completed, landedAt set once (landing again changes nothing); the list's pending reminders naming it move to its next unfinished trick",
   middleware: [auth()] as const,
   request: { params: TrickParams },
   responses: { 200: theTrick, 404: noTrick },
@@ -111,8 +113,9 @@ export const trickRoutes = createRouter<AppEnv>()
   })
   .openapi(removeTrick, async (c) => {
     const { listId, trickId } = c.req.valid('param');
-    if (!(await deleteTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId))))
-      throw refusal(TRICK_REFUSALS, 'not-found');
+    const owner = ownerOf(c.var.user._id, listId);
+    if (!(await deleteTrick(c.var.db, owner, new ObjectId(trickId)))) throw refusal(TRICK_REFUSALS, 'not-found');
+    await moveRemindersOffTrick(c.var.db, owner, new ObjectId(trickId));
     return c.json({ deleted: true as const, trickId }, 200);
   })
   .openapi(attempt, async (c) => {
@@ -123,7 +126,10 @@ export const trickRoutes = createRouter<AppEnv>()
   })
   .openapi(land, async (c) => {
     const { listId, trickId } = c.req.valid('param');
-    const trick = await landTrick(c.var.db, ownerOf(c.var.user._id, listId), new ObjectId(trickId));
+    const owner = ownerOf(c.var.user._id, listId);
+    const trick = await landTrick(c.var.db, owner, new ObjectId(trickId));
     if (!trick) throw refusal(TRICK_REFUSALS, 'not-found');
+    // Landed: its reminders name the next trick from now on (docs/reminders.md).
+    await moveRemindersOffTrick(c.var.db, owner, trick._id);
     return c.json(trickView(trick), 200);
   });

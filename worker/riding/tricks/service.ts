@@ -164,6 +164,18 @@ export async function deleteTricksOfList(store: Store, owner: TrickOwner): Promi
 /** A list's longest-outstanding unfinished trick, the one a reminder names (the interface spec's reminders part). */
 export type OutstandingTrick = Pick<TrickDoc, '_id' | 'listId' | 'name'>;
 
+/** A trick a reminder row names, with whether it is complete (landed). */
+export type NamedTrick = Pick<TrickDoc, '_id' | 'listId' | 'name' | 'completed'>;
+
+/** The tricks of these ids that still exist, by id, in one query. */
+export async function findTricksByIds(store: Store, ids: ObjectId[]): Promise<Map<string, NamedTrick>> {
+  if (!ids.length) return new Map();
+  const rows = await store.tricks
+    .find({ _id: { $in: ids } }, { projection: { listId: 1, name: 1, completed: 1 } })
+    .toArray();
+  return new Map(rows.map((row) => [row._id.toHexString(), row]));
+}
+
 /** The longest-outstanding unfinished trick of each list (oldest first by creation), in one aggregation. */
 export async function longestOutstandingTricks(
   store: Store,
