@@ -5,6 +5,7 @@ import { combinedSourceRefs } from '../../../worker/events/desk/merge-rule';
 import type { EventDoc, EventSourceRef } from '../../../worker/events/documents';
 import { submissionDocument, utcTimes } from '../../../worker/events/submissions/document';
 import { baseDedupeKey, looksLikeSameEvent } from '../../../worker/events/submissions/duplicates';
+import { conflictingForms } from '../../../worker/events/submissions/given-forms';
 
 // The pure rules of submissions and the desk.
 
@@ -74,6 +75,54 @@ describe('submissions: local times and the stored document', () => {
     expect(bad.errors.map((e) => e.field)).toEqual(['startLocal', 'schedule.0.endLocal']);
   });
 
+  it('takes an instant with its offset as given, needs a zone only for local times, and compares ends across forms', () => {
+    expect(utcTimes({ startAt: '2031-06-14T10:00:00-05:00', endAt: '2031-06-14T23:00:00Z' }, null)).toEqual({
+      times: { startAt: new Date('2031-06-14T15:00:00Z'), endAt: new Date('2031-06-14T23:00:00Z') },
+      errors: [],
+    });
+    const noZone = utcTimes({ startLocal: '2031-06-14T10:00', endLocal: '2031-06-14T12:00' }, undefined);
+    expect(noZone.errors.map((e) => e.field)).toEqual(['timezone']);
+    const mixed = utcTimes(
+      {
+        startLocal: '2031-06-14T10:00',
+        endAt: '2031-06-14T14:00:00Z',
+        schedule: [{ name: 'Finals', startAt: '2031-06-14T20:00:00Z', endLocal: '2031-06-14T14:00' }],
+      },
+      'America/Chicago',
+    );
+    expect(mixed.errors).toEqual([
+      { field: 'endAt', message: 'is before startLocal' },
+      { field: 'schedule.0.endLocal', message: 'is before schedule.0.startAt' },
+    ]);
+  });
+
+  it('names every field given in both forms of one fact, and nothing when each comes in one', () => {
+    const point = { type: 'Point', coordinates: [-97.74, 30.27] };
+    expect(
+      conflictingForms({
+        startAt: '2031-06-14T15:00:00Z',
+        endLocal: '2031-06-14T18:00',
+        venue: { lat: 30.27, lng: -97.74 },
+        schedule: [{ name: 'Finals', startAt: '2031-06-14T20:00:00Z' }],
+      }),
+    ).toEqual([]);
+    expect(
+      conflictingForms({
+        startAt: '2031-06-14T15:00:00Z',
+        startLocal: '2031-06-14T10:00',
+        venue: { lat: 30.27, location: point },
+        schedule: [{ name: 'Heats' }, { name: 'Finals', endAt: '2031-06-14T20:00:00Z', endLocal: '2031-06-14T15:00' }],
+      }),
+    ).toEqual([
+      { field: 'startAt', message: 'conflicts with startLocal: give one form, not both' },
+      { field: 'startLocal', message: 'conflicts with startAt: give one form, not both' },
+      { field: 'venue.location', message: 'conflicts with venue.lat: give one form, not both' },
+      { field: 'venue.lat', message: 'conflicts with venue.location: give one form, not both' },
+      { field: 'schedule.1.endAt', message: 'conflicts with schedule.1.endLocal: give one form, not both' },
+      { field: 'schedule.1.endLocal', message: 'conflicts with schedule.1.endAt: give one form, not both' },
+    ]);
+  });
+
   it('stores the target shape, pending, with a dedupe key of its own', () => {
     const [id, userId, now] = [new ObjectId(), new ObjectId(), new Date('2031-01-01T00:00:00Z')];
     const doc = submissionDocument(
@@ -107,6 +156,15 @@ describe('editSet (worker/events/desk/edit.ts)', () => {
     venue: { name: 'Park', city: 'Austin' },
     participation: null,
   } as unknown as EventDoc;
+
+  it('moves lat/lng with a GeoJSON point given for the venue', () => {
+    const set = editSet(stored, { venue: { location: { type: 'Point', coordinates: [-96.8, 32.78] } } }, {});
+    expect(set).toEqual({
+      'venue.lat': 32.78,
+      'venue.lng': -96.8,
+      'venue.location': { type: 'Point', coordinates: [-96.8, 32.78] },
+    });
+  });
 
   it('edits a stored nested object field by field, writes a missing one whole, and moves the point with lat/lng', () => {
     expect(

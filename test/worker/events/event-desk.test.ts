@@ -327,6 +327,53 @@ describe('PATCH /api/admin/events/:id', () => {
       ).status,
     ).toBe(404);
   });
+
+  it('edits times given as instants with an offset and the venue as a GeoJSON point, and refuses both forms of one field', async () => {
+    const [admin, rider] = [await registerAdmin(api), await register(api)];
+    const submitted = await submit(rider);
+    const res = await call(api, 'PATCH', `/api/admin/events/${submitted._id}`, {
+      as: admin,
+      json: {
+        startAt: '2031-07-01T09:30:00+01:00',
+        venue: { location: { type: 'Point', coordinates: [-2.58, 51.45] } },
+      },
+    });
+    expect(res.status).toBe(200);
+    const doc = await api.db((db) => db.collection('events').findOne({ _id: new ObjectId(submitted._id) }));
+    expect(doc?.startAt).toEqual(new Date('2031-07-01T08:30:00.000Z'));
+    expect(doc?.venue).toMatchObject({
+      name: 'Southbank',
+      lat: 51.45,
+      lng: -2.58,
+      location: { type: 'Point', coordinates: [-2.58, 51.45] },
+    });
+
+    // An instant needs no zone: a Live record without one takes it.
+    const live = eventDoc();
+    await insertEvents(api, [live]);
+    const zoneless = await call(api, 'PATCH', `/api/admin/events/${live._id.toHexString()}`, {
+      as: admin,
+      json: { startAt: '2031-07-01T08:30:00Z' },
+    });
+    expect(zoneless.status).toBe(200);
+
+    const both = await call(api, 'PATCH', `/api/admin/events/${submitted._id}`, {
+      as: admin,
+      json: { startAt: '2031-07-01T09:30:00+01:00', startLocal: '2031-07-01T09:30' },
+    });
+    expect(both.status).toBe(400);
+    expect((await refusedFields(both)).sort()).toEqual(['startAt', 'startLocal']);
+    const twoPlaces = await call(api, 'PATCH', `/api/admin/events/${submitted._id}`, {
+      as: admin,
+      json: { venue: { lat: 51.45, lng: -2.58, location: { type: 'Point', coordinates: [-2.58, 51.45] } } },
+    });
+    expect((await refusedFields(twoPlaces)).sort()).toEqual(['venue.lat', 'venue.lng', 'venue.location']);
+    const naive = await call(api, 'PATCH', `/api/admin/events/${submitted._id}`, {
+      as: admin,
+      json: { endAt: '2031-07-01T18:00:00' },
+    });
+    expect(await refusedFields(naive)).toEqual(['endAt']);
+  });
 });
 
 describe('GET /api/admin/events/stale', () => {

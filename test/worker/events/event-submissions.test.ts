@@ -122,6 +122,80 @@ describe('POST /api/events/submit', () => {
     expect(await refusedFields(backwards)).toEqual(['endLocal']);
   });
 
+  it('stores a submission given in the target form (startAt/endAt with an offset, venue.location) as the same event in wall-clock form', async () => {
+    const rider = await register(api);
+    const title = `Target Form Jam ${crypto.randomUUID().slice(0, 6)}`;
+    const place = { name: 'House Park', city: 'Austin', region: 'TX', country: 'US' };
+    const stored = async (json: Record<string, unknown>) => {
+      const res = await call(api, 'POST', '/api/events/submit', { as: rider, json: submission({ title, ...json }) });
+      expect(res.status).toBe(201);
+      const { _id } = await res.json<{ _id: string }>();
+      return api.db((db) => db.collection('events').findOne({ _id: new ObjectId(_id) }));
+    };
+    const local = await stored({
+      startLocal: '2031-06-14T10:00',
+      endLocal: '2031-06-14T18:00',
+      schedule: [{ name: 'Finals', startLocal: '2031-06-14T15:00', endLocal: '2031-06-14T17:00' }],
+      venue: { ...place, lat: 30.27, lng: -97.74 },
+    });
+    const target = await stored({
+      startLocal: undefined,
+      endLocal: undefined,
+      startAt: '2031-06-14T10:00:00-05:00',
+      endAt: '2031-06-14T23:00:00Z',
+      schedule: [{ name: 'Finals', startAt: '2031-06-14T20:00:00Z', endAt: '2031-06-14T17:00:00-05:00' }],
+      venue: { ...place, location: { type: 'Point', coordinates: [-97.74, 30.27] } },
+    });
+    // Everything but identity, bookkeeping times and the duplicate link (the second is a look-alike of the first).
+    const own = ['_id', 'slug', 'dedupeKey', 'sourceId', 'possibleDuplicateOf', 'createdAt', 'updatedAt', 'lastSeenAt'];
+    const content = (doc: Record<string, unknown> | null) =>
+      Object.fromEntries(
+        Object.entries(doc ?? {}).filter(([key]) => ![...own, 'submittedAt', 'freshness'].includes(key)),
+      );
+    expect(content(target)).toEqual(content(local));
+    expect(target?.startAt).toEqual(new Date('2031-06-14T15:00:00.000Z'));
+    expect(target?.venue).toMatchObject({
+      lat: 30.27,
+      lng: -97.74,
+      location: { type: 'Point', coordinates: [-97.74, 30.27] },
+    });
+  });
+
+  it('answers 400 naming both fields when one field comes in both forms, and naming an instant without an offset', async () => {
+    const rider = await register(api);
+    const refused = async (fields: Record<string, unknown>) => {
+      const res = await call(api, 'POST', '/api/events/submit', { as: rider, json: submission(fields) });
+      expect(res.status).toBe(400);
+      return res.json<{ error: string; details: { field: string; message: string }[] }>();
+    };
+    const times = await refused({ startAt: '2031-06-14T10:00:00-05:00' });
+    expect(times.details.map((d) => d.field).sort()).toEqual(['startAt', 'startLocal']);
+    expect(times.details.find((d) => d.field === 'startAt')?.message).toContain('startLocal');
+    const ends = await refused({ endAt: '2031-06-14T23:00:00Z' });
+    expect(ends.details.map((d) => d.field).sort()).toEqual(['endAt', 'endLocal']);
+    const place = await refused({
+      venue: { city: 'Austin', lat: 30.27, lng: -97.74, location: { type: 'Point', coordinates: [-97.74, 30.27] } },
+    });
+    expect(place.details.map((d) => d.field).sort()).toEqual(['venue.lat', 'venue.lng', 'venue.location']);
+    expect(place.details.find((d) => d.field === 'venue.location')?.message).toContain('venue.lat');
+    const session = await refused({
+      schedule: [{ name: 'Finals', startLocal: '2031-06-14T15:00', startAt: '2031-06-14T20:00:00Z' }],
+    });
+    expect(session.details.map((d) => d.field).sort()).toEqual(['schedule.0.startAt', 'schedule.0.startLocal']);
+
+    const naive = await refused({ startLocal: undefined, startAt: '2031-06-14T10:00:00', endLocal: undefined });
+    expect(naive.details.map((d) => d.field)).toEqual(['startAt']);
+    expect(naive.details[0]?.message).toContain('offset');
+    const neither = await refused({ startLocal: undefined, endLocal: undefined });
+    expect(neither.details.map((d) => d.field)).toEqual(['startLocal']);
+    const backwards = await refused({
+      endLocal: undefined,
+      endAt: '2031-06-14T09:00:00Z',
+      startLocal: '2031-06-14T10:00',
+    });
+    expect(backwards.details.map((d) => d.field)).toEqual(['endAt']);
+  });
+
   it('limits a rider to the daily allowance (setting), then 429 with Retry-After; refused bodies do not count', async () => {
     const rider = await register(api);
     expect((await call(api, 'POST', '/api/events/submit', { as: rider, json: { title: 'x' } })).status).toBe(400);

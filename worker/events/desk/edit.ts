@@ -1,6 +1,5 @@
-import { pointOf } from '../catalog/record-upgrade';
 import type { EventDoc } from '../documents';
-import { participationOf, spectatingOf, type UtcTimes, venueOf } from '../submissions/document';
+import { participationOf, positionOf, spectatingOf, type UtcTimes, venueOf } from '../submissions/document';
 import type { EditInput } from './schema';
 
 // An admin edit → the $set it makes. Pure. A nested object the event already
@@ -42,8 +41,8 @@ export function editSet(before: EventDoc, body: EditInput, times: UtcTimes): Loo
   if (times.endAt !== undefined) set.endAt = times.endAt;
   if (times.schedule !== undefined) set.schedule = times.schedule;
   if (body.venue) {
-    const given: Loose = { ...body.venue };
-    if (body.venue.lat !== undefined) given.location = pointOf(body.venue.lat, body.venue.lng);
+    // A position given in either form is written in both (positionOf).
+    const given: Loose = { ...body.venue, ...positionOf(body.venue) };
     nested(set, 'venue', before.venue, given, () => venueOf(body.venue));
   }
   if (body.organizer) {

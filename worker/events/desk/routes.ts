@@ -124,7 +124,7 @@ const edit = defineRoute({
   tags: TAGS,
   summary: 'Edit an event; material changes are logged with the admin as `by` and notify riders',
   description:
-    'The fields of a submission, each optional; local times are read in `timezone` (given, else stored). An edit counts as verifying the event (freshness restarts). Publishing is the review decision, not an edit.',
+    'The fields of a submission, each optional; a time as an instant with an offset (startAt) or a local time (startLocal) read in `timezone` (given, else stored), not both; a place as venue.location or venue.lat/lng, not both. An edit counts as verifying the event (freshness restarts). Publishing is the review decision, not an edit.',
   middleware: [admin()] as const,
   request: { params: DeskEventParam, ...jsonBody(EditBody) },
   responses: {
@@ -207,14 +207,7 @@ export const eventDeskRoutes = createRouter<AppEnv>()
     if (!before) throw refusal(DESK_REFUSALS, 'not-found');
     if (before.mergedInto) throw new ApiError(409, `This event was merged into ${before.mergedInto.toHexString()}.`);
     const body = c.req.valid('json');
-    const zone = body.timezone ?? before.timezone;
-    const timed = body.startLocal !== undefined || body.endLocal !== undefined || body.schedule !== undefined;
-    if (timed && !zone) {
-      throw new ApiError(400, 'Invalid request body.', {
-        details: [{ field: 'timezone', message: 'is required to read local times: the event has none stored' }],
-      });
-    }
-    const { times, errors } = timed && zone ? utcTimes(body, zone) : { times: {}, errors: [] };
+    const { times, errors } = utcTimes(body, body.timezone ?? before.timezone);
     if (errors.length) throw new ApiError(400, 'Invalid request body.', { details: errors });
     const after = await applyEdit(c.var.db, before, editSet(before, body, times), new Date());
     if (!after) throw new ApiError(409, 'The event changed while you edited it; reload and edit again.');

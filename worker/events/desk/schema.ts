@@ -3,7 +3,7 @@ import { IdString, pathId } from '../../platform/http/ids';
 import { PageQuery, pageOf } from '../../platform/http/pagination';
 import { LIMITS } from '../../platform/limits';
 import { APPROVAL_STATUSES } from '../catalog/vocabulary';
-import { eventFields, SubmittedEvent } from '../submissions/schema';
+import { eventFields, oneFormEach, SubmittedEvent } from '../submissions/schema';
 
 // The admin desk's shapes.
 
@@ -93,10 +93,12 @@ export const EditBody = z
     level: eventFields.level.optional(),
     startLocal: eventFields.startLocal.optional(),
     endLocal: eventFields.endLocal.optional(),
+    startAt: eventFields.startAt.optional().describe('the start as an instant with an offset; not with startLocal'),
+    endAt: eventFields.endAt.optional().describe('the end as an instant with an offset; not with endLocal'),
     timezone: eventFields.timezone
       .optional()
       .describe(
-        'IANA zone; startLocal/endLocal/schedule are read in it (else in the stored zone); alone it changes the zone, not the instants',
+        'IANA zone; startLocal/endLocal and schedule local times are read in it (else in the stored zone); alone it changes the zone, not the instants',
       ),
     timeTba: eventFields.timeTba.optional(),
     status: z
@@ -107,7 +109,7 @@ export const EditBody = z
     schedule: eventFields.schedule.optional(),
     venue: eventFields.venue
       .optional()
-      .describe('the given venue fields replace the stored ones; lat and lng together'),
+      .describe('the given venue fields replace the stored ones; lat and lng together, or location (not both)'),
     organizer: eventFields.organizer.optional(),
     participation: eventFields.participation.optional(),
     spectating: eventFields.spectating.optional(),
@@ -118,6 +120,7 @@ export const EditBody = z
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, { message: 'names no field to change' })
+  .superRefine(oneFormEach)
   .openapi('EventEdit');
 
 export type EditInput = z.infer<typeof EditBody>;

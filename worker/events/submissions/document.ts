@@ -1,5 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { ErrorDetail } from '../../platform/http/errors';
+import { coordinatesOf } from '../catalog/geo';
 import { eventDedupeKey, eventSlug } from '../catalog/identity';
 import { localToUtc } from '../catalog/local-time';
 import { pointOf } from '../catalog/record-upgrade';
@@ -16,7 +17,14 @@ import type { SubmitInput } from './schema';
 // A submission's body → the stored event. Pure: the route adds the spot link
 // and the possible duplicates, which need the store.
 
-type Session = { name: string; startLocal: string; endLocal?: string };
+/** A start and an end, each as an instant with an offset or a local time (one form each: the schema saw to it). */
+interface GivenTimes {
+  startAt?: string;
+  startLocal?: string;
+  endAt?: string;
+  endLocal?: string;
+}
+type Session = GivenTimes & { name: string };
 
 export interface UtcTimes {
   startAt?: Date;
@@ -25,34 +33,46 @@ export interface UtcTimes {
 }
 
 /**
- * The local times of a body as UTC instants in `zone` (worker/events/catalog/local-time.ts, DST
- * included), or the fields that do not convert or end before they start.
+ * The times of a body as UTC instants: an instant as given (its offset applied), a local time
+ * read in `zone` (worker/events/catalog/local-time.ts, DST included); or the fields that do not
+ * convert or end before they start. A local time without a zone names `timezone`.
  */
 export function utcTimes(
-  body: { startLocal?: string; endLocal?: string; schedule?: Session[] },
-  zone: string,
+  body: GivenTimes & { schedule?: Session[] },
+  zone: string | null | undefined,
 ): { times: UtcTimes; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
   const times: UtcTimes = {};
   const convert = (field: string, local: string) => {
+    if (!zone) {
+      if (!errors.some((error) => error.field === 'timezone'))
+        errors.push({ field: 'timezone', message: 'is required to read local times: none is given or stored' });
+      return null;
+    }
     const at = localToUtc(local, zone);
     if (!at) errors.push({ field, message: `is not a time that exists (${local} in ${zone})` });
     return at;
   };
-  if (body.startLocal !== undefined) times.startAt = convert('startLocal', body.startLocal) ?? undefined;
-  if (body.endLocal !== undefined) {
-    times.endAt = convert('endLocal', body.endLocal);
-    if (times.startAt && times.endAt && times.endAt < times.startAt) {
-      errors.push({ field: 'endLocal', message: 'is before startLocal' });
-    }
-  }
+  /** One time of `at` under `prefix`: the instant form, else the local one; undefined when neither is given. */
+  const timeOf = (at: GivenTimes, which: 'start' | 'end', prefix: string) => {
+    const [instant, local] = which === 'start' ? [at.startAt, at.startLocal] : [at.endAt, at.endLocal];
+    if (instant !== undefined) return { field: `${prefix}${which}At`, at: new Date(instant) };
+    if (local !== undefined) return { field: `${prefix}${which}Local`, at: convert(`${prefix}${which}Local`, local) };
+    return undefined;
+  };
+  const span = (at: GivenTimes, prefix: string) => {
+    const [start, end] = [timeOf(at, 'start', prefix), timeOf(at, 'end', prefix)];
+    if (start?.at && end?.at && end.at < start.at)
+      errors.push({ field: end.field, message: `is before ${start.field}` });
+    return { start, end };
+  };
+  const { start, end } = span(body, '');
+  if (start) times.startAt = start.at ?? undefined;
+  if (end) times.endAt = end.at;
   if (body.schedule) {
     times.schedule = body.schedule.map((session, i) => {
-      const startAt = convert(`schedule.${i}.startLocal`, session.startLocal);
-      const endAt = session.endLocal === undefined ? null : convert(`schedule.${i}.endLocal`, session.endLocal);
-      if (startAt && endAt && endAt < startAt)
-        errors.push({ field: `schedule.${i}.endLocal`, message: 'is before startLocal' });
-      return { name: session.name, startAt: startAt ?? new Date(0), endAt };
+      const { start, end } = span(session, `schedule.${i}.`);
+      return { name: session.name, startAt: start?.at ?? new Date(0), endAt: end?.at ?? null };
     });
   }
   return { times, errors };
@@ -61,18 +81,28 @@ export function utcTimes(
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 const dateOrNull = (iso: string | undefined) => (iso === undefined ? null : new Date(iso));
 
-/** The venue as stored: the named fields, lat/lng kept for the Live view, and the GeoJSON point the 2dsphere index reads. */
+/**
+ * Where a given venue is, in every stored form: lat/lng for the Live view and the GeoJSON point
+ * the 2dsphere index reads, from whichever form was given; null when neither was.
+ */
+export function positionOf(venue: SubmitInput['venue']) {
+  const at = coordinatesOf(venue);
+  return at ? { lat: at.lat, lng: at.lng, location: pointOf(at.lat, at.lng) } : null;
+}
+
+/** The venue as stored: the named fields and its position (positionOf). */
 export function venueOf(venue: SubmitInput['venue']) {
   if (!venue) return null;
+  const position = positionOf(venue);
   return {
     name: orNull(venue.name),
     address: orNull(venue.address),
     city: orNull(venue.city),
     region: orNull(venue.region),
     country: orNull(venue.country),
-    lat: orNull(venue.lat),
-    lng: orNull(venue.lng),
-    location: pointOf(venue.lat, venue.lng),
+    lat: position?.lat ?? null,
+    lng: position?.lng ?? null,
+    location: position?.location ?? null,
     spotId: null,
   };
 }

@@ -25,7 +25,7 @@ const submit = defineRoute({
   tags: TAGS,
   summary: 'Submit an event (community submission): stored pending until an admin approves it',
   description: [
-    'The target shape, validated field by field (a 400 names each bad field). `startLocal`/`endLocal` (and schedule times) are wall-clock times at the venue in `timezone`, stored as UTC instants (DST included).',
+    'The target shape, validated field by field (a 400 names each bad field). Times come as the stored form, `startAt`/`endAt` (ISO 8601 instants with an offset; one without is refused), or as `startLocal`/`endLocal` (wall-clock times at the venue in `timezone`, DST included), in schedule sessions too; the place as `venue.location` (GeoJSON Point) or `venue.lat`/`venue.lng`. Both forms of one fact in one body are a 400 naming both fields. Either way the stored event is the same.',
     'A pending event is in no public list, map or calendar, and `GET /api/events/{slugOrId}` answers 404 to anyone but its submitter and admins (who send their `x-auth-token`).',
     `At most ${LIMITS.events.submissionsPerDay} submissions per rider per rolling 24 hours (setting EVENT_SUBMISSIONS_PER_DAY), then 429.`,
     'An event that looks like a stored one (the same dedupe key, or the same UTC day and city with a near-identical title) is stored with `possibleDuplicateOf` for the reviewer, not refused. See docs/event-submissions.md.',

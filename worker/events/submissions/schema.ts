@@ -4,6 +4,7 @@ import { EVENT_INTENTS, EVENT_SPORTS } from '../../platform/sports';
 import { isTimeZone } from '../catalog/local-time';
 import { TargetEvent } from '../catalog/record-schema';
 import { TARGET_LEVELS, TARGET_REGISTRATION_STATUSES } from '../catalog/vocabulary';
+import { conflictingForms } from './given-forms';
 
 // The event fields a rider submits and an admin edits (worker/events/desk/):
 // the target shape, validated field by field so a 400 names each bad field.
@@ -24,6 +25,17 @@ export const LocalTime = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be YYYY-MM-DDTHH:mm, the local time at the venue')
   .describe('local wall-clock time at the venue, YYYY-MM-DDTHH:mm; stored as the UTC instant in `timezone`');
 
+/** An ISO 8601 instant with its offset (`Z` or ±HH:mm): the target model's own form; without one it names no instant. */
+export const Instant = z.iso
+  .datetime({
+    offset: true,
+    error:
+      'must be an ISO 8601 instant with an offset, YYYY-MM-DDTHH:mm:ss[.sss] then Z or ±HH:mm (2031-06-14T10:00:00-05:00)',
+  })
+  .describe(
+    'ISO 8601 instant with an offset, YYYY-MM-DDTHH:mm:ss[.sss] then Z or ±HH:mm; stored as that UTC instant. A time without an offset is refused',
+  );
+
 export const TimeZone = z
   .string()
   .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
@@ -38,6 +50,14 @@ const Venue = z
     country: text(100).optional(),
     lat: z.number().min(-90).max(90).optional(),
     lng: z.number().min(-180).max(180).optional(),
+    location: z
+      .object({
+        type: z.literal('Point'),
+        coordinates: z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]),
+      })
+      .strict()
+      .optional()
+      .describe('GeoJSON Point, coordinates [longitude, latitude]: the stored form of lat/lng (give one or the other)'),
   })
   .strict()
   .refine((v) => (v.lat === undefined) === (v.lng === undefined), {
@@ -70,7 +90,23 @@ const Spectating = z
   })
   .strict();
 
-const Session = z.object({ name: text(), startLocal: LocalTime, endLocal: LocalTime.optional() }).strict();
+/** A start is required in one of its forms; the other name is in the message. */
+const startRequired = (at: { startAt?: string; startLocal?: string }, ctx: z.RefinementCtx) => {
+  if (at.startAt === undefined && at.startLocal === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['startLocal'], message: 'is required (or startAt)' });
+  }
+};
+
+const Session = z
+  .object({
+    name: text(),
+    startLocal: LocalTime.optional(),
+    endLocal: LocalTime.optional(),
+    startAt: Instant.optional(),
+    endAt: Instant.optional(),
+  })
+  .strict()
+  .superRefine(startRequired);
 
 /** Every field a submission or an edit may set; the submission adds what it requires. */
 export const eventFields = {
@@ -83,10 +119,14 @@ export const eventFields = {
   level: list(z.enum(TARGET_LEVELS)),
   startLocal: LocalTime,
   endLocal: LocalTime,
+  startAt: Instant,
+  endAt: Instant,
   timezone: TimeZone,
   timeTba: z.boolean(),
   isOnline: z.boolean(),
-  schedule: list(Session).describe('named sessions, local times in `timezone`'),
+  schedule: list(Session).describe(
+    'named sessions, each time as startLocal/endLocal in `timezone` or startAt/endAt with an offset',
+  ),
   venue: Venue,
   organizer: Organizer,
   participation: Participation,
@@ -97,11 +137,22 @@ export const eventFields = {
   website: url.describe("the event's own page"),
 };
 
-/** Checks that need several fields: a place unless online. The local times are checked once converted. */
-function placeRequired(body: { isOnline?: boolean; venue?: { city?: string } }, ctx: z.RefinementCtx) {
+/** Each fact given in both its forms (worker/events/submissions/given-forms.ts), as issues on the fields named. */
+export function oneFormEach(body: Record<string, unknown>, ctx: z.RefinementCtx) {
+  for (const { field, message } of conflictingForms(body))
+    ctx.addIssue({ code: 'custom', path: field.split('.'), message });
+}
+
+/** Checks that need several fields: a start, a place unless online, one form each. The times are checked once converted. */
+function submissionRules(
+  body: { isOnline?: boolean; venue?: { city?: string }; startAt?: string; startLocal?: string; schedule?: unknown },
+  ctx: z.RefinementCtx,
+) {
+  startRequired(body, ctx);
   if (body.isOnline !== true && !body.venue?.city) {
     ctx.addIssue({ code: 'custom', path: ['venue', 'city'], message: 'is required unless isOnline is true' });
   }
+  oneFormEach(body, ctx);
 }
 
 export const SubmitBody = z
@@ -113,9 +164,13 @@ export const SubmitBody = z
     eventKinds: eventFields.eventKinds.optional(),
     intents: eventFields.intents.optional(),
     level: eventFields.level.optional(),
-    startLocal: eventFields.startLocal,
+    startLocal: eventFields.startLocal.optional().describe('the start as local time at the venue; or give startAt'),
     endLocal: eventFields.endLocal.optional(),
-    timezone: eventFields.timezone,
+    startAt: eventFields.startAt.optional().describe('the start as an instant with an offset; or give startLocal'),
+    endAt: eventFields.endAt.optional(),
+    timezone: eventFields.timezone.describe(
+      "IANA time zone of the venue: local times are read in it, and it stays the event's zone whichever form the times take",
+    ),
     timeTba: eventFields.timeTba.optional(),
     isOnline: eventFields.isOnline.optional(),
     schedule: eventFields.schedule.optional(),
@@ -129,7 +184,7 @@ export const SubmitBody = z
     website: eventFields.website.optional(),
   })
   .strict()
-  .superRefine(placeRequired)
+  .superRefine(submissionRules)
   .openapi('EventSubmission');
 
 export type SubmitInput = z.infer<typeof SubmitBody>;
