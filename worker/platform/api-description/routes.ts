@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env';
 import { createRouter } from '../http/openapi';
 import { pageAsset, pageAssetRoute } from '../http/page-policy';
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLES } from './docs-page';
+import { completeOperations } from './operations';
 
 const TAGS = ['meta'];
 
@@ -11,6 +12,7 @@ const document = createRoute({
   path: '/openapi.json',
   tags: TAGS,
   summary: 'This API description (OpenAPI 3.1)',
+  security: [],
   responses: {
     200: {
       description: 'OpenAPI document',
@@ -24,18 +26,19 @@ const docsPage = createRoute({
   path: '/docs',
   tags: TAGS,
   summary: 'Human-readable API reference',
+  security: [],
   responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
 const docsScript = pageAssetRoute('/docs/app.js', 'script', 'the reference page', TAGS);
 const docsStyles = pageAssetRoute('/docs/styles.css', 'stylesheet', 'the reference page', TAGS);
 
-/** Serves the description `describeApi` builds (once per isolate: routes do not change at run time). */
+/** Serves the description `describeApi` builds, completed (once per isolate: routes do not change at run time). */
 export function openApiRoutes(describeApi: () => object) {
   let built: object | undefined;
   return createRouter<AppEnv>()
     .openapi(document, (c) => {
-      built ??= describeApi();
+      built ??= completeOperations(describeApi());
       return c.json(built as Record<string, unknown>, 200);
     })
     .openapi(docsPage, (c) => c.html(DOCS_PAGE))

@@ -12,6 +12,7 @@ const health = createRoute({
   path: '/',
   tags: ['meta'],
   summary: 'Liveness and database reachability',
+  security: [],
   responses: {
     200: jsonResponse(Health, 'Service and database up'),
     503: jsonResponse(Health, 'Database unreachable (same body, db "down")'),

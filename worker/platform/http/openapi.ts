@@ -103,7 +103,7 @@ const BODY_FAILURES: Responses = {
 
 /**
  * `createRoute` plus what the route's middleware and inputs imply, so no route restates
- * them: the access checks' plain-text refusals and security scheme, the 400 of a failed
+ * them: the access checks' plain-text refusals and security scheme (none: `[]`), the 400 of a failed
  * validation, 413/415 for a body, and the service's own 500/503.
  */
 export function defineRoute<const R extends RouteConfig>(route: R): R {
@@ -122,7 +122,8 @@ export function defineRoute<const R extends RouteConfig>(route: R): R {
   }
   if (request?.body) addResponses(responses, BODY_FAILURES);
   addResponses(responses, SERVICE_FAILURES);
-  return createRoute({ ...route, responses, ...(security.length ? { security } : {}) }) as R;
+  // A route no access check guards says so (`security: []`) rather than leaving its security unstated.
+  return createRoute({ ...route, responses, security }) as R;
 }
 
 const TARGET_LABEL: Record<string, string> = {

@@ -15,6 +15,7 @@ const UpgradeQuery = z
 
 const upgrade = defineRoute({
   method: 'get',
+  // With the slash socket.io-client always sends (addTrailingSlash); redocly.yaml says why the lint allows it.
   path: '/socket.io/',
   tags: ['real-time'],
   summary: 'Socket.IO connection for the /feed and /messages namespaces (WebSocket transport; docs/realtime.md)',
