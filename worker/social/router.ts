@@ -6,6 +6,7 @@ import { conversationRoutes } from './conversations/routes';
 import { feedRoutes } from './feed/routes';
 import { followRoutes } from './follows/routes';
 import { messageRoutes } from './messages/routes';
+import { profileRoutes } from './profiles/routes';
 import { reactionRoutes } from './reactions/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
@@ -21,5 +22,6 @@ export const socialRoutes = createRouter<AppEnv>()
   .route('/api/users', mySavedPostRoutes)
   .route('/api/users', blockRoutes)
   .route('/api/users', followRoutes)
+  .route('/api/users', profileRoutes)
   .route('/api/reports', reportRoutes)
   .route('/api/admin', adminReportRoutes);
