@@ -60,7 +60,9 @@ export type FeedEvent =
   /** A post's reaction counts after a reaction was added, switched or taken back. */
   | { namespace: '/feed'; name: 'post:reactions'; payload: { postId: string; counts: ReactionCountsPayload } }
   /** A comment on one of your posts, to you alone. */
-  | { namespace: '/feed'; name: 'comment:created'; payload: { postId: string; comment: CommentPayload } };
+  | { namespace: '/feed'; name: 'comment:created'; payload: { postId: string; comment: CommentPayload } }
+  /** A rider started following you, to you alone; `homie` when you already follow them back. */
+  | { namespace: '/feed'; name: 'rider:followed'; payload: { follower: PublicUserPayload; homie: boolean } };
 
 /** What the server emits on /messages. */
 export type MessagesEvent =

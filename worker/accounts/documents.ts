@@ -9,6 +9,8 @@ export type Role = 'admin' | null;
 
 export interface UserDoc extends StoredDoc {
   name: string;
+  /** The name's words as search compares them (worker/accounts/users/name-words.ts); set on every write of `name`. */
+  nameWords?: string[];
   email: string;
   /** bcrypt hash; absent for identity-provider-only accounts. */
   password?: string;

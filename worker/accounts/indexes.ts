@@ -15,6 +15,12 @@ export const ACCOUNTS_INDEXES: IndexDeclaration[] = [
     why: 'returning Apple sign-ins carry only the subject',
   },
   { collection: 'users', key: { name: 1 }, options: { name: 'name' }, why: 'admin user search' },
+  {
+    collection: 'users',
+    key: { nameWords: 1, _id: -1 },
+    options: { name: 'nameWords__id' },
+    why: 'rider search: a prefix of each word typed, newest account first',
+  },
   { collection: 'users', key: { createdAt: 1 }, options: { name: 'createdAt' }, why: 'dashboard signup cohorts' },
   {
     collection: 'sessions',

@@ -14,6 +14,8 @@ export const LIMITS = {
   idTokenMax: 8192,
   /** Longest free-text search string. */
   searchQueryMax: 200,
+  /** Rider search (docs/connections.md): the shortest query, so one letter never scans every account. */
+  riderSearch: { queryMin: 2 },
   /** bcrypt cost (interface spec: salt rounds 10). */
   bcryptRounds: 10,
   /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */

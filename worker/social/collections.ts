@@ -4,6 +4,8 @@ import type {
   DirectMessageDoc,
   FeedCommentDoc,
   FeedPostDoc,
+  FollowDoc,
+  HomieDoc,
   ReactionDoc,
   ReportDoc,
   SavedPostDoc,
@@ -20,6 +22,8 @@ export const SOCIAL_COLLECTIONS = {
   dm_messages: holds<DirectMessageDoc>(),
   user_blocks: holds<UserBlockDoc>(),
   reports: holds<ReportDoc>(),
+  follows: holds<FollowDoc>(),
+  homies: holds<HomieDoc>(),
 };
 
 type SocialCollections = typeof SOCIAL_COLLECTIONS;

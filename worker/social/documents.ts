@@ -75,3 +75,27 @@ export interface DirectMessageDoc extends StoredDoc {
   userId?: ObjectId;
   text: string;
 }
+
+/** One rider following another (worker/social/follows/); one row per direction and pair (a unique index). */
+export interface FollowDoc extends StoredDoc {
+  followerId: ObjectId;
+  followedId: ObjectId;
+}
+
+/** Two riders who follow each other; formed when the second follow lands, removed when either unfollows. */
+export interface HomieDoc extends StoredDoc {
+  /** The two ids, sorted. */
+  riderIds: ObjectId[];
+  /** The sorted ids joined (unique): the same pair forms once, also when both follow at the same moment. */
+  pairKey: string;
+}
+
+// What social keeps on the rider's account.
+declare module '../accounts/documents' {
+  interface UserDoc {
+    /** Riders following this one; moved only by the write that stored or removed a follow (worker/social/follows/service.ts). */
+    followerCount?: number;
+    /** Riders this one follows; moved the same way. */
+    followingCount?: number;
+  }
+}

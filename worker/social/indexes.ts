@@ -27,12 +27,6 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     why: 'account deletion detaches the sender',
   },
   {
-    collection: 'feed_posts',
-    key: { userId: 1 },
-    options: { name: 'userId' },
-    why: "account deletion removes a rider's posts",
-  },
-  {
     collection: 'reactions',
     key: { postId: 1, userId: 1 },
     options: { name: 'postId_userId_unique', unique: true },
@@ -119,5 +113,41 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     key: { userId: 1, companion: 1, createdAt: -1, _id: -1 },
     options: { name: 'userId_companion_createdAt' },
     why: "the companion's memory: a rider's newest web DM turns; account deletion removes them",
+  },
+  {
+    collection: 'follows',
+    key: { followerId: 1, followedId: 1 },
+    options: { name: 'followerId_followedId_unique', unique: true },
+    why: 'one follow per direction and pair, also when the same follow arrives twice at once',
+  },
+  {
+    collection: 'follows',
+    key: { followerId: 1, _id: -1 },
+    options: { name: 'followerId__id' },
+    why: "who a rider follows, newest first; the following feed's authors; account deletion",
+  },
+  {
+    collection: 'follows',
+    key: { followedId: 1, _id: -1 },
+    options: { name: 'followedId__id' },
+    why: "a rider's followers, newest first; account deletion",
+  },
+  {
+    collection: 'homies',
+    key: { pairKey: 1 },
+    options: { name: 'pairKey_unique', unique: true },
+    why: 'a pair forms once, also when both follow at the same moment',
+  },
+  {
+    collection: 'homies',
+    key: { riderIds: 1, _id: -1 },
+    options: { name: 'riderIds__id' },
+    why: "a rider's homies, newest first; their count; account deletion",
+  },
+  {
+    collection: 'feed_posts',
+    key: { userId: 1, _id: -1 },
+    options: { name: 'userId__id' },
+    why: "the following feed: followed riders' posts newest first; a profile's post count; account deletion",
   },
 ];

@@ -66,8 +66,24 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
     detach: (userId) => ({ filter: { resolvedBy: userId }, update: { $unset: { resolvedBy: '' } } }),
   },
   { collection: 'reports', remove: (userId) => ({ targetType: 'user', targetId: userId }) },
+  // Follows go both ways, each taking one off the other rider's counter (worker/social/follows/service.ts).
+  {
+    collection: 'follows',
+    removeEach: (userId) => ({ followerId: userId }),
+    followUps: (row) => [countDownUser(row.followedId, 'followerCount')],
+  },
+  {
+    collection: 'follows',
+    removeEach: (userId) => ({ followedId: userId }),
+    followUps: (row) => [countDownUser(row.followerId, 'followingCount')],
+  },
+  { collection: 'homies', remove: (userId) => ({ riderIds: userId }) },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {
   return { collection: 'feed_posts', updateOne: { filter: { _id: postId }, update: { $inc: { [counter]: -1 } } } };
+}
+
+function countDownUser(userId: ObjectId, counter: 'followerCount' | 'followingCount'): FollowUp {
+  return { collection: 'users', updateOne: { filter: { _id: userId }, update: { $inc: { [counter]: -1 } } } };
 }

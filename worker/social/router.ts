@@ -4,12 +4,14 @@ import { blockRoutes } from './blocks/routes';
 import { commentRoutes } from './comments/routes';
 import { conversationRoutes } from './conversations/routes';
 import { feedRoutes } from './feed/routes';
+import { followRoutes } from './follows/routes';
 import { messageRoutes } from './messages/routes';
+import { profileRoutes } from './profiles/routes';
 import { reactionRoutes } from './reactions/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 
-/** Social: the feed with comments, reactions and saves; conversations and messages; blocks and reports. */
+/** Social: the feed with comments, reactions and saves; conversations and messages; blocks and reports; riders following riders. */
 export const socialRoutes = createRouter<AppEnv>()
   .route('/api/conversations', conversationRoutes)
   .route('/api/conversations', messageRoutes)
@@ -19,5 +21,7 @@ export const socialRoutes = createRouter<AppEnv>()
   .route('/api/feed', savedPostRoutes)
   .route('/api/users', mySavedPostRoutes)
   .route('/api/users', blockRoutes)
+  .route('/api/users', followRoutes)
+  .route('/api/users', profileRoutes)
   .route('/api/reports', reportRoutes)
   .route('/api/admin', adminReportRoutes);

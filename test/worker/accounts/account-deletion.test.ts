@@ -30,11 +30,15 @@ const OWNER_FIELD: Partial<Record<CollectionName, string>> = {
 
 /**
  * The fields a cleanup's filter matches, with the user as `owner`: one document per entry that its own
- * filter selects (user_blocks and reports have one entry per field, reports one for reports about the user).
+ * filter selects (user_blocks, follows and reports have one entry per field, reports one for reports about the user).
  */
 const matchedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId, owner: unknown) => {
   const filter: Record<string, unknown> =
-    'remove' in cleanup ? cleanup.remove(userId) : 'detach' in cleanup ? cleanup.detach(userId).filter : {};
+    'remove' in cleanup
+      ? cleanup.remove(userId)
+      : 'detach' in cleanup
+        ? cleanup.detach(userId).filter
+        : cleanup.removeEach(userId);
   const fields = Object.entries(filter).filter(([, value]) => value === userId || typeof value === 'string');
   return fields.some(([, value]) => value === userId)
     ? Object.fromEntries(fields.map(([key, value]) => [key, value === userId ? owner : value]))
@@ -62,7 +66,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key, callId).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key, callId, pairKey).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -76,6 +80,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       jobKey: crypto.randomUUID(),
       key: crypto.randomUUID(),
       callId: crypto.randomUUID(),
+      pairKey: crypto.randomUUID(),
     };
     // Spots also embed stays (worker/riding/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

@@ -4,6 +4,7 @@ import { duplicateField, onDuplicateKey } from '../../platform/db/errors';
 import { type Cleanup, erasePersonalData } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
 import type { UserDoc } from '../documents';
+import { withNameWords } from './name-words';
 
 // Every query on accounts. Outcomes that are not an account come back as values, not HTTP errors.
 
@@ -37,7 +38,7 @@ const takenField = (err: unknown): 'email-taken' | 'apple-id-taken' =>
 /** Creates an account; a taken email or Apple ID is decided by the unique indexes, not a racy pre-check. */
 export async function insertUser(store: Store, fields: NewUser): Promise<UserDoc | 'email-taken' | 'apple-id-taken'> {
   const now = new Date();
-  const user: UserDoc = { _id: new ObjectId(), ...fields, role: null, createdAt: now, updatedAt: now };
+  const user: UserDoc = { _id: new ObjectId(), ...withNameWords(fields), role: null, createdAt: now, updatedAt: now };
   return onDuplicateKey(async () => {
     await store.users.insertOne(user);
     return user;
@@ -62,7 +63,7 @@ function updateAccountWhere<U extends string>(
 
 /** Applies a partial update and returns the stored result. */
 export const updateUser = (store: Store, id: ObjectId, changes: UserChanges) =>
-  updateAccountWhere(store, { _id: id }, { $set: { ...changes, updatedAt: new Date() } }, 'not-found');
+  updateAccountWhere(store, { _id: id }, { $set: { ...withNameWords(changes), updatedAt: new Date() } }, 'not-found');
 
 /**
  * Moves the account to a new, unproved address, only if it still has the address the caller checked, so two
@@ -72,7 +73,7 @@ export const changeAddress = (store: Store, id: ObjectId, from: string, changes:
   updateAccountWhere(
     store,
     { _id: id, email: from },
-    { $set: { ...changes, emailVerified: false, updatedAt: new Date() } },
+    { $set: { ...withNameWords(changes), emailVerified: false, updatedAt: new Date() } },
     'changed-meanwhile',
   );
 
@@ -86,7 +87,7 @@ export const takeOverUnprovedAccount = (store: Store, id: ObjectId, changes: Use
     store,
     { _id: id, emailVerified: { $ne: true } },
     {
-      $set: { ...changes, emailVerified: true, updatedAt: new Date() },
+      $set: { ...withNameWords(changes), emailVerified: true, updatedAt: new Date() },
       $unset: { password: '' },
       $inc: { tokenVersion: 1 },
     },

@@ -140,8 +140,9 @@ export const ANALYTICS_EVENTS = {
   // Community
   post_created: event('server', props({ postId: objectId, hasMedia: z.boolean().optional() }), 'community'),
   comment_created: event('server', props({ postId: objectId, commentId: objectId }), 'community'),
-  rider_followed: event('client', props({ riderId: objectId }), 'community'),
-  homie_connected: event('client', props({ riderId: objectId }), 'community'),
+  // Recorded by the follow that stores the row or forms the pair (worker/social/follows/service.ts).
+  rider_followed: event('server', props({ riderId: objectId }), 'community'),
+  homie_connected: event('server', props({ riderId: objectId }), 'community'),
   // Notifications
   notification_permission_result: event(
     'client',

@@ -2,10 +2,14 @@ import type { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { unfollowBothWays } from '../follows/service';
 
 // Every query on blocks: one row per blocker (`userId`) and blocked rider (a unique index).
 
-/** Blocks the rider (idempotent: a repeat keeps the first row and its date); 'not-found' for no such account. */
+/**
+ * Blocks the rider (idempotent: a repeat keeps the first row and its date) and ends the follows between them both
+ * ways; 'not-found' for no such account.
+ */
 export async function blockUser(
   store: Store,
   userId: ObjectId,
@@ -23,6 +27,8 @@ export async function blockUser(
       ),
     () => undefined,
   );
+  // After the block is stored, so a follow racing it is refused or removed here.
+  await unfollowBothWays(store, userId, blockedUserId);
   return 'blocked';
 }
 

@@ -1,18 +1,29 @@
+import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
-import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toPage } from '../../platform/http/pagination';
+import { plainTextError } from '../../platform/http/errors';
+import {
+  createRouter,
+  defineRoute,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  textResponse,
+} from '../../platform/http/openapi';
+import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
+import { ACCESS_TEXT } from '../../platform/tokens/access-text';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../../riding/spots/service';
 import { blockersOf } from '../blocks/service';
+import { followedIdsOf } from '../follows/service';
 import { postViews } from './post-views';
 import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
 import { POST_REFUSALS } from './refusals';
 import { removePost } from './removal';
-import { DeletedPost, FeedPage, FeedPost, NewPost, PostParam } from './schema';
+import { DeletedPost, FeedPage, FeedPost, FeedQuery, NewPost, PostParam } from './schema';
 import { findPost, insertPost, listPosts } from './service';
 
 const TAGS = ['feed'];
@@ -24,10 +35,15 @@ const list = defineRoute({
   tags: TAGS,
   summary: 'The feed, newest first',
   description:
-    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders the caller blocked are left out.",
+    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders the caller blocked are left out. `scope=following` (needs the token) keeps only posts by riders the caller follows and the caller's own (docs/connections.md).",
   security: PUBLIC_OR_READER,
-  request: { query: PageQuery },
-  responses: { 200: jsonResponse(FeedPage, 'A page of posts') },
+  request: { query: FeedQuery },
+  responses: {
+    200: jsonResponse(FeedPage, 'A page of posts'),
+    // The following feed's own access check (followingAuthors): the texts the auth check answers.
+    400: textResponse([ACCESS_TEXT.invalidToken]),
+    401: textResponse([ACCESS_TEXT.noToken]),
+  },
 });
 
 const create = defineRoute({
@@ -60,12 +76,28 @@ const remove = defineRoute({
   responses: { 200: jsonResponse(DeletedPost, 'Deleted'), 403: errorResponse('Not your post'), 404: noPost },
 });
 
+/**
+ * The authors of the reader's following feed (their own posts and the riders they follow), which is theirs alone: without a token, or with one that does not verify, the
+ * answers the auth check gives (401, 400).
+ */
+async function followingAuthors(c: Context<AppEnv>, readerId: ObjectId | null): Promise<ObjectId[]> {
+  if (!c.req.header('x-auth-token')) throw plainTextError(401, ACCESS_TEXT.noToken);
+  if (!readerId) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+  // Assembled on read: the riders followed now, so a follow or unfollow shows on the next page (docs/connections.md).
+  return [readerId, ...(await followedIdsOf(c.var.db, readerId))];
+}
+
 /** Feed posts, mounted under /api/feed. */
 export const feedRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
-    const query = c.req.valid('query');
+    const { scope, ...query } = c.req.valid('query');
     const { readerId, hidden } = await readerOf(c);
-    const page = toPage(await listPosts(c.var.db, { ...query, hiddenAuthors: hidden }), query.limit, (post) => post);
+    const authors = scope === 'following' ? await followingAuthors(c, readerId) : undefined;
+    const page = toPage(
+      await listPosts(c.var.db, { ...query, hiddenAuthors: hidden, authors }),
+      query.limit,
+      (post) => post,
+    );
     return c.json({ ...page, items: await postViews(c.var.db, page.items, readerId) }, 200);
   })
   .openapi(create, async (c) => {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { PublicUser } from '../../accounts/users/schema';
 import { IdString, pathId } from '../../platform/http/ids';
-import { pageOf } from '../../platform/http/pagination';
+import { PageQuery, pageOf } from '../../platform/http/pagination';
 import { WebUrl } from '../../platform/http/web-url';
 import { LIMITS } from '../../platform/limits';
 
@@ -47,3 +47,10 @@ export const FeedPost = z
 
 export const FeedPage = pageOf(FeedPost);
 export const DeletedPost = z.object({ deleted: z.literal(true), postId: z.string() });
+
+export const FeedQuery = PageQuery.extend({
+  scope: z
+    .enum(['all', 'following'])
+    .default('all')
+    .describe('`following`: only posts by riders you follow and your own (needs x-auth-token)'),
+});

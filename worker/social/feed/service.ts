@@ -44,12 +44,24 @@ export async function postExists(store: Store, postId: ObjectId): Promise<boolea
 export const findPosts = (store: Store, postIds: ObjectId[]) =>
   store.feed_posts.find({ _id: { $in: postIds } }).toArray();
 
-/** A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids). */
-export function listPosts(store: Store, page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> }) {
+/**
+ * A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids);
+ * with `authors`, only theirs (the following feed).
+ */
+export function listPosts(
+  store: Store,
+  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string>; authors?: ObjectId[] },
+) {
+  const hidden = page.hiddenAuthors ?? new Set<string>();
+  const authors = page.authors?.filter((id) => !hidden.has(id.toHexString()));
   return store.feed_posts
     .find({
       ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
-      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+      ...(authors
+        ? { userId: { $in: authors } }
+        : hidden.size
+          ? { userId: { $nin: [...hidden].map((id) => new ObjectId(id)) } }
+          : {}),
     })
     .sort({ _id: -1 })
     .limit(page.limit + 1)

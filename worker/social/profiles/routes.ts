@@ -1,0 +1,67 @@
+import { ObjectId } from 'mongodb';
+import { PublicUser } from '../../accounts/users/schema';
+import { publicUsers } from '../../accounts/users/service';
+import { publicUserView } from '../../accounts/users/views';
+import type { AppEnv } from '../../platform/app-env';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { pageOf, toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
+import { auth } from '../../platform/middleware/auth';
+import { PUBLIC_OR_READER, readerOf } from '../feed/reader';
+import { reachable } from '../follows/reach';
+import { FOLLOW_REFUSALS } from '../follows/refusals';
+import { RiderParam } from '../follows/schema';
+import { RiderProfile, RiderSearchQuery } from './schema';
+import { profileOf, searchRiders } from './service';
+
+const TAGS = ['connections'];
+
+const search = defineRoute({
+  method: 'get',
+  path: '/search',
+  tags: TAGS,
+  summary: 'Find riders by name: each word typed is the start of a word of their name',
+  description:
+    'Any case, accents ignored (`jose ram` finds José Ramírez; `mirez` does not). Never by email; riders you blocked or who blocked you are left out. Newest account first.',
+  middleware: [auth()] as const,
+  request: { query: RiderSearchQuery },
+  responses: {
+    200: jsonResponse(pageOf(PublicUser), 'A page of riders'),
+    400: errorResponse('q shorter than 2 characters or without a letter or digit'),
+  },
+});
+
+const profile = defineRoute({
+  method: 'get',
+  path: '/{id}/profile',
+  tags: TAGS,
+  summary: "A rider's public profile: who they are and their counts",
+  description:
+    'With a valid `x-auth-token`, `relationship` says whether you follow the rider, they follow you, and whether you are homies. 404 when a block stands between you.',
+  security: PUBLIC_OR_READER,
+  request: { params: RiderParam },
+  responses: {
+    200: jsonResponse(RiderProfile, 'The profile'),
+    404: errorResponse('No such rider, or a block stands between you'),
+  },
+});
+
+/** Riders' profiles and rider search, mounted under /api/users. */
+export const profileRoutes = createRouter<AppEnv>()
+  .openapi(search, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await searchRiders(c.var.db, new ObjectId(c.var.user._id), query);
+    return c.json(toPage(rows, query.limit, publicUserView), 200);
+  })
+  .openapi(profile, async (c) => {
+    const riderId = new ObjectId(c.req.valid('param').id);
+    const { readerId } = await readerOf(c);
+    if (!(await reachable(c.var.db, readerId, riderId))) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const [users, counts] = await Promise.all([
+      publicUsers(c.var.db, [riderId]),
+      profileOf(c.var.db, riderId, readerId && !readerId.equals(riderId) ? readerId : null),
+    ]);
+    const user = users.get(riderId.toHexString());
+    if (!user) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    return c.json({ user: publicUserView(user), ...counts }, 200);
+  });
