@@ -8,11 +8,14 @@ import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stac
 
 let stack: RealtimeStack;
 let browser: Browser;
+let docs: Awaited<ReturnType<typeof openDocs>>;
 
+// One page for both tests: Swagger UI takes some 20 s of a loaded 2-core machine to resolve and draw the document.
 beforeAll(async () => {
   stack = await startRealtimeStack();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
-}, 90_000);
+  docs = await openDocs();
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -28,7 +31,7 @@ async function openDocs() {
     if (!request.url().startsWith(`${stack.url}/`)) elsewhere.push(request.url());
   });
   expect(policyOf(await page.goto(`${stack.url}/api/docs`))).toContain("default-src 'self'");
-  await page.waitForSelector('.opblock-summary-path');
+  await page.waitForSelector('.opblock-summary-path', { timeout: 90_000 });
   return { page, violations, elsewhere };
 }
 
@@ -42,7 +45,7 @@ async function tryOut(page: Page, method: string, path: string) {
 }
 
 it('finds an operation by search and runs it against this origin, with nothing from elsewhere and nothing refused', async () => {
-  const { page, violations, elsewhere } = await openDocs();
+  const { page, violations, elsewhere } = docs;
   await page.fill('.operation-filter-input', '/api/health');
   // The filter narrows the list (after its debounce) to the operations whose path holds the phrase.
   await expect
@@ -62,7 +65,7 @@ it('finds an operation by search and runs it against this origin, with nothing f
 }, 60_000);
 
 it('takes a token for each of the two headers, explained on the page, and sends it with try-it', async () => {
-  const { page, violations, elsewhere } = await openDocs();
+  const { page, violations, elsewhere } = docs;
   const intro = await page.locator('.docs-intro').textContent();
   expect(intro).toContain('x-auth-token');
   expect(intro).toContain('Authorization: Bearer');
