@@ -19,14 +19,15 @@ const policySigningKey = JSON.stringify(
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
 
-// wrangler.toml's Text rule loads the dashboard's chart library as text (worker/growth/dashboard/chart-library.ts);
-// the pool's Vite does not read [[rules]], so this plugin does the same for the tests.
-const chartLibraryAsText = {
-  name: 'chart-library-as-text',
+// wrangler.toml's Text rules load the pages' vendored libraries as text (worker/growth/dashboard/chart-library.ts,
+// worker/platform/api-description/renderer-source.js); the pool's Vite does not read [[rules]], so this plugin does the same for the tests.
+const TEXT_MODULES = ['/chart.umd.min.js', '/swagger-ui-dist/swagger-ui-bundle.js', '/swagger-ui-dist/swagger-ui.css'];
+const vendoredAsText = {
+  name: 'vendored-as-text',
   enforce: 'pre' as const,
   load(id: string) {
-    const file = id.split('?')[0];
-    return file.endsWith('/chart.umd.min.js')
+    const file = id.split('?')[0]!;
+    return TEXT_MODULES.some((ending) => file.endsWith(ending))
       ? `export default ${JSON.stringify(readFileSync(file, 'utf8'))};`
       : undefined;
   },
@@ -46,7 +47,7 @@ function workerProject(
 ) {
   return defineProject({
     plugins: [
-      chartLibraryAsText,
+      vendoredAsText,
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {

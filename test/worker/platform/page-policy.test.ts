@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import worker from '../../../worker/index';
-import { PAGE_POLICY } from '../../../worker/platform/http/page-policy';
+import { PAGE_POLICY, pagePolicy } from '../../../worker/platform/http/page-policy';
 import { createApi, type TestEnv } from '../../support/worker-api';
 
 const api = createApi('page_policy');
@@ -37,11 +37,21 @@ describe('the pages the Worker serves', () => {
     expect(PAGE_POLICY).not.toMatch(/unsafe-|data:|\*/);
   });
 
+  it('widens no page but the API reference, and that one for data: images alone', () => {
+    expect(pagePolicy('/admin/events')).toBe(PAGE_POLICY);
+    expect(pagePolicy('/admin/analytics')).toBe(PAGE_POLICY);
+    const docs = pagePolicy('/api/docs')
+      .split(';')
+      .map((d) => d.trim());
+    expect(docs.filter((d) => !PAGE_POLICY.includes(d))).toEqual(["img-src 'self' data:"]);
+    expect(docs.join('; ')).not.toMatch(/unsafe-|\*/);
+  });
+
   for (const path of PAGES) {
     it(`${path} sends the page policy, nosniff and no-referrer, and has nothing inline the policy would block`, async () => {
       const res = await api.fetch(path);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-security-policy')).toBe(PAGE_POLICY);
+      expect(res.headers.get('content-security-policy')).toBe(pagePolicy(path));
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       const html = await res.text();

@@ -4,6 +4,7 @@ import { createRouter } from '../http/openapi';
 import { pageAsset, pageAssetRoute } from '../http/page-policy';
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLES } from './docs-page';
 import { completeOperations } from './operations';
+import { RENDERER_SCRIPT, RENDERER_STYLES } from './renderer-source.js';
 
 const TAGS = ['meta'];
 
@@ -32,6 +33,8 @@ const docsPage = createRoute({
 
 const docsScript = pageAssetRoute('/docs/app.js', 'script', 'the reference page', TAGS);
 const docsStyles = pageAssetRoute('/docs/styles.css', 'stylesheet', 'the reference page', TAGS);
+const rendererScript = pageAssetRoute('/docs/swagger-ui-bundle.js', 'script', 'the reference page (Swagger UI)', TAGS);
+const rendererStyles = pageAssetRoute('/docs/swagger-ui.css', 'stylesheet', 'the reference page (Swagger UI)', TAGS);
 
 /** Serves the description `describeApi` builds, completed (once per isolate: routes do not change at run time). */
 export function openApiRoutes(describeApi: () => object) {
@@ -43,5 +46,7 @@ export function openApiRoutes(describeApi: () => object) {
     })
     .openapi(docsPage, (c) => c.html(DOCS_PAGE))
     .openapi(docsScript, (c) => pageAsset(c, 'script', DOCS_SCRIPT))
-    .openapi(docsStyles, (c) => pageAsset(c, 'stylesheet', DOCS_STYLES));
+    .openapi(docsStyles, (c) => pageAsset(c, 'stylesheet', DOCS_STYLES))
+    .openapi(rendererScript, (c) => pageAsset(c, 'script', RENDERER_SCRIPT))
+    .openapi(rendererStyles, (c) => pageAsset(c, 'stylesheet', RENDERER_STYLES));
 }

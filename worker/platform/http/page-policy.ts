@@ -5,7 +5,8 @@ import { defineRoute } from './openapi';
 /**
  * The Content-Security-Policy of every HTML page the Worker serves (/admin/events, /admin/analytics,
  * /api/docs): scripts, styles, images and fetches from this origin only, nothing inline (each page's
- * script and stylesheet are routes of their own, `pageAssetRoute`), and no page may be framed.
+ * script and stylesheet are routes of their own, `pageAssetRoute`), and no page may be framed. A page may add
+ * a directive only through PAGE_POLICY_ADDITIONS below, each with its reason.
  */
 export const PAGE_POLICY = [
   "default-src 'self'",
@@ -14,11 +15,24 @@ export const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The headers every HTML page gets beside `nosniff` (worker/platform/middleware/security-headers.ts). */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': PAGE_POLICY,
-  'referrer-policy': 'no-referrer',
+/**
+ * The pages whose policy adds a directive, by path. /api/docs: Swagger UI's stylesheet draws its icons as data: images
+ * (SVG and PNG), which `default-src 'self'` refuses; images cannot run script, and scripts, styles and fetches stay 'self'.
+ */
+const PAGE_POLICY_ADDITIONS: Readonly<Record<string, string>> = {
+  '/api/docs': "img-src 'self' data:",
 };
+
+/** The Content-Security-Policy of the page at `path`: PAGE_POLICY, plus its addition if it has one. */
+export function pagePolicy(path: string): string {
+  const addition = PAGE_POLICY_ADDITIONS[path];
+  return addition ? `${PAGE_POLICY}; ${addition}` : PAGE_POLICY;
+}
+
+/** The headers the HTML page at `path` gets beside `nosniff` (worker/platform/middleware/security-headers.ts). */
+export function pageHeaders(path: string): Record<string, string> {
+  return { 'content-security-policy': pagePolicy(path), 'referrer-policy': 'no-referrer' };
+}
 
 /** What a page loads from the Worker besides its HTML, with the media type it is served as (nosniff holds it to that). */
 const ASSET_TYPES = {

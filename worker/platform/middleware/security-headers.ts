@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { PAGE_HEADERS } from '../http/page-policy';
+import { pageHeaders } from '../http/page-policy';
 
 /**
  * Sets `X-Content-Type-Options: nosniff` on every response, and on HTML pages the page policy
@@ -12,7 +12,10 @@ export function securityHeaders() {
     // A WebSocket handshake goes back exactly as the room or the voice box answered it.
     if (c.res.status === 101) return;
     const isPage = c.res.headers.get('content-type')?.startsWith('text/html') ?? false;
-    const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', ...(isPage ? PAGE_HEADERS : {}) };
+    const headers: Record<string, string> = {
+      'x-content-type-options': 'nosniff',
+      ...(isPage ? pageHeaders(c.req.path) : {}),
+    };
     try {
       for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
     } catch {
