@@ -63,6 +63,7 @@ export function offlineProvider(): ModelProvider {
   return {
     name: 'offline',
     model: 'offline-companion',
+    priced: false,
     async complete(request: ChatRequest): Promise<ChatTurn> {
       const last = request.messages[request.messages.length - 1];
       if (last?.role === 'tool') {
