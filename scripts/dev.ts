@@ -20,6 +20,8 @@ const PASSED_THROUGH = [
   'REALTIME_PING_INTERVAL_MS',
   'REALTIME_PING_TIMEOUT_MS',
   'VOICE_WS_AUTH',
+  // The voice box reads it from the same environment: the Worker prices speech by it.
+  'VOICE_ENGINE',
   'OPENAI_API_KEY',
   'OPENAI_BASE_URL',
   'OPENAI_MODEL',

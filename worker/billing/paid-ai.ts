@@ -4,7 +4,8 @@ import { LIMITS } from '../platform/limits';
 
 // What AI work costs and what each plan gets free, in one place: the chat routes, the
 // credit service, the monthly grant and the reading routes all take their numbers from here.
-// Core actions (every route that is not AI work) never touch credits.
+// Core actions (every route that is not AI work) never touch credits, nor does AI work that costs
+// nothing to make (the offline companion, the local speech engine: the caller says which is priced).
 
 export type Plan = 'free' | 'premium';
 
@@ -47,7 +48,7 @@ export function speechCredits(characters: number, settings: PaidAiSettings): num
   return Math.max(1, Math.ceil((characters * settings.speechCreditsPer1kChars) / 1000));
 }
 
-/** Speech costs credits on the free plan only. */
+/** Priced speech costs credits on the free plan only. */
 export const speechIsPaid = (plan: Plan) => plan === 'free';
 
 /** The allowance period: the UTC calendar day, as YYYY-MM-DD. */

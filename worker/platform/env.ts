@@ -46,6 +46,8 @@ export interface Env {
   VOICE_WS_AUTH?: string;
   /** Container instances of the voice box when VOICE_URL is unset (production; docs/voice.md, Deployment). */
   VOICE_INSTANCES?: string;
+  /** The voice box's speech engine, `espeak` (default, costs nothing) or `openai` (priced): worker/companion/voice/settings.ts. */
+  VOICE_ENGINE?: string;
   /** The companion's model (worker/companion/chat/providers/): no key means the offline companion. */
   OPENAI_API_KEY?: string;
   /** Any OpenAI-compatible chat-completions server; unset means OpenAI's own. */

@@ -20,6 +20,7 @@ export type SettingName =
   | 'EVENT_SOURCE_TWO_URL'
   | 'VOICE_URL'
   | 'VOICE_WS_AUTH'
+  | 'VOICE_ENGINE'
   | 'VOICE_INSTANCES'
   | 'OPENAI_API_KEY'
   | 'OPENAI_BASE_URL'

@@ -6,7 +6,8 @@ import { chat, companionApi, sendChat } from '../../support/companion';
 import { setSubscription } from '../../support/spot-lists';
 
 // Paid companion replies against the stand-in model: every call reports 120 prompt and 30
-// completion tokens on gpt-4o-mini, 36 USD micros, so at 10 micros a credit a reply costs 4 credits.
+// completion tokens on gpt-4o-mini, 36 USD micros, so at 10 micros a credit a reply costs 4 credits. The voice box
+// speaks with the priced engine (free work is test/worker/companion/companion-free-work.test.ts).
 const REPLY_MAX = 10;
 const REPLY_COST = 4;
 const model = companionApi('ai-credits-chat', {
@@ -15,6 +16,7 @@ const model = companionApi('ai-credits-chat', {
   AI_CREDIT_MICROS: '10',
   AI_REPLY_MAX_CREDITS: String(REPLY_MAX),
   AI_SPEECH_CREDITS_PER_1K_CHARS: '100',
+  VOICE_ENGINE: 'openai',
   // High enough that the per-minute limit never answers before the allowance and credit do.
   COMPANION_MESSAGES_PER_MINUTE: '1000',
 });
@@ -177,7 +179,7 @@ describe('speech', () => {
     await model.voiceMode('ok');
     const rider = await register(api);
     const res = await chat(api, rider, 'hey', { voiceSession: SESSION });
-    expect(res).toMatchObject({ reply: 'Unspoken line.', spoken: false });
+    expect(res).toMatchObject({ reply: 'Unspoken line.', spoken: false, reason: 'no-credit' });
     expect((await model.spoken()).some((line) => line.body.text === 'Unspoken line.')).toBe(false);
   });
 
@@ -190,13 +192,13 @@ describe('speech', () => {
     expect(await creditState(api, rider)).toMatchObject({ balance: 10, reserved: 0, ledgerSum: 10 });
   });
 
-  it('speaks free on premium and leaves out `spoken` without a voice session', async () => {
+  it('speaks free on premium, and says `no-session` without a voice session', async () => {
     await model.script({ steps: [{ reply: 'Go skate.' }] });
     await model.voiceMode('ok');
     const rider = await register(api);
     await setSubscription(api, rider);
     expect(await chat(api, rider, 'hey', { voiceSession: SESSION })).toMatchObject({ spoken: true });
-    expect(await chat(api, rider, 'hey')).not.toHaveProperty('spoken');
+    expect(await chat(api, rider, 'hey')).toMatchObject({ spoken: false, reason: 'no-session' });
     expect(await creditState(api, rider)).toMatchObject({ balance: 0, entries: [] });
   });
 });

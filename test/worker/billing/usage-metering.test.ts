@@ -30,7 +30,7 @@ describe('usage metering', () => {
       for (const userId of riders) await grantByAdmin(store, userId, { amount: 60, reason: 'bench', adminId: admin });
       for (let i = 0; i < 25; i++) {
         const userId = riders[Math.floor(random() * riders.length)]!;
-        const payment = await payForReply(store, env, { userId, plan: 'free', surface: 'bot' });
+        const payment = await payForReply(store, env, { userId, plan: 'free', surface: 'bot' }, true);
         if (isRefused(payment)) continue;
         if (random() < 0.2) {
           await refundCall(store, payment);

@@ -102,7 +102,7 @@ describe('who may speak into a session', () => {
 
     const foreign = await sendChat(api, other, 'hey', { voiceSession: session });
     expect(foreign.status).toBe(200);
-    expect(await foreign.json()).toMatchObject({ spoken: false });
+    expect(await foreign.json()).toMatchObject({ spoken: false, reason: 'not-your-session' });
     expect(await intoSession()).toEqual([]);
 
     const own = await chat(api, owner, 'hey', { voiceSession: session.toUpperCase() });

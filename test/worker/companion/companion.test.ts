@@ -17,13 +17,15 @@ describeAccessChecks(api, [
 ]);
 
 describe.each(SURFACES)('POST $path', ({ path, store }) => {
-  it(`stores the message and the reply in ${store} and answers {reply, messageId, stage}`, async () => {
+  it(`stores the message and the reply in ${store} and answers {reply, messageId, stage, spoken, reason}`, async () => {
     const rider = await register(api);
     const body = await chat(api, rider, 'hey there', { path });
     expect(body).toEqual({
       reply: expect.any(String),
       messageId: expect.stringMatching(/^[0-9a-f]{24}$/),
       stage: 'stranger',
+      spoken: false,
+      reason: 'no-session',
     });
     const rows = await api.db((db) =>
       db

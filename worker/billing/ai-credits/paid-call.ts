@@ -9,13 +9,18 @@ import { finishReservation, type Reservation, reserveCredits } from './reservati
 import { writeUsageEvent } from './usage';
 
 // Paying for one AI call: before the model runs, take it from the allowance or reserve credit;
-// after, settle it (and meter it) or give it back. The companion's routes call only these.
+// after, settle it (and meter it) or give it back. The companion's routes call only these, and
+// say whether the call is priced (its model or speech engine costs money): one that is not is free.
 
-/** How a call is paid for. `plan`: it is free on the rider's plan (premium speech). */
+/**
+ * How a call is paid for. `plan`: it is free on the rider's plan (premium speech); `free`: it costs
+ * nothing to make (the offline companion, the local speech engine), so nothing is taken.
+ */
 export type Payment =
   | { by: 'allowance'; userId: ObjectId; day: string }
   | { by: 'credits'; userId: ObjectId; reservation: Reservation }
-  | { by: 'plan'; userId: ObjectId };
+  | { by: 'plan'; userId: ObjectId }
+  | { by: 'free'; userId: ObjectId };
 
 /** Neither allowance nor credit covers the call: what the 402 tells the rider. */
 export interface PaymentRefused {
@@ -25,18 +30,20 @@ export interface PaymentRefused {
 }
 
 /**
- * Pays for a companion reply before the model is asked: from today's allowance while it lasts,
- * then by reserving the reply's most (AI_REPLY_MAX_CREDITS). The first refusal of the allowance
- * each day records `ai_allowance_exhausted`.
+ * Pays for a companion reply before the model is asked: nothing when its model is not priced, else
+ * from today's allowance while it lasts, then by reserving the reply's most (AI_REPLY_MAX_CREDITS).
+ * The first refusal of the allowance each day records `ai_allowance_exhausted`.
  */
 export async function payForReply(
   store: Store,
   env: Env,
   caller: { userId: ObjectId; plan: Plan; surface: 'dm' | 'bot' },
+  priced: boolean,
   now = new Date(),
 ): Promise<Payment | PaymentRefused> {
   const settings = paidAiSettings(env);
   const { userId, plan } = caller;
+  if (!priced) return { by: 'free', userId };
   const day = allowanceDay(now);
   if (await takeAllowance(store, userId, settings.dailyReplies[plan], day)) return { by: 'allowance', userId, day };
   if (await firstExhaustion(store, userId, day)) {
@@ -45,13 +52,15 @@ export async function payForReply(
   return reserveOrRefuse(store, userId, settings.replyMaxCredits, 'chat');
 }
 
-/** Pays for speaking a reply of `characters`: free on premium, credits on the free plan. */
+/** Pays for speaking a reply of `characters`: nothing when its engine is not priced, else free on premium, credits on the free plan. */
 export async function payForSpeech(
   store: Store,
   env: Env,
   caller: { userId: ObjectId; plan: Plan },
   characters: number,
+  priced: boolean,
 ): Promise<Payment | PaymentRefused> {
+  if (!priced) return { by: 'free', userId: caller.userId };
   if (!speechIsPaid(caller.plan)) return { by: 'plan', userId: caller.userId };
   return reserveOrRefuse(store, caller.userId, speechCredits(characters, paidAiSettings(env)), 'voice');
 }
@@ -92,7 +101,7 @@ export interface CallUsage {
 /**
  * Ends a paid call in one sequence: the reservation settled at the call's cost (the rest
  * released), then its usage row at the same instant, then `ai_credit_debited`. Returns the
- * credits charged (0 within the allowance, or when the sweep had already released it).
+ * credits charged (0 within the allowance, for free work, or when the sweep had already released it).
  */
 export async function settleCall(store: Store, payment: Payment, usage: CallUsage): Promise<number> {
   const at = new Date();

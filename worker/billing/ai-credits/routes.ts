@@ -25,7 +25,7 @@ const getMyCredits = defineRoute({
   tags: TAGS,
   summary: "Your AI credit balance and today's companion allowance",
   description:
-    "Companion replies come from the plan's daily allowance (UTC day), then cost credits. Credits arrive by purchase (the payment webhook's `credits.purchased`), premium's monthly grant and admin grants.",
+    "Replies of a priced companion model come from the plan's daily allowance (UTC day), then cost credits; the offline companion's replies and the local speech engine's speech cost nothing and take neither. Credits arrive by purchase (the payment webhook's `credits.purchased`), premium's monthly grant and admin grants.",
   middleware: [auth()] as const,
   responses: { 200: jsonResponse(AiCredits, 'The balance and the allowance'), 404: errorResponse('No such account') },
 });

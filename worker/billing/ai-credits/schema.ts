@@ -8,7 +8,7 @@ export const AiCredits = z
     balance: z.number().int().describe('credits spendable now (reserved credit excluded)'),
     reserved: z.number().int().describe('credits held by AI calls in progress; settled or given back when they end'),
     allowance: z.object({
-      used: z.number().int().describe("companion replies taken from today's allowance"),
+      used: z.number().int().describe("priced companion replies taken from today's allowance (free work takes none)"),
       limit: z.number().int().describe("the plan's replies a day before credits are spent"),
       resetsAt: z.string().describe('the next UTC midnight'),
     }),

@@ -10,8 +10,7 @@ import { mergeCompanionMemory } from './memory';
 import { personaPrompt } from './persona';
 import { costMicros } from './pricing';
 import { findProfile, recordTurn, type TurnLearnings } from './profile';
-import { modelProvider } from './providers/select';
-import type { ChatMessage, PersonaContext } from './providers/types';
+import type { ChatMessage, ModelProvider, PersonaContext } from './providers/types';
 import { clampSentences } from './sentences';
 import type { CompanionStage } from './stages';
 import { runToolLoop } from './tool-loop';
@@ -49,10 +48,15 @@ const isSport = (value: string): value is (typeof SPORTS)[number] => (SPORTS as 
  * The brain: builds the persona and memory, runs the tool loop on the configured model, shapes
  * the reply (1 to 3 sentences, or the stage demo's structure), then records the turn on the
  * rider's profile and in analytics. A model failure throws ProviderError before anything is
- * recorded, so the caller's stored message is all that remains of the turn.
+ * recorded, so the caller's stored message is all that remains of the turn. The caller picks the
+ * provider (providers/select.ts), having paid for it when it is priced.
  */
-export async function companionReply(store: Store, env: Env, turn: CompanionTurn): Promise<CompanionAnswer> {
-  const provider = modelProvider(env);
+export async function companionReply(
+  store: Store,
+  env: Env,
+  provider: ModelProvider,
+  turn: CompanionTurn,
+): Promise<CompanionAnswer> {
   const [profile, rows] = await Promise.all([findProfile(store, turn.userId), recentChatRows(store, turn.userId)]);
   const memory = mergeCompanionMemory({
     userId: turn.userId,

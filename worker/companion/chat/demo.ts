@@ -38,7 +38,7 @@ export function demoRequest(message: string): string | null {
     const match = DEMO_ASK_AT.exec(text);
     if (!match) continue;
     const trick = match[1]!.trim().toLowerCase();
-    return /^(you|it|this|that|something|anything|me|my)\b/.test(trick) ? null : trick;
+    return /^(you|it|this|that|something|anything|everything|what|me|my)\b/.test(trick) ? null : trick;
   }
   return null;
 }

@@ -43,7 +43,27 @@ const LOOKUP = new RegExp(String.raw`\bwhat(?:'s| is)\s+(?:a|an|the)${BEFORE_PHR
 const MY_LIST = /\b(my tricks|my trick lists?|my lists?|on my list)\b/i;
 const NAME = /\b(?:my name is|call me)\s+([a-z][\w'-]{0,40})/i;
 const SPORT = /\bi (?:ride|skate|snowboard|do)\s*(\w+)?/i;
-const FACT = new RegExp(String.raw`\bremember (?:that )?${PHRASE}${END}`, 'i');
+// An order to remember opens its clause, alone or after a word like "please" or a polite "can you": "I remember …" is
+// the rider reminiscing, not an order.
+const ORDER_OPENS = String.raw`(?:^|[.!,;]\s*|\b(?:please|pls|and|also|oh|hey|ok|okay|so)\s+|\b(?:can|could|will|would) you\s+(?:please\s+)?)`;
+const FACT = new RegExp(`${ORDER_OPENS}(?:remember|don'?t forget|do not forget) (?:that )?${PHRASE}${END}`, 'i');
+const ABOUT_ME = String.raw`(?:me|myself|my\b|i\b|i'm\b)`;
+// Questions (and orders to tell) about what the companion knows of the rider: answered from memory, never stored.
+const RECALL = [
+  // "what do you remember (about me)?", "anything you know about me?", "tell me what you remember"
+  /\b(?:what|anything|everything)(?:\s+else)?\s+(?:(?:do|did|can|have)\s+)?you\s+(?:still\s+|even\s+|actually\s+|really\s+)?(?:remember(?:ed)?|know|recall(?:ed)?|learned)(?:\s+(?:about|of|on)\s+(?:me|myself)|\s+so far)?\s*(?:[?.!,;]|$|\bplease\b)/i,
+  // "do you remember my name?", "do you know what I ride?", "can you recall what I told you?", "do you still remember?"
+  new RegExp(
+    String.raw`\b(?:do|did|can|could)\s+you\s+(?:still\s+|even\s+|actually\s+)?(?:remember|know|recall)(?:\s+(?:${ABOUT_ME}|(?:who|what|where|when|how|which|whether|if)\s+${ABOUT_ME}|(?:anything|everything)\s+about\s+(?:me|myself))|\s*(?:[?.!]|$))`,
+    'i',
+  ),
+  /\bwhat(?:'s|\s+is)\s+my\s+(?:name|sport)\b/i,
+  /\bwho\s+am\s+i\b/i,
+  /\bwhat\s+do\s+i\s+(?:ride|skate)\b/i,
+  /\bwhat\s+(?:did\s+i\s+tell|have\s+i\s+told)\s+you\b/i,
+  // A "remember …?" question that is no polite order ("remember me?", "remember about me?").
+  /(?<!\b(?:can|could|will|would)\s+you\s+(?:please\s+)?)\bremember\b[^?.!]*\?/i,
+];
 
 /** What the patterns read of a message: its start, so a long message costs no more than a short one. */
 export const readable = (message: string) => message.slice(0, LIMITS.companion.readCharsMax);
@@ -76,9 +96,23 @@ function eventWindowOf(message: string): EventWindow {
 
 const clean = (text: string) => text.trim().replace(/\s+/g, ' ');
 
-/** What a message plainly asks for ("spots near Berlin", "events this weekend", "add kickflip to my list", "what is a heelflip"), or null. */
+/**
+ * Whether a message asks what the companion knows of the rider ("what do you remember about me?", "what's my
+ * name?", "tell me what you know"): the offline companion answers it from the profile (offline-phrases.ts).
+ */
+export function asksAboutMemory(message: string): boolean {
+  const text = readable(message).replace(LONG_RUN, '$1');
+  return RECALL.some((pattern) => pattern.test(text));
+}
+
+/**
+ * What a message plainly asks for ("spots near Berlin", "events this weekend", "add kickflip to my list", "what is a
+ * heelflip", "remember that …"), or null. A question about what the companion remembers asks for no tool, and
+ * nothing in it is remembered.
+ */
 export function plainIntent(message: string): PlainIntent | null {
   const text = readable(message).replace(LONG_RUN, '$1');
+  if (asksAboutMemory(message)) return null;
   const trick = trickToAdd(text);
   if (trick !== undefined) return { tool: 'add_trick_to_list', args: { trick: clean(trick) } };
   const spots = SPOTS.exec(text);

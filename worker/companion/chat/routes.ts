@@ -17,11 +17,13 @@ import {
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import type { ChatMessageDoc } from '../documents';
+import { speechIsPriced } from '../voice/settings';
 import { type CompanionAnswer, companionReply, ProviderError, type Surface } from './brain';
 import { takeChatAllowance } from './chat-limit';
+import { modelProvider } from './providers/select';
 import { paymentRequired, providerRefusal, tooManyMessages } from './refusals';
 import { ChatBody, CompanionReply, PaymentRequired, VoiceSessionHeader } from './schema';
-import { speakableSession, speakReply, VOICE_MODEL, voiceSessionOf } from './speak';
+import { type Speech, speakableSession, speakReply, VOICE_MODEL, voiceSessionOf } from './speak';
 import { storeChatMessage } from './transcript';
 import { replyView } from './views';
 
@@ -33,7 +35,7 @@ const chatRoute = (path: string, summary: string) =>
     path,
     tags: TAGS,
     summary,
-    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default. Replies come from the plan's daily allowance, then cost credits (\`GET /api/users/me/ai-credits\`): the reply's most is reserved first, its real cost settled after, all of it given back when the model fails. Speech costs credits on the free plan; without them the reply is served with \`spoken: false\`, as it is when the voice session was opened with another rider's token.`,
+    description: `Stores the message, answers in the companion's voice and stores the reply. With a valid \`x-voice-session\` the reply is then spoken by the voice box (fire-and-forget: its failure never changes this response). At most ${LIMITS.companion.messagesPerMinute} messages per rider per minute by default. Replies of a priced model (OPENAI_API_KEY set) come from the plan's daily allowance, then cost credits (\`GET /api/users/me/ai-credits\`): the reply's most is reserved first, its real cost settled after, all of it given back when the model fails. The offline companion's replies cost nothing and take neither. Priced speech (\`VOICE_ENGINE=openai\`) costs credits on the free plan; speech from the local engine (espeak-ng, the default) is free. \`spoken\` is always present; when false, \`reason\` says why (\`no-session\`, \`voice-off\`, \`not-your-session\`, \`no-credit\`).`,
     middleware: [auth()] as const,
     request: { headers: VoiceSessionHeader, ...jsonBody(ChatBody) },
     responses: {
@@ -64,9 +66,9 @@ async function planOf(store: Store, userId: ObjectId): Promise<Plan> {
 }
 
 /**
- * One turn: persist the message, pay for the reply (allowance, else a credit reservation; 402
- * when neither covers it), ask the brain, settle what it cost or refund it when it failed,
- * persist the reply, then speak it after the response when paid for.
+ * One turn: persist the message, pay for the reply when its model is priced (allowance, else a
+ * credit reservation; 402 when neither covers it), ask the brain, settle what it cost or refund it
+ * when it failed, persist the reply, then speak it after the response when paid for.
  */
 async function chat(c: Context<AppEnv>, surface: Surface, message: string, voiceHeader: string | undefined) {
   const limited = await takeChatAllowance(c.env, c.var.user._id);
@@ -78,11 +80,12 @@ async function chat(c: Context<AppEnv>, surface: Surface, message: string, voice
     storeChatMessage(store, surface, userId, 'user', message),
     planOf(store, userId),
   ]);
-  const payment = await payForReply(store, c.env, { userId, plan, surface });
+  const provider = modelProvider(c.env);
+  const payment = await payForReply(store, c.env, { userId, plan, surface }, provider.priced);
   if (isRefused(payment)) throw paymentRequired(payment.balance, payment.needed);
   let answer: CompanionAnswer;
   try {
-    answer = await companionReply(store, c.env, {
+    answer = await companionReply(store, c.env, provider, {
       userId,
       accountName: c.var.user.name,
       surface,
@@ -105,26 +108,28 @@ async function chat(c: Context<AppEnv>, surface: Surface, message: string, voice
     credits: replyCredits(usage.costMicros, paidAiSettings(c.env)),
   });
   const reply = await storeChatMessage(store, surface, userId, 'assistant', answer.reply);
-  const spoken = voiceSession ? await speakIfPaid(c, { userId, plan }, voiceSession, reply) : undefined;
-  return replyView(reply, answer.stage, spoken);
+  const speech = await speakIfPaid(c, { userId, plan }, voiceSession, reply);
+  return replyView(reply, answer.stage, speech);
 }
 
 /**
- * Pays for speaking the reply (credits for free riders) and hands it to the voice box after the
- * response: settled when the voice box takes it, refunded when it does not. False when the session
- * belongs to another rider, or a free rider cannot pay: the text reply is served unspoken, never refused.
+ * Pays for speaking the reply (credits for free riders when the engine is priced) and hands it to
+ * the voice box after the response: settled when the voice box takes it, refunded when it does not.
+ * Unspoken, with the reason, when there is no session or voice box, the session belongs to another
+ * rider, or a free rider cannot pay: the text reply is served all the same, never refused.
  */
 async function speakIfPaid(
   c: Context<AppEnv>,
   caller: { userId: ObjectId; plan: Plan },
-  voiceSession: string,
+  voiceSession: string | null,
   reply: ChatMessageDoc,
-): Promise<boolean> {
-  const session = await speakableSession(c.env, voiceSession, caller.userId.toHexString());
-  if (!session) return false;
+): Promise<Speech> {
+  const speakable = await speakableSession(c.env, voiceSession, caller.userId.toHexString());
+  if (!('session' in speakable)) return speakable;
+  const { session } = speakable;
   const store = c.var.db;
-  const speech = await payForSpeech(store, c.env, caller, reply.text.length);
-  if (isRefused(speech)) return false;
+  const speech = await payForSpeech(store, c.env, caller, reply.text.length, speechIsPriced(c.env));
+  if (isRefused(speech)) return { spoken: false, reason: 'no-credit' };
   c.var.inBackground(async () => {
     try {
       if (!(await speakReply(c.env, session, reply.text))) return await refundCall(store, speech);
@@ -133,7 +138,7 @@ async function speakIfPaid(
         operation: 'voice',
         model: VOICE_MODEL,
         characters: reply.text.length,
-        costMicros: null,
+        costMicros: speech.by === 'free' ? 0 : null,
         credits: speech.by === 'credits' ? speech.reservation.amount : 0,
       });
     } catch (err) {
@@ -141,7 +146,7 @@ async function speakIfPaid(
       console.error(`paid speech not settled: ${String(err)}`);
     }
   });
-  return true;
+  return { spoken: true };
 }
 
 /** The companion's two chat routes (the product decisions, Companion), mounted under /api. */

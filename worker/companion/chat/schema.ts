@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { multiLineText } from '../../platform/http/text';
 import { LIMITS } from '../../platform/limits';
+import { UNSPOKEN_REASONS } from './speak';
 import { STAGES } from './stages';
 
 export const ChatBody = z
@@ -18,7 +19,7 @@ export const VoiceSessionHeader = z.object({
     .string()
     .optional()
     .describe(
-      "the voice box's session id (a UUID from its `_ready` message): the reply is also spoken there, unless the session was opened with another rider's token, and the request counts as on-stage; anything not a UUID is ignored",
+      "the voice box's session id (a UUID from its `_ready` message): the reply is also spoken there, unless the session was opened with another rider's token, and the request counts as on-stage; anything not a UUID is ignored for voice (`spoken: false`, reason `no-session`)",
     ),
 });
 
@@ -29,9 +30,14 @@ export const CompanionReply = z
     stage: z.enum(STAGES).optional().describe('the relationship stage after this turn'),
     spoken: z
       .boolean()
+      .describe(
+        'whether the reply goes to the voice box to be spoken; when false, `reason` says why (the text reply is served all the same)',
+      ),
+    reason: z
+      .enum(UNSPOKEN_REASONS)
       .optional()
       .describe(
-        "present with a valid `x-voice-session`: whether the reply goes to the voice box. False when the session was opened with another rider's token, or a free rider has no credit for speech (the text reply is served all the same)",
+        "with `spoken: false`: `no-session` (no `x-voice-session`, or one that is not a UUID), `voice-off` (this deployment has no voice box), `not-your-session` (the session was opened with another rider's token), `no-credit` (a free rider without credit for priced speech; speech from the local engine is free)",
       ),
   })
   .openapi('CompanionReply');

@@ -3,8 +3,19 @@ import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { voiceBoxFetch } from '../voice/service';
 import { maySpeakInto } from '../voice/session-owner';
+import { voiceConfigured } from '../voice/settings';
 
 // The voice box's speak request (the interface spec, Voice service): fire-and-forget after the chat response.
+
+/**
+ * Why a reply is not spoken: no valid `x-voice-session` came with it, this deployment has no voice box, the
+ * session was opened with another rider's token, or a free rider has no credit for priced speech.
+ */
+export const UNSPOKEN_REASONS = ['no-session', 'voice-off', 'not-your-session', 'no-credit'] as const;
+export type UnspokenReason = (typeof UNSPOKEN_REASONS)[number];
+
+/** Whether the chat answer's reply is spoken, and if not, why. */
+export type Speech = { spoken: true } | { spoken: false; reason: UnspokenReason };
 
 /** usage_events' model for speech: the voice box's synthesiser (voice-node/). */
 export const VOICE_MODEL = 'voice-box';
@@ -21,15 +32,20 @@ declare const checked: unique symbol;
 /** A session id the caller may speak into; only `speakableSession` makes one, so no reply reaches a session unchecked. */
 export type SpeakableSession = string & { readonly [checked]: true };
 
-/** The session when `callerId` may speak into it (its owner's, or one opened without a token), else null. */
+/**
+ * The session when a voice box is configured and `callerId` may speak into it (its owner's, or one opened without a
+ * token), else why not.
+ */
 export async function speakableSession(
   env: Env,
-  sessionId: string,
+  sessionId: string | null,
   callerId: string,
-): Promise<SpeakableSession | null> {
+): Promise<{ session: SpeakableSession } | { spoken: false; reason: Exclude<UnspokenReason, 'no-credit'> }> {
+  if (sessionId === null) return { spoken: false, reason: 'no-session' };
+  if (!voiceConfigured(env)) return { spoken: false, reason: 'voice-off' };
   return (await maySpeakInto(requireSetting(env, 'JWT_SECRET'), sessionId, callerId))
-    ? (sessionId as SpeakableSession)
-    : null;
+    ? { session: sessionId as SpeakableSession }
+    : { spoken: false, reason: 'not-your-session' };
 }
 
 /**

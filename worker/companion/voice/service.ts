@@ -1,6 +1,6 @@
 import { positiveIntSetting } from '../../platform/config';
 import type { Env } from '../../platform/env';
-import { voiceUrl } from './settings';
+import { voiceConfigured, voiceUrl } from './settings';
 
 /** What the voice box said to a WebSocket upgrade, or why it could not be asked. */
 export type VoiceUpgrade = Response | 'not-configured' | 'unreachable';
@@ -24,7 +24,7 @@ export function voiceInstanceName(sessionId: string, instances: number): string 
 export function voiceBoxFetch(env: Env, sessionId: string, path: string, init: RequestInit): Promise<Response> | null {
   const base = voiceUrl(env);
   if (base) return fetch(`${base}${path}`, init);
-  if (!env.VOICE_INSTANCES?.trim()) return null;
+  if (!voiceConfigured(env)) return null;
   const instances = positiveIntSetting(env, 'VOICE_INSTANCES', 1);
   const stub = env.VOICE_BOX.get(env.VOICE_BOX.idFromName(voiceInstanceName(sessionId, instances)));
   return stub.fetch(new Request(`http://voice-box${path}`, init));

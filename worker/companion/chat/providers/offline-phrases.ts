@@ -1,4 +1,6 @@
-// How the offline companion says what a tool found, one or two short sentences per tool.
+// How the offline companion says what a tool found, one or two short sentences per tool, and what it remembers.
+
+import type { PersonaContext } from './types';
 
 type Row = Record<string, unknown>;
 
@@ -66,4 +68,20 @@ export function phraseToolResult(tool: string, content: string): string {
   }
   if (result && typeof result.error === 'string') return `That didn't work on my end: ${result.error}.`;
   return PHRASES[tool]?.(result) ?? 'Done.';
+}
+
+/** Facts a recollection names: the newest few, so it stays within the reply's sentences. */
+const RECALLED_FACTS = 3;
+
+/** What the offline companion says it remembers of the rider: their name, sports and newest facts, in 1 to 3 sentences. */
+export function recollection(persona: Pick<PersonaContext, 'name' | 'sports' | 'facts'>): string {
+  const facts = persona.facts.slice(-RECALLED_FACTS).reverse();
+  const lines = [
+    persona.name ? `You're ${persona.name}` : '',
+    persona.sports.length ? `you ride ${listOf(persona.sports)}` : '',
+    facts.length ? `you told me ${listOf(facts.map((fact) => fact.replace(/[.!?\s]+$/, '')))}` : '',
+  ].filter(Boolean);
+  if (!lines.length) return "I don't know much about you yet. Tell me your name or what you ride and I'll remember it.";
+  const said = lines.join(', ');
+  return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }

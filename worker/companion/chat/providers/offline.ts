@@ -1,6 +1,6 @@
 import { demoTemplate } from '../demo';
-import { moodOf, plainIntent } from '../intents';
-import { phraseToolResult } from './offline-phrases';
+import { asksAboutMemory, moodOf, plainIntent } from '../intents';
+import { phraseToolResult, recollection } from './offline-phrases';
 import type { ChatMessage, ChatRequest, ChatTurn, ModelProvider, PersonaContext } from './types';
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
@@ -63,6 +63,7 @@ export function offlineProvider(): ModelProvider {
   return {
     name: 'offline',
     model: 'offline-companion',
+    priced: false,
     async complete(request: ChatRequest): Promise<ChatTurn> {
       const last = request.messages[request.messages.length - 1];
       if (last?.role === 'tool') {
@@ -73,6 +74,7 @@ export function offlineProvider(): ModelProvider {
       if (request.persona.demoTrick) {
         return { content: demoTemplate(request.persona.demoTrick), toolCalls: [], usage: NO_USAGE };
       }
+      if (asksAboutMemory(message)) return { content: recollection(request.persona), toolCalls: [], usage: NO_USAGE };
       const intent = request.toolChoice === 'auto' ? plainIntent(message) : null;
       if (intent && request.tools.some((tool) => tool.name === intent.tool)) {
         const call = { id: `offline-${intent.tool}`, name: intent.tool, arguments: JSON.stringify(intent.args) };

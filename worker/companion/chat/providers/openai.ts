@@ -55,6 +55,8 @@ export function openAiProvider(settings: {
   return {
     name: 'openai',
     model: settings.model,
+    // Any OpenAI-compatible server is taken to bill its calls; an unlisted model costs the reservation.
+    priced: true,
     async complete(request: ChatRequest): Promise<ChatTurn> {
       const tools: ChatCompletionTool[] = request.tools.map((tool) => ({ type: 'function', function: tool }));
       let completion: OpenAI.Chat.Completions.ChatCompletion;

@@ -49,6 +49,8 @@ export interface ChatTurn {
 export interface ModelProvider {
   readonly name: 'openai' | 'offline';
   readonly model: string;
+  /** Whether its calls cost money: only a priced model's replies take from the allowance or credit. */
+  readonly priced: boolean;
   complete(request: ChatRequest): Promise<ChatTurn>;
 }
 
