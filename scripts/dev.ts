@@ -9,52 +9,10 @@ import { localStackConfig } from './dev-config';
 import { credentialsKey } from './dev-credentials';
 import { prepareDatabase } from './dev-database';
 import { startOrReuseDevDb } from './dev-devdb';
+import { varArguments, workerVars } from './dev-worker-vars';
 
 const config = localStackConfig();
 
-/** Settings passed from this process's environment to the Worker: outside services (a stand-in can be swapped in), the companion's model and the real-time timings. */
-const PASSED_THROUGH = [
-  'EVENT_SOURCE_ONE_URL',
-  'EVENT_SOURCE_TWO_URL',
-  'REALTIME_SHARDS',
-  'REALTIME_PING_INTERVAL_MS',
-  'REALTIME_PING_TIMEOUT_MS',
-  'VOICE_WS_AUTH',
-  // The voice box reads it from the same environment: the Worker prices speech by it.
-  'VOICE_ENGINE',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'OPENAI_MODEL',
-  'OPENAI_TIMEOUT_MS',
-  'COMPANION_MESSAGES_PER_MINUTE',
-  'EVENT_SUBMISSIONS_PER_DAY',
-  'REGISTRATIONS_PER_ADDRESS_PER_HOUR',
-  'REGISTRATIONS_PER_HOUR',
-  'EXPO_PUSH_URL',
-  'EXPO_ACCESS_TOKEN',
-  'VAPID_PUBLIC_KEY',
-  'VAPID_PRIVATE_KEY',
-  'VAPID_SUBJECT',
-  'WEB_PUSH_HOSTS',
-  // The data path (docs/data-path.md); DEVDB_LATENCY_MS and DEVDB_HANDSHAKE_MS reach the dev database through its environment.
-  'DB_ACCESS',
-  'DB_GATEWAYS',
-  'DB_POOL_SIZE',
-  'ACCESS_TOKEN_TTL_S',
-  'REFRESH_TOKEN_TTL_DAYS',
-  'REFRESH_GRACE_S',
-  // Paid AI work (worker/billing/paid-ai.ts) and retrieval's embeddings model.
-  'AI_DAILY_REPLIES_FREE',
-  'AI_DAILY_REPLIES_PREMIUM',
-  'AI_CREDIT_MICROS',
-  'AI_REPLY_MAX_CREDITS',
-  'AI_SPEECH_CREDITS_PER_1K_CHARS',
-  'AI_PREMIUM_MONTHLY_CREDITS',
-  'OPENAI_EMBEDDING_MODEL',
-] as const;
-const passedVars = PASSED_THROUGH.flatMap((name) =>
-  process.env[name] ? ['--var', `${name}:${process.env[name]}`] : [],
-);
 const children: ChildProcess[] = [];
 let stopping = false;
 let workerRunning = false;
@@ -132,16 +90,16 @@ function startWorker(uri: string, dbName: string): void {
       String(config.workerPort),
       '--persist-to',
       config.wranglerState,
-      '--var',
-      `MONGODB_URI:${uri}`,
-      '--var',
-      `MONGODB_DB:${dbName}`,
-      '--var',
-      `VOICE_URL:${config.voiceUrl}`,
-      // The local stack is local: web push subscriptions may point at a push-service stand-in on this machine.
-      '--var',
-      'WEB_PUSH_LOCAL_ENDPOINTS:allow',
-      ...passedVars,
+      // Every Worker setting in this process's environment wins over the stack's values and over .dev.vars.
+      ...varArguments(
+        workerVars(process.env, {
+          MONGODB_URI: uri,
+          MONGODB_DB: dbName,
+          VOICE_URL: config.voiceUrl,
+          // The local stack is local: web push subscriptions may point at a push-service stand-in on this machine.
+          WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
+        }),
+      ),
       '--test-scheduled',
       // A fixed DevTools port for a profiler to attach to (bench/worker-profile.ts); else wrangler's default.
       ...(process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : []),

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
 // The Worker's local state (the sign-in limiter) is this run's own, never a developer's .wrangler/state.
 const wranglerState = mkdtempSync(join(tmpdir(), 'rider-e2e-wrangler-'));
 const ports = { worker: 0, db: 0, voice: 0 };
+// A secret given in the environment, unlike the one .dev.vars holds: the environment's must win.
+const webhookSecret = `env-secret-${Date.now()}`;
 let stack: ChildProcess | undefined;
 let log = '';
 /** The running stack's dev database process, which a test stops to see the Worker answer without it. */
@@ -31,6 +34,7 @@ async function startStack(): Promise<void> {
       DEVDB_DATA: dataDir,
       WRANGLER_STATE: wranglerState,
       MONGODB_URI: '',
+      PAYMENT_WEBHOOK_SECRET: webhookSecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -118,6 +122,28 @@ describe('local stack (npm run dev)', () => {
       plan: 'premium',
       status: 'active',
     });
+  });
+
+  it('takes a secret from its environment over .dev.vars', async () => {
+    // A signed event for an account that does not exist: the provider is told 200 once the signature holds.
+    const body = JSON.stringify({
+      id: `evt_env_${Date.now()}`,
+      type: 'subscription.activated',
+      created: '2026-11-22T10:00:00Z',
+      data: {
+        userId: '000000000000000000000000',
+        plan: 'premium',
+        interval: 'month',
+        status: 'active',
+        renewsAt: null,
+      },
+    });
+    const res = await api('/webhooks/payments', {
+      method: 'POST',
+      headers: { 'x-signature': createHmac('sha256', webhookSecret).update(body).digest('hex') },
+      body,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
   });
 
   it('takes a new rider through register, sign-in, refusals and deletion', async () => {

@@ -101,8 +101,10 @@ export interface NotificationDeliveryLogDoc extends StoredDoc {
   error?: { code: string | null; message: string };
   /** Set on web push rows only (no receipts there: the push service's answer is final). */
   transport?: 'webpush';
-  /** The web push service's HTTP status of the last request (201 accepted), absent when it was never reached. */
+  /** The web push service's HTTP status of this row's request (201 accepted), absent when it was never reached. */
   serviceStatus?: number;
+  /** Web push: which request of the message this row logs (1 first); one row per request. */
+  attempt?: number;
   /** Requests this message took (a 429, a 5xx or a 413 adds one). */
   attempts?: number;
 }

@@ -74,8 +74,18 @@ describe('POST /api/analytics/events', () => {
     expect(doc!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
   });
 
-  it('ignores a client receivedAt: the envelope does not carry it, so the event is quarantined', async () => {
-    await expectQuarantined(envelope({ receivedAt: '2020-01-01T00:00:00Z' }), 'invalid-envelope');
+  it("ignores fields the envelope does not define (a client receivedAt, a newer app's field): accepted, none stored", async () => {
+    const before = Date.now();
+    const event = envelope({
+      receivedAt: '2020-01-01T00:00:00Z',
+      batteryLevel: 0.4,
+      source: { firstTouch: 'direct', utmSource: null, landingPath: '/spots', campaignVariant: 'b' },
+    });
+    expect((await sendOk([event])).results).toEqual([{ index: 0, eventId: event.eventId, status: 'accepted' }]);
+    const [doc] = await stored(event.eventId);
+    expect(doc!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(doc).not.toHaveProperty('batteryLevel');
+    expect(doc!.source).toEqual({ firstTouch: 'direct', utmSource: null, landingPath: '/spots' });
   });
 
   it('a retried eventId is a duplicate, stored once', async () => {

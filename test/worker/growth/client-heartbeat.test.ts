@@ -89,17 +89,38 @@ describe('POST /api/client-heartbeat', () => {
     expect((await installation(later))?.firstSeenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
-  it('refuses a version that is not semantic, an unknown field and an unknown time zone, naming each', async () => {
+  it('refuses a version that is not semantic and an unknown time zone, naming each', async () => {
     for (const [changes, field] of [
       [{ appVersion: '1.4' }, 'appVersion'],
       [{ timezone: 'Mars/Olympus' }, 'timezone'],
-      [{ nickname: 'free text' }, 'request body'],
     ] as const) {
       const res = await send(beat(crypto.randomUUID(), changes));
       expect(res.status, JSON.stringify(changes)).toBe(400);
       const details = (await res.json<{ details: { field: string; message: string }[] }>()).details;
-      expect(JSON.stringify(details)).toContain(field === 'request body' ? 'nickname' : field);
+      expect(JSON.stringify(details)).toContain(field);
     }
+  });
+
+  it("takes a reported lastSeenAt but records the server's own time", async () => {
+    const id = crypto.randomUUID();
+    const before = Date.now();
+    for (const lastSeenAt of ['2020-01-01T00:00:00Z', '2999-01-01T00:00:00Z']) {
+      const res = await send(beat(id, { lastSeenAt }));
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const seen = (await installation(id))?.lastSeenAt.getTime();
+    expect(seen).toBeGreaterThanOrEqual(before - 1000);
+    expect(seen).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("ignores fields it does not know (a newer app's), storing none of them", async () => {
+    const id = crypto.randomUUID();
+    const res = await send(beat(id, { batteryLevel: 0.4, heartbeats: 99, userId: new ObjectId().toHexString() }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const stored = await installation(id);
+    expect(stored).toMatchObject({ appVersion: '1.4.0', heartbeats: 1 });
+    expect(stored).not.toHaveProperty('batteryLevel');
+    expect(stored?.userId).toBeUndefined();
   });
 });
 

@@ -186,9 +186,12 @@ describe("web push: the push service's answers", () => {
     const received = await web.received();
     expect(received.map((push) => push.status)).toEqual([429, 201]);
     expect(received.filter((push) => push.status === 201)).toHaveLength(1);
+    // One row per request, each with its own answer: the audit trail of the delivery.
     expect(await logRows(subscription.endpoint)).toMatchObject([
-      { ticketStatus: 'ok', serviceStatus: 201, attempts: 2 },
+      { attempt: 1, ticketStatus: 'error', serviceStatus: 429, error: { code: '429' } },
+      { attempt: 2, ticketStatus: 'ok', serviceStatus: 201, attempts: 2 },
     ]);
+    expect((await logRows(subscription.endpoint))[1]).not.toHaveProperty('error');
     expect(await tokenDoc(subscription.endpoint)).toMatchObject({ deadAt: null });
   });
 
@@ -199,9 +202,15 @@ describe("web push: the push service's answers", () => {
     await web.script({ answers: { [subscriptionId(subscription)]: [503, 503, 503, 503, 503] }, retryAfter: '0' });
     expect(await deliverReminder(rider)).toMatchObject({ status: 'failed' });
     expect(await web.received()).toHaveLength(4);
-    expect(await logRows(subscription.endpoint)).toMatchObject([
-      { ticketStatus: 'error', serviceStatus: 503, attempts: 4, error: { code: '503' } },
-    ]);
+    expect(await logRows(subscription.endpoint)).toMatchObject(
+      [1, 2, 3, 4].map((attempt) => ({
+        attempt,
+        ticketStatus: 'error',
+        serviceStatus: 503,
+        attempts: 4,
+        error: { code: '503' },
+      })),
+    );
   });
 
   it('413: an over-long message is sent again with its preview halved, not dropped', async () => {

@@ -38,15 +38,33 @@ describe('creating and reading spots', () => {
     expect((await res.json<any>()).details[0].field).toBe('spotId');
   });
 
-  it('reads spots stored without stays, and counts the stays of those with them', async () => {
+  it('reads spots stored without stays, and counts the stays its stays list shows', async () => {
     const now = new Date();
     const bare = { _id: new ObjectId(), name: 'Old DIY', sports: ['skateboarding'], createdAt: now, updatedAt: now };
-    const stays = [{ _id: 's1', name: 'Hostel', type: 'hostel', createdAt: now, updatedAt: now }];
+    const stay = (name: string, sourceConfidence?: number) => ({
+      _id: new ObjectId().toHexString(),
+      name,
+      nameKey: name.toLowerCase(),
+      type: 'hostel',
+      ...(sourceConfidence === undefined ? {} : { sourceConfidence }),
+      createdAt: now,
+      updatedAt: now,
+    });
+    // Two reviewed, two unreviewed (below the shown confidence, and none at all).
+    const stays = [
+      stay('Verified', 0.95),
+      stay('Borderline', LIMITS.stay.confidenceShown),
+      stay('Low', 0.3),
+      stay('Unknown'),
+    ];
     const withStays = { ...bare, _id: new ObjectId(), name: 'With stays', stays };
     await api.db((db) => db.collection('spots').insertMany([bare, withStays]));
     const plain = await (await api.fetch(`/api/spots/${bare._id}`)).json<any>();
     expect(plain).toMatchObject({ name: 'Old DIY', stayCount: 0, location: null, createdBy: null });
-    expect((await (await api.fetch(`/api/spots/${withStays._id}`)).json<any>()).stayCount).toBe(1);
+    const listed = (await (await api.fetch(`/api/spots/${withStays._id}/stays`)).json<any>()).items;
+    const spot = await (await api.fetch(`/api/spots/${withStays._id}`)).json<any>();
+    expect(spot.stayCount).toBe(listed.length);
+    expect(spot.stayCount).toBe(2);
   });
 });
 

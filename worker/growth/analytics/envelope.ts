@@ -29,36 +29,33 @@ const installationId = z
   .max(LIMITS.analytics.envelopeFieldMax)
   .regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
 
-/** The envelope's fields; any other top-level field makes the envelope invalid. */
-export const EnvelopeFields = z
-  .object({
-    eventId: z.uuid(),
-    name: z.string(),
-    occurredAt: z.iso.datetime({ offset: true }),
-    anonymousId: installationId.nullable().optional(),
-    userId: z
-      .string()
-      .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex id')
-      .nullable()
-      .optional(),
-    sessionId: z.uuid().optional(),
-    platform: z.enum(CLIENT_PLATFORMS).optional(),
-    appVersion: semver.optional(),
-    buildNumber: z.number().int().min(0).max(LIMITS.analytics.countMax).optional(),
-    schemaVersion: z.number().int(),
-    source: z
-      .object({
-        firstTouch: z.enum(FIRST_TOUCHES),
-        utmSource: installationId.nullable(),
-        // A path only: a query string may carry an email or a token.
-        landingPath: z
-          .string()
-          .max(LIMITS.analytics.envelopeFieldMax)
-          .regex(/^\/[A-Za-z0-9/_.-]*$/, 'must be a path without query'),
-      })
-      .strict()
-      .optional(),
-    properties: z.record(z.string(), z.unknown()).default({}),
-  })
-  .strict();
+/** The envelope's fields; any other field is ignored (never stored), so a newer app's events reach an older server. */
+export const EnvelopeFields = z.object({
+  eventId: z.uuid(),
+  name: z.string(),
+  occurredAt: z.iso.datetime({ offset: true }),
+  anonymousId: installationId.nullable().optional(),
+  userId: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, 'must be a 24-hex id')
+    .nullable()
+    .optional(),
+  sessionId: z.uuid().optional(),
+  platform: z.enum(CLIENT_PLATFORMS).optional(),
+  appVersion: semver.optional(),
+  buildNumber: z.number().int().min(0).max(LIMITS.analytics.countMax).optional(),
+  schemaVersion: z.number().int(),
+  source: z
+    .object({
+      firstTouch: z.enum(FIRST_TOUCHES),
+      utmSource: installationId.nullable(),
+      // A path only: a query string may carry an email or a token.
+      landingPath: z
+        .string()
+        .max(LIMITS.analytics.envelopeFieldMax)
+        .regex(/^\/[A-Za-z0-9/_.-]*$/, 'must be a path without query'),
+    })
+    .optional(),
+  properties: z.record(z.string(), z.unknown()).default({}),
+});
 export type EnvelopeFields = z.infer<typeof EnvelopeFields>;

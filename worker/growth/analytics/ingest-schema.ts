@@ -10,14 +10,15 @@ const Envelope = z.record(z.string(), z.unknown()).openapi('AnalyticsEnvelope', 
     `schemaVersion (1), properties (IDs and bounded enums of the name's schema), anonymousId, userId (the signed-in caller's, or absent), ` +
     `sessionId (UUID), platform (${CLIENT_PLATFORMS.join(', ')}), appVersion (semantic version), buildNumber, ` +
     `source {firstTouch (${FIRST_TOUCHES.join(', ')}), utmSource, landingPath}. ` +
-    `Names: ${ANALYTICS_EVENT_NAMES.join(', ')}.`,
+    `Names: ${ANALYTICS_EVENT_NAMES.join(', ')}. ` +
+    "Other envelope fields are ignored (never stored), so a newer app's events reach an older server; a property the name does not define is still quarantined (unknown-property).",
 });
 
 export const EventBatch = z
   .object({
     events: z.array(Envelope).min(1).describe('up to 100 envelopes; more is a 413 and nothing is stored'),
   })
-  .strict();
+  .openapi({ description: 'Fields besides events are ignored.' });
 
 const Result = z
   .object({

@@ -11,7 +11,7 @@ const postHeartbeat = defineRoute({
   tags: ['client version'],
   summary: 'Report the installation: upserts its record; a new version or build is appended to its history',
   description:
-    'Auth optional: with a valid `x-auth-token` the installation is linked to that account; without one, or with a token that does not verify, it is recorded anonymously. See docs/version-policy.md.',
+    'Auth optional: with a valid `x-auth-token` the installation is linked to that account; without one, or with a token that does not verify, it is recorded anonymously. Fields the server does not know are ignored, so a heartbeat from a newer app reaches an older server. See docs/version-policy.md.',
   security: [{}, { 'x-auth-token': [] }],
   request: jsonBody(HeartbeatBody),
   responses: { 200: jsonResponse(HeartbeatAnswer, 'Recorded') },

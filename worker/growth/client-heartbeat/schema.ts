@@ -16,7 +16,7 @@ const knownTimeZone = (zone: string) => {
 const Label = z.string().trim().min(1).max(L.fieldMax);
 const ClientTime = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
 
-/** The interface spec's heartbeat request: the installation as the client sees it now. */
+/** The interface spec's heartbeat request: the installation as the client sees it now; unknown fields are ignored, so a newer app's heartbeat reaches an older server. */
 export const HeartbeatBody = z
   .object({
     installationId: z
@@ -45,7 +45,9 @@ export const HeartbeatBody = z
     ),
     lastSeenAt: ClientTime.optional().describe('accepted for compatibility; the server records its own time'),
   })
-  .strict();
+  .openapi({
+    description: 'Fields the server does not know are ignored (not stored), so a newer app works with an older server.',
+  });
 
 export const HeartbeatAnswer = z
   .object({

@@ -3,18 +3,21 @@ import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import type { ClientInstallationDoc } from '../documents';
 
-export type Heartbeat = Pick<
-  ClientInstallationDoc,
-  | 'installationId'
-  | 'platform'
-  | 'appVersion'
-  | 'buildNumber'
-  | 'osFamily'
-  | 'deviceFamily'
-  | 'locale'
-  | 'timezone'
-  | 'notificationCapability'
-> & { firstSeenAt?: Date };
+/** What a heartbeat replaces on the installation's record; every other reported field is the server's to keep. */
+const REPORTED = [
+  'platform',
+  'appVersion',
+  'buildNumber',
+  'osFamily',
+  'deviceFamily',
+  'locale',
+  'timezone',
+  'notificationCapability',
+] as const satisfies readonly (keyof ClientInstallationDoc)[];
+
+export type Heartbeat = Pick<ClientInstallationDoc, 'installationId' | (typeof REPORTED)[number]> & {
+  firstSeenAt?: Date;
+};
 
 /**
  * Upserts the installation in one atomic update that also counts the heartbeat; the before-image says
@@ -23,7 +26,9 @@ export type Heartbeat = Pick<
  */
 export async function recordHeartbeat(store: Store, beat: Heartbeat, userId: ObjectId | null) {
   const now = new Date();
-  const { firstSeenAt, installationId, ...current } = beat;
+  const { firstSeenAt, installationId } = beat;
+  // Named fields only: a reported time (lastSeenAt) or any later field must not collide with the server's own.
+  const current = Object.fromEntries(REPORTED.map((field) => [field, beat[field]]));
   const firstSeen = firstSeenAt && firstSeenAt < now ? firstSeenAt : now;
   const newRecordId = new ObjectId();
   const upsert = () =>

@@ -130,25 +130,38 @@ export async function dispatchAll(store: Store, env: Env, dispatches: Dispatch[]
     if (ticket.error?.code === 'DeviceNotRegistered') unregistered.push(ticket.token);
     if (sent?.gone) gone.push(ticket.token);
     tickets[address.index]!.push(ticket);
-    rows.push({
-      _id: new ObjectId(),
+    const row = {
       userId: dispatch.userId,
       token: ticket.token,
       category: dispatch.category,
       ...(dispatch.idempotencyKey ? { idempotencyKey: dispatch.idempotencyKey } : {}),
       sentAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (sent?.tries.length) {
+      // One row per request to the push service, each with its own answer, so a delivery can be audited.
+      for (const each of sent.tries) {
+        rows.push({
+          _id: new ObjectId(),
+          ...row,
+          ticketStatus: each.status,
+          ...(each.error ? { error: each.error } : {}),
+          transport: 'webpush',
+          attempt: each.attempt,
+          attempts: sent.attempts,
+          ...(each.serviceStatus !== undefined ? { serviceStatus: each.serviceStatus } : {}),
+        });
+      }
+      continue;
+    }
+    rows.push({
+      _id: new ObjectId(),
+      ...row,
       ticketStatus: ticket.status,
       ...(ticket.ticketId ? { ticketId: ticket.ticketId, receiptStatus: 'pending' as const } : {}),
       ...(ticket.error ? { error: ticket.error } : {}),
-      ...(sent
-        ? {
-            transport: 'webpush' as const,
-            attempts: sent.attempts,
-            ...(sent.serviceStatus !== undefined ? { serviceStatus: sent.serviceStatus } : {}),
-          }
-        : {}),
-      createdAt: now,
-      updatedAt: now,
+      ...(sent ? { transport: 'webpush' as const, attempts: sent.attempts } : {}),
     });
   }
   for (let i = 0; i < rows.length; i += LIMITS.push.logWriteBatch) {

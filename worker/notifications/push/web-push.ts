@@ -35,7 +35,19 @@ export interface WebSendResult {
   /** 404 or 410: the subscription is gone and its token is to be marked dead. */
   gone: boolean;
   error?: { code: string | null; message: string };
+  /** Each request to the push service in order, with what it answered: the delivery log keeps one row per request. */
+  tries: WebTry[];
 }
+
+/** One request to the push service and its answer. */
+export type WebTry = Pick<WebSendResult, 'status' | 'serviceStatus' | 'error'> & { attempt: number };
+
+const tryOf = (result: WebSendResult, attempt: number): WebTry => ({
+  attempt: attempt + 1,
+  status: result.status,
+  ...(result.serviceStatus !== undefined ? { serviceStatus: result.serviceStatus } : {}),
+  ...(result.error ? { error: result.error } : {}),
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -69,9 +81,11 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
       attempts: 0,
       gone: false,
       error: { code: 'encryption-failed', message: (err as Error).message },
+      tries: [],
     };
   }
-  let last: WebSendResult = { status: 'error', attempts: 0, gone: false };
+  const tries: WebTry[] = [];
+  let last: WebSendResult = { status: 'error', attempts: 0, gone: false, tries };
   for (let attempt = 0; attempt < LIMITS.push.sendAttempts; attempt++) {
     // Signed apart from the request: a key WebCrypto cannot import is a configuration mistake to name, not an
     // unreachable push service to retry.
@@ -83,6 +97,7 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
         status: 'error',
         attempts: attempt,
         gone: false,
+        tries,
         error: {
           code: 'vapid-key-unusable',
           message: `VAPID_PRIVATE_KEY cannot sign (it must be the P-256 private key of VAPID_PUBLIC_KEY, base64url): ${(err as Error).message}`,
@@ -110,11 +125,13 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
         status: 'error',
         attempts: attempt + 1,
         gone: false,
+        tries,
         error: {
           code: null,
           message: `The push service at ${new URL(endpoint).origin} is unreachable: ${boundedReason((err as Error).message)}`,
         },
       };
+      tries.push(tryOf(last, attempt));
     }
     if (response) {
       // The body is never read: whatever the server at the endpoint writes stays out of logs and answers.
@@ -127,6 +144,7 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
         serviceStatus: response.status,
         attempts: attempt + 1,
         gone: answer === 'gone',
+        tries,
         ...(answer === 'accepted'
           ? {}
           : {
@@ -136,6 +154,7 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
               },
             }),
       };
+      tries.push(tryOf(last, attempt));
       if (answer === 'accepted' || answer === 'gone' || answer === 'refused' || answer === 'redirected') return last;
       if (answer === 'too-large') {
         if (shortened) return last;
@@ -152,6 +171,7 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
         code: last.error?.code ?? null,
         message: `${last.error?.message} (its Retry-After is beyond this run)`,
       };
+      tries[tries.length - 1]!.error = last.error;
       break;
     }
     await sleep(wait);
@@ -187,6 +207,7 @@ export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSend
       attempts: 0,
       gone: false,
       error: { code: 'vapid-not-configured', message: config.problem },
+      tries: [],
     }));
   }
   const rules = webRulesForSending(env);
@@ -198,7 +219,13 @@ export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSend
       const send = sends[index]!;
       const problem = rules ? webEndpointProblem(send.token.endpoint ?? '', rules) : 'WEB_PUSH_HOSTS is unusable';
       results[index] = problem
-        ? { status: 'error', attempts: 0, gone: false, error: { code: 'endpoint-not-allowed', message: problem } }
+        ? {
+            status: 'error',
+            attempts: 0,
+            gone: false,
+            error: { code: 'endpoint-not-allowed', message: problem },
+            tries: [],
+          }
         : await sendWebPush(config, send);
     }
   };

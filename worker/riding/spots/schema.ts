@@ -119,7 +119,12 @@ export const Spot = z
     state: z.string().optional(),
     country: z.string().optional(),
     createdBy: z.string().nullable().describe("the creator's id; null once that account is deleted"),
-    stayCount: z.number().int().describe('places to stay listed at /api/spots/{spotId}/stays'),
+    stayCount: z
+      .number()
+      .int()
+      .describe(
+        'places to stay listed at /api/spots/{spotId}/stays (without includeUnreviewed: unreviewed ones are not counted)',
+      ),
     distanceKm: z.number().optional().describe('only on a near search'),
     ratingAverage: z
       .number()

@@ -1,4 +1,5 @@
 import type { SpotDoc } from '../documents';
+import { isShownStay } from '../stays/search-filter';
 
 /** The spot's rating, computed from its reviews (worker/riding/spot-reviews/service.ts). */
 type Rating = { ratingAverage: number | null; reviewCount: number };
@@ -17,7 +18,8 @@ export function spotView(spot: SpotDoc & { distanceMeters?: number }, rating?: R
     ...(spot.state ? { state: spot.state } : {}),
     ...(spot.country ? { country: spot.country } : {}),
     createdBy: spot.createdBy ? spot.createdBy.toHexString() : null,
-    stayCount: Array.isArray(spot.stays) ? spot.stays.length : 0,
+    // What the spot's stays list shows, counted from the same read of the spot, so never off by a hidden stay.
+    stayCount: Array.isArray(spot.stays) ? spot.stays.filter(isShownStay).length : 0,
     ...(rating ?? {}),
     // Metres from the database's $geoNear, to the metre.
     ...(spot.distanceMeters !== undefined ? { distanceKm: Math.round(spot.distanceMeters) / 1000 } : {}),

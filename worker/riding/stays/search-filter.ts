@@ -1,6 +1,7 @@
 import { type Document, ObjectId } from 'mongodb';
 import { escapeRegex } from '../../platform/db/contains-pattern';
 import { LIMITS } from '../../platform/limits';
+import type { StayDoc } from '../documents';
 import { foldKey } from './normalise';
 import type { StaySearch } from './schema';
 import type { StayFilter } from './service';
@@ -8,6 +9,10 @@ import type { StayFilter } from './service';
 /** Hides unreviewed stays (interface spec: below 0.50 hidden from default ranking); none is unreviewed too. */
 const shown = (includeUnreviewed: boolean): Document =>
   includeUnreviewed ? {} : { sourceConfidence: { $gte: LIMITS.stay.confidenceShown } };
+
+/** The same rule as `shown` on one stored stay: whether the default lists show it. */
+export const isShownStay = (stay: Pick<StayDoc, 'sourceConfidence'>): boolean =>
+  typeof stay.sourceConfidence === 'number' && stay.sourceConfidence >= LIMITS.stay.confidenceShown;
 
 const exactAnyCase = (text: string) => new RegExp(`^${escapeRegex(text)}$`, 'i');
 
