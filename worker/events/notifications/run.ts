@@ -6,6 +6,7 @@ import {
   type Notification,
 } from '../../notifications/push/deliver';
 import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
+import { distinctIds } from '../../platform/db/distinct-ids';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
@@ -61,9 +62,9 @@ async function sendBatch(
   const eventIds = batch.rows.flatMap((row) => (row.kind === 'change' ? [row.eventId!] : (row.eventIds ?? [])));
   const subscriptionIds = batch.rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId!] : []));
   const [events, subscriptions] = await Promise.all([
-    store.events.find({ _id: { $in: unique(eventIds) } }, { projection: EVENT_FIELDS }).toArray(),
+    store.events.find({ _id: { $in: distinctIds(eventIds) } }, { projection: EVENT_FIELDS }).toArray(),
     store.eventSubscriptions
-      .find({ _id: { $in: unique(subscriptionIds) } }, { projection: { _id: 1, name: 1 } })
+      .find({ _id: { $in: distinctIds(subscriptionIds) } }, { projection: { _id: 1, name: 1 } })
       .toArray(),
   ]);
   const published = new Map(
@@ -136,8 +137,4 @@ function settle(row: EventNotificationJobDoc, outcome: DeliveryOutcome, now: Dat
   if (outcome.reason === 'category-off') return { row, to: 'skipped', reason: 'category-off', attempted: true };
   const at = new Date(now.getTime() + LIMITS.eventNotifications.retryDelayMinutes * 60_000);
   return { row, to: 'retry', reason: outcome.reason, at };
-}
-
-function unique(ids: ObjectId[]): ObjectId[] {
-  return [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
 }

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import { distinctIds } from '../../platform/db/distinct-ids';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { PushCategory, PushTokenDoc } from '../documents';
@@ -66,7 +67,7 @@ export async function deliver(
   now = new Date(),
 ): Promise<DeliveryOutcome[]> {
   if (!requests.length) return [];
-  const userIds = [...new Map(requests.map((request) => [request.userId.toHexString(), request.userId])).values()];
+  const userIds = distinctIds(requests.map((request) => request.userId));
   const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
   const tokensByUser = groupByUser(tokens);
   const vapid = readVapid(env);

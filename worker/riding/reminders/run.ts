@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
 import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
+import { distinctIds } from '../../platform/db/distinct-ids';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
@@ -46,10 +47,10 @@ async function sendBatch(
   remindedLists: Set<string>,
   now: Date,
 ): Promise<Settlement[]> {
-  const listIds = unique(batch.rows.map((row) => row.listId));
+  const listIds = distinctIds(batch.rows.map((row) => row.listId));
   const [lists, named, outstanding] = await Promise.all([
     findListsForReminders(store, listIds),
-    findTricksByIds(store, unique(batch.rows.flatMap((row) => (row.trickId ? [row.trickId] : [])))),
+    findTricksByIds(store, distinctIds(batch.rows.flatMap((row) => (row.trickId ? [row.trickId] : [])))),
     longestOutstandingTricks(store, listIds),
   ]);
   const listsById = new Map(lists.map((list) => [list._id.toHexString(), list]));
@@ -102,7 +103,3 @@ function settle(row: Settlement['row'], trickId: ObjectId, outcome: DeliveryOutc
 
 const soonestFirst = (a: ScheduledNotificationDoc, b: ScheduledNotificationDoc) =>
   a.scheduledFor.getTime() - b.scheduledFor.getTime() || a._id.toHexString().localeCompare(b._id.toHexString());
-
-function unique(ids: ObjectId[]): ObjectId[] {
-  return [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
-}
