@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { toBase64Url } from '../../worker/notifications/push/vapid';
+import { toBase64Url } from '../../worker/notifications/push/base64url';
 import type { Store } from '../../worker/platform/db/store';
 import { registerAdmin, type TestAccount } from './accounts';
 import { type PushTestbed, pushTestbed } from './expo-push-stand-in';

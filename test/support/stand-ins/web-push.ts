@@ -1,7 +1,7 @@
 /// <reference path="./http-ece.d.ts" />
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-// An implementation of RFC 8188/8291 independent of the one under test (@block65/webcrypto-web-push in workerd):
+// An implementation of RFC 8188/8291 independent of the one under test (worker/notifications/push/aes128gcm.ts in workerd):
 // Mozilla's http_ece on Node's own crypto.
 import * as ece from 'http_ece';
 

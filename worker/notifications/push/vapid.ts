@@ -1,11 +1,10 @@
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import type { SettingName } from '../../platform/setting-error';
+import { base64UrlBytes, toBase64Url } from './base64url';
 
-// VAPID (RFC 8292) on WebCrypto. The encryption comes from @block65/webcrypto-web-push (worker/notifications/push/web-push.ts),
-// but its VAPID header refuses any endpoint that is not https, which the local push-service stand-in of
-// development and the tests is (local delivery), and fixes the JWT's lifetime; signing an ES256
-// JWT is a few lines, so it is done here.
+// VAPID (RFC 8292) on WebCrypto: an ES256 JWT naming the push service's origin, signed with our key pair. The
+// message encryption beside it is worker/notifications/push/aes128gcm.ts.
 
 /** The key pair and contact web pushes are signed with. */
 export interface VapidConfig {
@@ -19,18 +18,6 @@ export interface VapidConfig {
 
 const missing = (name: SettingName, problem = 'is not set') =>
   `Web push is off: ${name} ${problem}. Set it in .dev.vars locally (npm run setup writes it) or with \`wrangler secret put ${name}\`.`;
-
-const base64UrlBytes = (text: string) => {
-  const bare = text.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(bare + '='.repeat((4 - (bare.length % 4)) % 4));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-};
-
-export const toBase64Url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 
 const isBase64Url = (text: string) => /^[A-Za-z0-9_-]+={0,2}$/.test(text);
 

@@ -1,8 +1,8 @@
-import { encryptNotification } from '@block65/webcrypto-web-push';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import type { PushCategory, PushTokenDoc } from '../documents';
 import { type WebEndpointRules, webEndpointProblem, webEndpointRules } from '../push-tokens/web-endpoint';
+import { encryptPush } from './aes128gcm';
 import type { Notification } from './notification';
 import { readVapid, type VapidConfig, vapidAuthorization } from './vapid';
 import {
@@ -16,8 +16,8 @@ import {
 } from './web-payload';
 
 // Sending to browsers' push services (RFC 8030), each push its own request: the payload encrypted with the
-// `aes128gcm` content coding of RFC 8291 by @block65/webcrypto-web-push (WebCrypto, runs in workerd; checked
-// in the commit that added it), authorised with VAPID (worker/notifications/push/vapid.ts).
+// `aes128gcm` content coding of RFC 8291 (worker/notifications/push/aes128gcm.ts), authorised with VAPID
+// (worker/notifications/push/vapid.ts).
 
 /** One notification to one web push subscription. */
 export interface WebSend {
@@ -51,14 +51,8 @@ const tryOf = (result: WebSendResult, attempt: number): WebTry => ({
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function encrypted(send: WebSend, notification: Notification): Promise<Uint8Array> {
-  const keys = send.token.keys!;
-  // No padding up to the record size: the push service's bandwidth and our CPU are spent on the message only.
-  return encryptNotification(
-    { endpoint: send.token.endpoint!, expirationTime: null, keys },
-    encodeWebPayload(notification),
-    { pad: false },
-  );
+function encrypted(send: WebSend, notification: Notification): Promise<Uint8Array> {
+  return encryptPush(send.token.keys!, encodeWebPayload(notification));
 }
 
 /**
