@@ -77,7 +77,7 @@ const TOOLS = [
   {
     command: 'chromium',
     pkg: 'chromium',
-    why: 'the dashboard page test drives it headless (test/e2e/analytics-dashboard-page.test.ts)',
+    why: 'the page tests drive it headless (test/e2e/pages.test.ts)',
   },
 ];
 const onPath = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;

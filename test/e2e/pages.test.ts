@@ -1,0 +1,328 @@
+import { type Db, MongoClient, ObjectId } from 'mongodb';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
+import { DAY, seedEvents, seedRider } from '../support/analytics-seed';
+import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
+import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
+
+// The pages the Worker serves (the analytics dashboard, the events desk, the API reference) in a real headless
+// browser (Debian's chromium, installed by scripts/setup.mjs) against the Worker under `wrangler dev`: the same
+// bundle, Text rules included, that production serves. One stack and one browser for the three pages, since each
+// start costs seconds of the machine; the pages run one after another, so no page's writes land amid another's checks.
+
+let stack: RealtimeStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startRealtimeStack();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('the analytics dashboard (/admin/analytics)', () => {
+  const admin = { email: `admin-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'dashboard-password' };
+
+  beforeAll(async () => {
+    const { body } = await stack.api('/users', { body: { name: 'Admin', ...admin } });
+    const client = new MongoClient(stack.databaseUri);
+    try {
+      const db = client.db();
+      await db.collection('users').updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+      const now = Date.now();
+      const ago = (days: number) => new Date(now - days * DAY);
+      const riders = [await seedRider(db, ago(40)), await seedRider(db, ago(30)), await seedRider(db, ago(20))];
+      await seedEvents(db, [
+        { name: 'trick_added', at: ago(1), userId: riders[0] },
+        { name: 'trick_landed', at: ago(2), userId: riders[0] },
+        { name: 'spot_saved', at: ago(3), userId: riders[1] },
+        { name: 'post_created', at: ago(9), userId: riders[1] },
+        { name: 'ai_response_completed', at: ago(10), userId: riders[2], properties: { substantive: true } },
+        { name: 'event_saved', at: ago(18), userId: riders[2] },
+        { name: 'trick_added', at: ago(27), userId: riders[1] },
+        // The actions above are the API's own copies (platform server). Of the four mobile events received
+        // this week only the last carries the whole envelope: 25.0%.
+        { name: 'spot_viewed', at: ago(1), userId: riders[0], platform: 'ios' },
+        { name: 'trick_viewed', at: ago(2), userId: riders[1], platform: 'android' },
+        { name: 'app_opened', at: ago(3), userId: riders[2], platform: 'ios' },
+        {
+          name: 'app_opened',
+          at: ago(1),
+          userId: riders[0],
+          envelope: { appVersion: '1.2.0', buildNumber: 7, sessionId: crypto.randomUUID(), anonymousId: 'install-1' },
+        },
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('signs an admin in on the page and draws every chart from the API figures, loading nothing from elsewhere', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const violations = await watchPolicyViolations(page);
+    expect(policyOf(await page.goto(`${stack.url}/admin/analytics`))).toContain("default-src 'self'");
+    await page.fill('input[name=email]', admin.email);
+    await page.fill('input[name=password]', admin.password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('body[data-state=drawn]', { timeout: 15_000 });
+
+    const login = await stack.api('/auth', { body: admin });
+    const token = login.body.token as string;
+    const figures = async (path: string) => (await stack.api(`/analytics/dashboard/${path}`, { token })).body;
+    const [wpr, retention] = [await figures('wpr'), await figures('retention')];
+    expect(wpr.windows.some((w: { riders: number }) => w.riders > 0)).toBe(true);
+
+    const chart = (id: string) =>
+      page.evaluate((canvasId) => {
+        const drawn = (globalThis as any).Chart.getChart(canvasId);
+        return drawn.data.datasets.map((set: { data: unknown[] }) => set.data);
+      }, id);
+    expect(await chart('wpr-chart')).toEqual([wpr.windows.map((w: any) => w.riders)]);
+    expect(await chart('depth-chart')).toEqual([wpr.windows.map((w: any) => w.depth)]);
+    expect(await chart('domains-chart')).toEqual(
+      ['progression', 'discovery', 'coaching', 'community'].map((d) =>
+        wpr.windows.map((w: any) => w.domains[d].riders),
+      ),
+    );
+    expect(await chart('retention-chart')).toEqual(
+      ['w1', 'w2', 'w3', 'w4'].map((w) => retention.cohorts.map((c: any) => (c[w] ? c[w].share * 100 : null))),
+    );
+    expect(await page.textContent('#quality')).toBe('25.0% of 4 (target 98.0%)');
+
+    // Drawn, not just configured: every chart's canvas has painted pixels.
+    const painted = await page.evaluate(() =>
+      ['wpr-chart', 'depth-chart', 'domains-chart', 'retention-chart'].map((id) => {
+        const canvas = (globalThis as any).document.getElementById(id);
+        const pixels: Uint8ClampedArray = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) count += 1;
+        return count;
+      }),
+    );
+    for (const count of painted) expect(count).toBeGreaterThan(100);
+
+    // The token stays in session storage, never in a URL; nothing came from a CDN.
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-analytics-token'))).toMatch(
+      /^ey/,
+    );
+    expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
+    expect(requested).toContain(`${stack.url}/admin/analytics/chart.umd.min.js`);
+    // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+});
+
+describe('the events desk (/admin/events)', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const admin = { email: `desk-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'desk-password' };
+  let submittedId = '';
+  const ids = { survivor: new ObjectId(), duplicate: new ObjectId(), stale: new ObjectId() };
+  let duplicateSlug = '';
+
+  function storedEvent(_id: ObjectId, title: string, fields: Record<string, unknown> = {}) {
+    const startAt = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + 10 * DAY_MS + DAY_MS / 2);
+    const dedupeKey = `${eventDedupeKey({ title, startAt, city: 'Leeds' })}|${_id.toHexString()}`;
+    const now = new Date();
+    return {
+      _id,
+      title,
+      slug: eventSlug(title, dedupeKey),
+      dedupeKey,
+      sports: ['bmx'],
+      startAt,
+      endAt: null,
+      status: 'scheduled',
+      venue: { name: 'Hyde Park', city: 'Leeds', country: 'GB', lat: 53.81, lng: -1.56 },
+      schemaVersion: 2,
+      approvalStatus: 'approved',
+      sourceRefs: [],
+      relationshipCounts: { interested: 0, going: 0, competing: 0, watching_online: 0 },
+      freshness: { lastVerifiedAt: now, staleAfter: new Date(now.getTime() + 14 * DAY_MS), changedAt: null },
+      createdAt: now,
+      updatedAt: now,
+      ...fields,
+    };
+  }
+
+  beforeAll(async () => {
+    const { body } = await stack.api('/users', { body: { name: 'Desk admin', ...admin } });
+    const client = new MongoClient(stack.databaseUri);
+    try {
+      const db: Db = client.db();
+      await db.collection('users').updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+      const duplicate = storedEvent(ids.duplicate, 'Leeds Dirt Jam 2031', { possibleDuplicateOf: [ids.survivor] });
+      duplicateSlug = duplicate.slug;
+      await db.collection('events').insertMany([
+        storedEvent(ids.survivor, 'Leeds Dirt Jam'),
+        duplicate,
+        storedEvent(ids.stale, 'Forgotten Park Session', {
+          freshness: {
+            lastVerifiedAt: new Date(Date.now() - 30 * DAY_MS),
+            staleAfter: new Date(Date.now() - 16 * DAY_MS),
+            changedAt: null,
+          },
+        }),
+      ]);
+    } finally {
+      await client.close();
+    }
+    const rider = await stack.rider('Submitter');
+    const submitted = await stack.api('/events/submit', {
+      token: rider.token,
+      body: {
+        title: 'Community Pump Track Race',
+        sports: ['bmx'],
+        startLocal: '2031-05-10T10:00',
+        timezone: 'Europe/London',
+        venue: { name: 'Pump Track', city: 'York', country: 'GB' },
+      },
+    });
+    expect(submitted.status).toBe(201);
+    submittedId = submitted.body._id;
+  }, 90_000);
+
+  /** Clicks an action and waits for the page's reload after it (the page counts its loads), then for no error. */
+  async function act(page: Page, selector: string) {
+    const loads = Number(await page.getAttribute('body', 'data-loads'));
+    await page.click(selector);
+    await page.waitForFunction((before) => Number((globalThis as any).document.body.dataset.loads) > before, loads, {
+      timeout: 15_000,
+    });
+    expect(await page.textContent('#error')).toBe('');
+  }
+
+  it('signs an admin in, then approves from the queue, merges a duplicate and clears a stale event, loading nothing from elsewhere', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const violations = await watchPolicyViolations(page);
+    expect(policyOf(await page.goto(`${stack.url}/admin/events`))).toContain("default-src 'self'");
+    await page.fill('input[name=email]', admin.email);
+    await page.fill('input[name=password]', admin.password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('body[data-state=loaded]', { timeout: 15_000 });
+
+    // The three lists and the sources, as the API answers them.
+    expect(await page.textContent(`#queue tr[data-id="${submittedId}"]`)).toContain('Community Pump Track Race');
+    expect(await page.textContent(`#duplicates tr[data-id="${ids.duplicate.toHexString()}"]`)).toContain(
+      'Leeds Dirt Jam',
+    );
+    expect(await page.textContent(`#stale tr[data-id="${ids.stale.toHexString()}"]`)).toContain(
+      'Forgotten Park Session',
+    );
+    expect(await page.textContent('#stale-count')).toBe('1');
+    expect(await page.locator('#sources tr').count()).toBeGreaterThanOrEqual(2);
+
+    // Approve: off the queue, and public.
+    expect((await stack.api(`/events/${submittedId}`)).status).toBe(404);
+    await act(page, `#queue tr[data-id="${submittedId}"] button[data-action=approve]`);
+    expect(await page.locator(`#queue tr[data-id="${submittedId}"]`).count()).toBe(0);
+    expect((await stack.api(`/events/${submittedId}`)).status).toBe(200);
+
+    // Merge: off the duplicates list; the old slug answers the survivor.
+    await act(page, `#duplicates tr[data-id="${ids.duplicate.toHexString()}"] button[data-action=merge]`);
+    expect(await page.locator(`#duplicates tr[data-id="${ids.duplicate.toHexString()}"]`).count()).toBe(0);
+    const old = await stack.api(`/events/${duplicateSlug}`);
+    expect(old.status).toBe(200);
+    expect(old.body._id).toBe(ids.survivor.toHexString());
+
+    // Still right: off the stale list.
+    await act(page, `#stale tr[data-id="${ids.stale.toHexString()}"] button[data-action=verify]`);
+    expect(await page.locator(`#stale tr[data-id="${ids.stale.toHexString()}"]`).count()).toBe(0);
+    expect(await page.textContent('#stale-count')).toBe('0');
+    expect(await page.textContent('#error')).toBe('');
+
+    // The token stays in session storage, never in a URL; nothing came from elsewhere.
+    const token = await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-events-desk-token'));
+    expect(token).toMatch(/^ey/);
+    expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
+    // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+});
+
+describe('the API reference (/api/docs, Swagger UI bundled into the Worker)', () => {
+  let docs: Awaited<ReturnType<typeof openDocs>>;
+
+  // One page for both tests: Swagger UI takes some 20 s of a loaded 2-core machine to resolve and draw the document.
+  beforeAll(async () => {
+    docs = await openDocs();
+  }, 120_000);
+
+  /** Opens the page, recording every request that leaves this origin (a CDN, a font, a validator badge). */
+  async function openDocs() {
+    const page = await browser.newPage();
+    const violations = await watchPolicyViolations(page);
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(`${stack.url}/`)) elsewhere.push(request.url());
+    });
+    expect(policyOf(await page.goto(`${stack.url}/api/docs`))).toContain("default-src 'self'");
+    await page.waitForSelector('.opblock-summary-path', { timeout: 90_000 });
+    return { page, violations, elsewhere };
+  }
+
+  /** The operation block of `method path`, expanded, with try-it on. */
+  async function tryOut(page: Page, method: string, path: string) {
+    const block = page.locator(`.opblock-${method}`, {
+      has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
+    });
+    await block.locator('.opblock-summary').first().click();
+    await block.locator('.try-out__btn').click();
+    await block.locator('button.execute').click();
+    return block.locator('.live-responses-table tbody .response-col_status').first();
+  }
+
+  it('finds an operation by search and runs it against this origin, with nothing from elsewhere and nothing refused', async () => {
+    const { page, violations, elsewhere } = docs;
+    await page.fill('.operation-filter-input', '/api/health');
+    // The filter narrows the list (after its debounce) to the operations whose path holds the phrase.
+    await expect
+      .poll(async () => {
+        const shown = await page.locator('.opblock-summary-path').allTextContents();
+        return shown.includes('/api/health') && shown.every((path) => path.includes('/api/health'));
+      })
+      .toBe(true);
+
+    const status = await tryOut(page, 'get', '/api/health');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('200');
+    expect(await page.locator('.live-responses-table tbody .response-col_description').first().textContent()).toContain(
+      '"ok": true',
+    );
+    expect(elsewhere).toEqual([]);
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+
+  it('takes a token for each of the two headers, explained on the page, and sends it with try-it', async () => {
+    const { page, violations, elsewhere } = docs;
+    const intro = await page.locator('.docs-intro').textContent();
+    expect(intro).toContain('x-auth-token');
+    expect(intro).toContain('Authorization: Bearer');
+
+    const { token } = await stack.rider('Docs reader');
+    await page.click('.btn.authorize');
+    const dialog = page.locator('.dialog-ux');
+    expect(await dialog.locator('.auth-container h4').allTextContents()).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('x-auth-token'),
+        expect.stringContaining('authorization-bearer'),
+      ]),
+    );
+    const apiKey = dialog.locator('.auth-container', { has: page.locator('h4:has-text("x-auth-token")') });
+    await apiKey.locator('input').fill(token);
+    await apiKey.locator('button.authorize').click();
+    await dialog.locator('button.close-modal').click();
+
+    await page.fill('.operation-filter-input', '/api/users/me');
+    const status = await tryOut(page, 'get', '/api/users/me');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('200');
+    expect(elsewhere).toEqual([]);
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+});
