@@ -36,6 +36,23 @@ export interface Api {
   db<T>(fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
+const directClients = new Map<string, Promise<MongoClient>>();
+
+/**
+ * One driver connection per database for a file's direct reads and seeds, kept open: a client per call cost a
+ * connection handshake and its monitor each time, some hundreds per file. A file's database is its own, so no
+ * client is shared between files; a failed connect is forgotten so the next call tries again.
+ */
+function directClient(uri: string): Promise<MongoClient> {
+  let client = directClients.get(uri);
+  if (!client) {
+    client = new MongoClient(uri, { serverSelectionTimeoutMS: 3000 }).connect();
+    client.catch(() => directClients.delete(uri));
+    directClients.set(uri, client);
+  }
+  return client;
+}
+
 /** The Worker under test, bound to its own database and any env overrides. */
 export function createApi(label: string, overrides: Partial<TestEnv> = {}, options: { indexes?: boolean } = {}): Api {
   // The URI's path decides the database (worker/platform/db/database-name.ts), so the per-file name goes there.
@@ -67,12 +84,8 @@ export function createApi(label: string, overrides: Partial<TestEnv> = {}, optio
       return response;
     },
     async db(fn) {
-      const client = new MongoClient(testEnv.MONGODB_URI!, { serverSelectionTimeoutMS: 3000 });
-      try {
-        return await fn(client.db(databaseName(testEnv.MONGODB_URI, testEnv.MONGODB_DB)));
-      } finally {
-        await client.close();
-      }
+      const client = await directClient(testEnv.MONGODB_URI!);
+      return fn(client.db(databaseName(testEnv.MONGODB_URI, testEnv.MONGODB_DB)));
     },
   };
   return api;
