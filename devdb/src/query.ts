@@ -3,9 +3,11 @@ import type { CollationSpec, Options, SortSpec } from 'mingo/types';
 import { foldFilter, foldValue, parseCollation } from './collation.js';
 import type { Collection } from './collection.js';
 import { fail } from './errors.js';
+import { hasPlainTest, plainTest } from './field-tests.js';
+import { firstSorted } from './first-sorted.js';
 import { assertNearIndex, extractNear, nearest } from './geo-near.js';
 import { GEO_CONTEXT } from './geo-operators.js';
-import { type Doc, isPlainObject, keyOf } from './values.js';
+import { type Doc, isPlainObject } from './values.js';
 
 export interface QueryContext {
   collation?: Doc;
@@ -63,14 +65,6 @@ export function sortSpec(sort: Doc | undefined): SortSpec | undefined {
   return out;
 }
 
-/** Values whose equality is exactly equality of keyOf (the key of the _id map): no regex, null or document. */
-const hashable = (v: unknown) =>
-  typeof v === 'string' ||
-  typeof v === 'boolean' ||
-  (typeof v === 'number' && Number.isFinite(v)) ||
-  v instanceof Date ||
-  (typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId');
-
 export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): (doc: Doc) => boolean {
   if (!filter || Object.keys(filter).length === 0) return () => true;
   const strength = parseCollation(ctx.collation)?.foldStrength;
@@ -79,36 +73,16 @@ export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): 
     const folded = new Query(foldFilter(filter, strength) as Doc, mingoOptions(ctx));
     return (doc) => folded.test(foldValue(doc, strength) as Doc);
   }
-  const field = Object.keys(filter).find((name) => isLargeIn(name, filter[name]));
-  if (field) {
-    // `{field: {$in: [many ids]}}` (a batch claimed by id, the lists of a batch): mingo tests each document
-    // against the whole list, which is quadratic over a batch; a set of the values' keys answers a scalar
-    // field in one lookup. Arrays, documents and missing fields keep mingo's rules for that one document.
-    const { [field]: condition, ...rest } = filter;
-    const keys = new Set(((condition as Doc).$in as unknown[]).map(keyOf));
-    const exact = new Query({ [field]: condition }, mingoOptions(ctx));
+  const plain = Object.keys(filter).filter((name) => hasPlainTest(name, filter[name], ctx.collation !== undefined));
+  if (plain.length) {
+    // Fields a plain comparison answers (ids, `$in` batches, pager ranges): mingo runs only on the rest.
+    const tests = plain.map((name) => plainTest(name, filter[name], mingoOptions(ctx)));
+    const rest = Object.fromEntries(Object.entries(filter).filter(([name]) => !plain.includes(name)));
     const others = compileFilter(rest, ctx);
-    return (doc) => {
-      const value = doc[field];
-      const hit = hashable(value) ? keys.has(keyOf(value)) : exact.test(doc);
-      return hit && others(doc);
-    };
+    return (doc) => tests.every((test) => test(doc)) && others(doc);
   }
   const query = new Query(filter, mingoOptions(ctx));
   return (doc) => query.test(doc);
-}
-
-/** A top-level (undotted) field's `{$in: [...]}` of more than 16 values that a key set answers exactly. */
-function isLargeIn(name: string, condition: unknown): boolean {
-  return (
-    !name.startsWith('$') &&
-    !name.includes('.') &&
-    isPlainObject(condition) &&
-    Object.keys(condition).length === 1 &&
-    Array.isArray(condition.$in) &&
-    condition.$in.length > 16 &&
-    condition.$in.every(hashable)
-  );
 }
 
 /** Documents matching `filter`, narrowed through an index when the filter allows it. */
@@ -147,6 +121,8 @@ export function findDocs(coll: Collection | undefined, findSpec: FindSpec): Doc[
     if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);
     return docs;
   }
+  // A page sorted on an ObjectId or Date field: only the documents that can be on it go to mingo's sort.
+  if (sort && limit > 0) docs = firstSorted(docs, sort, skip + limit) ?? docs;
   // The filter already ran; mingo only sorts, pages and projects here.
   const cursor = new Query({}, mingoOptions(spec)).find<Doc>(docs, projection ?? {});
   if (sort) cursor.sort(sort);

@@ -110,3 +110,36 @@ describe('/feed', () => {
     expect((await back).post.text).toBe('still public');
   });
 });
+
+describe('/feed rider:followed', () => {
+  it('tells the followed rider, and not the follower, of a stored follow, and that a follow back makes them homies', async () => {
+    const [followed, follower, bystander] = await Promise.all([
+      feedReader('Followed'),
+      feedReader('Follower'),
+      feedReader('Bystander'),
+    ]);
+    const imageUri = 'https://images.example/follower.jpg';
+    expect((await stack.api('/users/me', { method: 'PATCH', token: follower.token, body: { imageUri } })).status).toBe(
+      200,
+    );
+    const toFollowed = record(followed.socket, 'rider:followed');
+    const toFollower = record(follower.socket, 'rider:followed');
+    const toBystander = record(bystander.socket, 'rider:followed');
+
+    const first = next(followed.socket, 'rider:followed');
+    const follow = (by: { token: string }, id: string) =>
+      stack.api(`/users/${id}/follow`, { method: 'PUT', token: by.token });
+    expect((await follow(follower, followed.id)).body.homie).toBe(false);
+    expect(await first).toEqual({ follower: { _id: follower.id, name: 'Follower', imageUri }, homie: false });
+    // A repeat stores nothing, so it tells no one.
+    expect((await follow(follower, followed.id)).status).toBe(200);
+
+    const back = next(follower.socket, 'rider:followed');
+    expect((await follow(followed, follower.id)).body.homie).toBe(true);
+    expect(await back).toEqual({ follower: { _id: followed.id, name: 'Followed' }, homie: true });
+    await pause(300);
+    expect(toFollowed).toHaveLength(1);
+    expect(toFollower).toHaveLength(1);
+    expect(toBystander).toEqual([]);
+  });
+});
