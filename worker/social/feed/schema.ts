@@ -11,7 +11,11 @@ export const PostParam = z.object({ postId: pathId('postId') });
 /** The two reactions (product decisions, Social); one per rider and post. */
 export const ReactionType = z.enum(['love', 'respect']);
 
-const MediaItem = z.object({ type: z.enum(['image', 'video']), url: WebUrl }).strict();
+/** A link the client hosts, or one of the rider's own uploads (docs/media.md), attached to this post alone. */
+const MediaItem = z.union([
+  z.object({ type: z.enum(['image', 'video']), url: WebUrl }).strict(),
+  z.object({ mediaId: IdString.describe('an upload of yours from POST /api/media or a video upload') }).strict(),
+]);
 
 export const NewPost = z
   .object({
@@ -36,7 +40,13 @@ export const FeedPost = z
     _id: z.string(),
     author: PublicUser.nullable().describe('null when the author has since deleted their account'),
     text: z.string().optional(),
-    media: z.array(z.object({ type: z.enum(['image', 'video']), url: z.string() })),
+    media: z.array(
+      z.object({
+        type: z.enum(['image', 'video']),
+        url: z.string(),
+        mediaId: z.string().optional().describe('set for an uploaded item; its url serves it'),
+      }),
+    ),
     spotId: z.string().optional(),
     counts: PostCounts,
     myReaction: ReactionType.nullable().optional().describe("the caller's own reaction; only with a valid token"),
