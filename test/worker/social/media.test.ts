@@ -117,7 +117,7 @@ describe('photo uploads', () => {
 
     const day = new Date().toISOString().slice(0, 10);
     await api.db((db) =>
-      db.collection<{ _id: string }>('media_usage').insertOne({
+      db.collection<{ _id: string; userId: ObjectId; day: string; bytes: number }>('media_usage').insertOne({
         _id: `${rider._id}:${day}`,
         userId: new ObjectId(rider._id),
         day,

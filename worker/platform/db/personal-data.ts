@@ -37,7 +37,10 @@ export type FollowUp =
   | { object: { key: string; uploadId?: string } };
 
 /** The object store files of personal data live in (the MEDIA R2 bucket). */
-export type ObjectStore = Pick<R2Bucket, 'delete' | 'resumeMultipartUpload'>;
+export interface ObjectStore {
+  delete(key: string): Promise<void>;
+  resumeMultipartUpload(key: string, uploadId: string): { abort(): Promise<void> };
+}
 
 /**
  * Runs the cleanups of every domain for one account, in the order given (a later rule may rely on an
