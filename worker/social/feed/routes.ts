@@ -105,12 +105,14 @@ async function attachedMedia(
   c: Context<AppEnv>,
   userId: ObjectId,
   postId: ObjectId,
-  items: ({ type: 'image' | 'video'; url: string } | { mediaId: string })[],
+  items: { type?: 'image' | 'video'; url?: string; mediaId?: string }[],
 ): Promise<FeedPostDoc['media']> {
   const uploads = [...items.entries()].flatMap(([at, item]) =>
-    'mediaId' in item ? [{ at, id: new ObjectId(item.mediaId) }] : [],
+    item.mediaId ? [{ at, id: new ObjectId(item.mediaId) }] : [],
   );
-  if (!uploads.length) return items as FeedPostDoc['media'];
+  // The schema let through either a link (type and url) or an upload (mediaId alone).
+  const link = (item: (typeof items)[number]) => ({ type: item.type!, url: item.url! });
+  if (!uploads.length) return items.map(link);
   const claimed = await claimForPost(
     c.var.db,
     userId,
@@ -121,7 +123,7 @@ async function attachedMedia(
     throw refusal(attachRefusals(`media.${uploads[claimed.at]!.at}.mediaId`), claimed.refused);
   const byId = new Map(claimed.map((media) => [media._id.toHexString(), media]));
   return items.map((item) => {
-    if (!('mediaId' in item)) return item;
+    if (!item.mediaId) return link(item);
     const media = byId.get(item.mediaId.toLowerCase())!;
     return { type: media.kind, url: mediaUrl(c, media._id), mediaId: media._id };
   });

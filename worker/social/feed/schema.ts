@@ -11,11 +11,27 @@ export const PostParam = z.object({ postId: pathId('postId') });
 /** The two reactions (product decisions, Social); one per rider and post. */
 export const ReactionType = z.enum(['love', 'respect']);
 
-/** A link the client hosts, or one of the rider's own uploads (docs/media.md), attached to this post alone. */
-const MediaItem = z.union([
-  z.object({ type: z.enum(['image', 'video']), url: WebUrl }).strict(),
-  z.object({ mediaId: IdString.describe('an upload of yours from POST /api/media or a video upload') }).strict(),
-]);
+/**
+ * A link the client hosts (`type` and `url`), or one of the rider's own uploads (`mediaId`, docs/media.md),
+ * attached to this post alone. One object rather than a union, so a refusal names the field at fault.
+ */
+const MediaItem = z
+  .object({
+    type: z.enum(['image', 'video']).optional().describe('with url: a link'),
+    url: WebUrl.optional(),
+    mediaId: IdString.optional().describe('alone: an upload of yours (POST /api/media or a video upload)'),
+  })
+  .strict()
+  .superRefine((item, ctx) => {
+    for (const key of ['type', 'url'] as const) {
+      if (item.mediaId !== undefined && item[key] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'not sent with mediaId' });
+      }
+      if (item.mediaId === undefined && item[key] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required without mediaId' });
+      }
+    }
+  });
 
 export const NewPost = z
   .object({
