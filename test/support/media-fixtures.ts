@@ -92,8 +92,8 @@ export function gradient(width: number, height: number): Uint8Array {
 }
 
 /** A baseline JPEG carrying EXIF with GPS, XMP, a Photoshop block and a comment, as a phone's camera writes it. */
-export function phoneJpeg(width = 64, height = 48, orientation = 6): Uint8Array {
-  const plain = new Uint8Array(jpeg.encode({ width, height, data: gradient(width, height) }, 90).data);
+export function phoneJpeg(width = 64, height = 48, orientation = 6, pixels = gradient(width, height)): Uint8Array {
+  const plain = new Uint8Array(jpeg.encode({ width, height, data: pixels }, 90).data);
   const exif = jpegSegment(0xe1, concatBytes(enc.encode('Exif\0\0'), phoneExifTiff(orientation)));
   const xmp = jpegSegment(0xe1, XMP);
   const photoshop = jpegSegment(0xed, enc.encode('Photoshop 3.0\x008BIM Shot at the spot'));
