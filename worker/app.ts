@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { accountsRoutes } from './accounts/router';
@@ -20,7 +21,20 @@ import { platformRoutes } from './platform/router';
 import { SERVICE_VERSION } from './platform/version';
 import { ridingRoutes } from './riding/router';
 import { detachSpotFromPosts } from './social/feed/service';
+import { profilePicture } from './social/media/profile';
+import { sendsMediaBytes } from './social/media/routes';
 import { socialRoutes } from './social/router';
+
+const bodyLimited = bodyLimit({
+  maxSize: LIMITS.requestBodyBytes,
+  onError: () => {
+    throw new ApiError(413, `Request body too large: the limit is ${LIMITS.requestBodyBytes} bytes.`);
+  },
+});
+
+/** The JSON body limit, except on requests carrying a photo or a video part: the media routes read those under LIMITS.media. */
+const jsonBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
+  sendsMediaBytes(c.req.method, c.req.path) ? next() : bodyLimited(c, next);
 
 /** The whole HTTP API, mounted under /api. */
 export function createApp() {
@@ -48,12 +62,7 @@ export function createApp() {
       exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate'],
       maxAge: 86400,
     }),
-    bodyLimit({
-      maxSize: LIMITS.requestBodyBytes,
-      onError: () => {
-        throw new ApiError(413, `Request body too large: the limit is ${LIMITS.requestBodyBytes} bytes.`);
-      },
-    }),
+    jsonBodyLimit,
     database(),
   );
 
@@ -62,7 +71,7 @@ export function createApp() {
   }
   // Each domain mounts its own routes; where one domain's work needs another's, the function is handed in here.
   app.route('/', platformRoutes);
-  app.route('/', accountsRoutes(PERSONAL_DATA));
+  app.route('/', accountsRoutes(PERSONAL_DATA, { profilePicture }));
   app.route('/', ridingRoutes({ detachSpotFromPosts }));
   app.route('/', socialRoutes);
   app.route('/', eventsRoutes);

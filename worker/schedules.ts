@@ -8,6 +8,7 @@ import { openRequestConnection } from './platform/db/connection';
 import type { Store } from './platform/db/store';
 import type { Env } from './platform/env';
 import { runReminders } from './riding/reminders/run';
+import { runMediaCleanup } from './social/media/cleanup';
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -60,6 +61,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'usage reconciliation',
     run: (store) => reconcileYesterday(store),
     why: 'the previous UTC day is complete a little after midnight; a quarter hour leaves room for settles still in flight',
+  },
+  {
+    cron: '45 * * * *',
+    job: 'media cleanup',
+    run: (store, env) => runMediaCleanup(store, env),
+    why: 'media never attached goes within an hour of its day running out, stale video uploads are aborted, so storage holds only what riders show',
   },
 ];
 

@@ -8,16 +8,20 @@ import { sessionRoutes } from './sessions/routes';
 import { revokeOtherSessions } from './sessions/service';
 import { signInRoutes } from './sign-in/routes';
 import { adminUserRoutes } from './users/admin-routes';
-import { userRoutes } from './users/routes';
+import { type UserRouteDeps, userRoutes } from './users/routes';
 
 /**
  * Accounts: registration and sign-in, the rider's account, sessions and passwords. A deletion runs every
- * domain's personal-data cleanups, handed in where the app is composed.
+ * domain's personal-data cleanups, and a profile picture from an upload is social's media: both handed in
+ * where the app is composed.
  */
-export const accountsRoutes = (personalData: readonly Cleanup[]) =>
+export const accountsRoutes = (
+  personalData: readonly Cleanup[],
+  { profilePicture }: Pick<UserRouteDeps, 'profilePicture'>,
+) =>
   createRouter<AppEnv>()
     .route('/api', signInRoutes)
-    .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions, personalData }))
+    .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions, personalData, profilePicture }))
     .route('/api/admin', adminUserRoutes)
     .route('/api', sessionRoutes)
     .route('/api', passwordRoutes)

@@ -107,6 +107,8 @@ export interface Env {
   OPENAI_EMBEDDING_MODEL?: string;
   /** Optional Vectorize index for the companion's retrieval; absent: keyword search in the database. */
   VECTORIZE?: VectorizeIndex;
+  /** Riders' photos and videos (worker/social/media/, docs/media.md): an R2 bucket, simulated locally by wrangler dev and the tests. */
+  MEDIA: R2Bucket;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** Typed by the base class: the Worker's subclass (worker/social/socket-rooms.ts) adds no RPC methods. */
   SOCKET_SHARD: DurableObjectNamespace<SocketShardBase>;

@@ -132,6 +132,29 @@ export const LIMITS = {
   feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
   /** Reports (worker/social/reports/): a reason from the list plus a short note for the admin desk. */
   report: { noteMax: 1000 },
+  /** Riders' photos and videos (worker/social/media/, docs/media.md). */
+  media: {
+    /** One photo, sent in one request: a 12-megapixel phone JPEG is 3–8 MB, HEIF converted larger. */
+    photoMaxBytes: 15 * 1024 * 1024,
+    /** One video, sent in parts: a few minutes of phone video at 1080p. */
+    videoMaxBytes: 200 * 1024 * 1024,
+    /** Bytes a rider may upload per UTC day, photos and videos together. */
+    dailyBytesPerRider: 1024 * 1024 * 1024,
+    /** A video part: R2's smallest part (all but the last), so a dropped connection loses at most this much. */
+    partBytes: 5 * 1024 * 1024,
+    /** Media not attached to a post or profile this long after its record was made is deleted. */
+    unattachedHours: 24,
+    /** A video upload not completed within this is aborted and forgotten. */
+    uploadDays: 7,
+    /** Media of a post removed by moderation stays hidden this long (for appeals), then goes. */
+    hiddenDays: 30,
+    /** Cache-Control max-age of public media: at least a day; the bytes under an id never change. */
+    publicMaxAgeSeconds: 7 * 24 * 60 * 60,
+    /** The most of a video's movie box read for its duration and size. */
+    movieBoxReadBytes: 1024 * 1024,
+    /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */
+    cleanupBatch: 500,
+  },
   /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
   realtime: {
     /** Engine.IO's own defaults: a ping every 25 s keeps mobile NATs open; 20 s more before a client gives up. */

@@ -6,6 +6,9 @@ import type {
   FeedPostDoc,
   FollowDoc,
   HomieDoc,
+  MediaDoc,
+  MediaUploadDoc,
+  MediaUsageDoc,
   ReactionDoc,
   ReportDoc,
   SavedPostDoc,
@@ -24,6 +27,9 @@ export const SOCIAL_COLLECTIONS = {
   reports: holds<ReportDoc>(),
   follows: holds<FollowDoc>(),
   homies: holds<HomieDoc>(),
+  media: holds<MediaDoc>(),
+  media_uploads: holds<MediaUploadDoc>(),
+  media_usage: holds<MediaUsageDoc>(),
 };
 
 type SocialCollections = typeof SOCIAL_COLLECTIONS;

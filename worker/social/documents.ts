@@ -1,10 +1,12 @@
 import type { ObjectId } from 'mongodb';
 import type { StoredDoc } from '../platform/db/stored-doc';
+import type { MediaKind, MediaType, VideoType } from './media/sniff';
 
 export interface FeedPostDoc extends StoredDoc {
   userId: ObjectId;
   text?: string;
-  media: { type: 'image' | 'video'; url: string }[];
+  /** A link the client hosts, or one of the rider's uploads (`mediaId`, served at `url`). */
+  media: { type: 'image' | 'video'; url: string; mediaId?: ObjectId }[];
   spotId?: ObjectId;
   /** Kept exact by `$inc` from each reaction's and comment's write (worker/social/reactions/, worker/social/comments/). */
   counts: { love: number; respect: number; comments: number };
@@ -88,6 +90,48 @@ export interface HomieDoc extends StoredDoc {
   riderIds: ObjectId[];
   /** The sorted ids joined (unique): the same pair forms once, also when both follow at the same moment. */
   pairKey: string;
+}
+
+/** Where a media item is shown; absent while only its owner sees it. */
+export type MediaAttachment = { kind: 'post'; postId: ObjectId } | { kind: 'profile' };
+
+/** A rider's photo or video stored in the MEDIA bucket under `key` (worker/social/media/). */
+export interface MediaDoc extends StoredDoc {
+  ownerId: ObjectId;
+  key: string;
+  /** Sniffed from the bytes, never taken from the client. */
+  type: MediaType;
+  kind: MediaKind;
+  bytes: number;
+  width?: number;
+  height?: number;
+  durationMs?: number;
+  /** The object's ETag, as served. */
+  etag: string;
+  attachedTo?: MediaAttachment;
+  /** Set when moderation removed its post: served to no one, deleted after LIMITS.media.hiddenDays. */
+  hiddenAt?: Date;
+}
+
+/** A video upload in progress: an R2 multipart upload and the parts that arrived. Its id becomes the media's. */
+export interface MediaUploadDoc extends StoredDoc {
+  ownerId: ObjectId;
+  key: string;
+  r2UploadId: string;
+  /** What the client declared; the sniffed type replaces it when part 1 arrives. */
+  type: VideoType;
+  bytes: number;
+  partBytes: number;
+  /** Part number → what R2 answered for it; each part is set on its own, so parts may arrive in any order. */
+  parts: Record<string, { etag: string; bytes: number }>;
+}
+
+/** Bytes a rider uploaded on one UTC day; `_id` is `<userId>:<YYYY-MM-DD>`, moved by one conditional `$inc`. */
+export interface MediaUsageDoc {
+  _id: string;
+  userId: ObjectId;
+  day: string;
+  bytes: number;
 }
 
 // What social keeps on the rider's account.

@@ -150,4 +150,52 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     options: { name: 'userId__id' },
     why: "the following feed: followed riders' posts newest first; a profile's post count; account deletion",
   },
+  {
+    collection: 'media',
+    key: { ownerId: 1 },
+    options: { name: 'ownerId' },
+    why: "account deletion removes a rider's media; a profile picture's predecessors are let go",
+  },
+  {
+    collection: 'media',
+    key: { 'attachedTo.postId': 1 },
+    options: { name: 'attachedTo.postId', sparse: true },
+    why: "a deleted post's media go with it; a post removed by moderation hides them",
+  },
+  {
+    collection: 'media',
+    key: { createdAt: 1 },
+    options: { name: 'createdAt' },
+    why: 'the cleanup run deletes media never attached within a day of its record',
+  },
+  {
+    collection: 'media',
+    key: { hiddenAt: 1 },
+    options: { name: 'hiddenAt', sparse: true },
+    why: 'the cleanup run deletes media hidden by moderation once kept long enough',
+  },
+  {
+    collection: 'media_uploads',
+    key: { ownerId: 1 },
+    options: { name: 'ownerId' },
+    why: "account deletion aborts a rider's uploads in progress",
+  },
+  {
+    collection: 'media_uploads',
+    key: { createdAt: 1 },
+    options: { name: 'createdAt' },
+    why: 'the cleanup run aborts uploads not completed within days',
+  },
+  {
+    collection: 'media_usage',
+    key: { userId: 1 },
+    options: { name: 'userId' },
+    why: "account deletion removes a rider's quota rows",
+  },
+  {
+    collection: 'media_usage',
+    key: { day: 1 },
+    options: { name: 'day' },
+    why: "the cleanup run forgets past days' quota rows",
+  },
 ];

@@ -78,6 +78,18 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
     followUps: (row) => [countDownUser(row.followerId, 'followingCount')],
   },
   { collection: 'homies', remove: (userId) => ({ riderIds: userId }) },
+  // A rider's photos and videos go with their files in the MEDIA bucket; uploads in progress are aborted there.
+  {
+    collection: 'media',
+    removeEach: (userId) => ({ ownerId: userId }),
+    followUps: (media) => [{ object: { key: media.key } }],
+  },
+  {
+    collection: 'media_uploads',
+    removeEach: (userId) => ({ ownerId: userId }),
+    followUps: (upload) => [{ object: { key: upload.key, uploadId: upload.r2UploadId } }],
+  },
+  { collection: 'media_usage', remove: (userId) => ({ userId }) },
 ];
 
 function countDown(postId: ObjectId, counter: string): FollowUp {

@@ -5,16 +5,18 @@ import { commentRoutes } from './comments/routes';
 import { conversationRoutes } from './conversations/routes';
 import { feedRoutes } from './feed/routes';
 import { followRoutes } from './follows/routes';
+import { mediaRoutes } from './media/routes';
 import { messageRoutes } from './messages/routes';
 import { profileRoutes } from './profiles/routes';
 import { reactionRoutes } from './reactions/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 
-/** Social: the feed with comments, reactions and saves; conversations and messages; blocks and reports; riders following riders. */
+/** Social: the feed with comments, reactions and saves; riders' photos and videos (media); conversations and messages; blocks and reports; riders following riders. */
 export const socialRoutes = createRouter<AppEnv>()
   .route('/api/conversations', conversationRoutes)
   .route('/api/conversations', messageRoutes)
+  .route('/api/media', mediaRoutes)
   .route('/api/feed', feedRoutes)
   .route('/api/feed', reactionRoutes)
   .route('/api/feed', commentRoutes)

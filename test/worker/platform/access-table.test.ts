@@ -11,4 +11,9 @@ describeAccessChecks(api, [
   { method: 'PATCH', path: '/api/admin/users/:id', check: 'admin', json: { role: 'admin' } },
   { method: 'PATCH', path: '/api/users/:id', check: 'accountOrAdmin', json: { name: 'Renamed by the access table' } },
   { method: 'DELETE', path: '/api/users/:id', check: 'accountOrAdmin' },
+  { method: 'POST', path: '/api/media', check: 'auth' },
+  { method: 'POST', path: '/api/media/uploads', check: 'auth', json: { type: 'video/mp4', bytes: 1000 } },
+  { method: 'GET', path: '/api/media/uploads/:id', check: 'auth' },
+  { method: 'PUT', path: '/api/media/uploads/:id/parts/1', check: 'auth' },
+  { method: 'POST', path: '/api/media/uploads/:id/complete', check: 'auth' },
 ]);

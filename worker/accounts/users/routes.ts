@@ -39,9 +39,15 @@ const patchMe = defineRoute({
   path: '/me',
   tags: TAGS,
   summary: 'Update your name or picture',
+  description:
+    "`imageMediaId` names a photo you uploaded (docs/media.md): it becomes your profile picture and `imageUri` its public URL; the picture it replaces is deleted. Another rider's upload is a 404, one attached to a post a 409.",
   middleware: [auth()] as const,
   request: jsonBody(UpdateMeBody),
-  responses: { 200: theAccount, 404: noAccount },
+  responses: {
+    200: theAccount,
+    404: errorResponse('No such account, or imageMediaId names no upload of yours'),
+    409: errorResponse('The upload is attached to a post'),
+  },
 });
 
 const patchUser = defineRoute({
@@ -83,6 +89,8 @@ export interface UserRouteDeps {
   personalData: readonly Cleanup[];
   /** Throws the refusal (400 wrong, 429 limited) unless `given` is the account's current password. */
   checkCurrentPassword(c: Context<AppEnv>, account: { email: string; password: string }, given: string): Promise<void>;
+  /** Makes the rider's uploaded photo their picture and answers its URL; throws the refusal (404, 409, 400) otherwise. */
+  profilePicture(c: Context<AppEnv>, userId: ObjectId, mediaId: ObjectId): Promise<string>;
   /** Revokes every session of the account but `keep`; the count revoked. */
   revokeOtherSessions(store: Store, userId: ObjectId, keep: ObjectId | undefined): Promise<number>;
 }
@@ -145,7 +153,10 @@ export const userRoutes = (deps: UserRouteDeps) => {
       // The account auth() loaded is the one to show: no second read.
       .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
       .openapi(patchMe, async (c) => {
-        const outcome = await updateUser(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+        const { imageMediaId, ...changes } = c.req.valid('json');
+        const userId = new ObjectId(c.var.user._id);
+        if (imageMediaId) changes.imageUri = await deps.profilePicture(c, userId, new ObjectId(imageMediaId));
+        const outcome = await updateUser(c.var.db, userId, changes);
         if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
         return c.json(userView(outcome), 200);
       })
@@ -163,7 +174,7 @@ export const userRoutes = (deps: UserRouteDeps) => {
       .openapi(deleteUser, async (c) => {
         const userId = new ObjectId(c.req.valid('param').id);
         if (!(await accountExists(c.var.db, userId))) throw refusal(ACCOUNT_REFUSALS, 'not-found');
-        await deleteAccount(c.var.db, userId, deps.personalData);
+        await deleteAccount(c.var.db, c.env.MEDIA, userId, deps.personalData);
         return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
       })
   );

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { IdString } from '../../platform/http/ids';
 import { PageQuery } from '../../platform/http/pagination';
 import { queryText } from '../../platform/http/text';
 import { LIMITS } from '../../platform/limits';
@@ -19,7 +20,19 @@ export const Password = z
 export const Name = z.string().trim().min(LIMITS.name.min, 'must not be empty').max(LIMITS.name.max);
 const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
 
-export const UpdateMeBody = z.object({ name: Name.optional(), imageUri: ImageUri.optional() }).strict();
+export const UpdateMeBody = z
+  .object({
+    name: Name.optional(),
+    imageUri: ImageUri.optional(),
+    imageMediaId: IdString.optional().describe(
+      'a photo you uploaded (POST /api/media): becomes your picture, and imageUri its URL',
+    ),
+  })
+  .strict()
+  .refine((body) => !(body.imageUri && body.imageMediaId), {
+    message: 'send imageUri or imageMediaId, not both',
+    path: ['imageMediaId'],
+  });
 export const UpdateUserBody = z
   .object({
     name: Name.optional(),

@@ -1,7 +1,7 @@
 import { type Filter, ObjectId, type UpdateFilter } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
 import { duplicateField, onDuplicateKey } from '../../platform/db/errors';
-import { type Cleanup, erasePersonalData } from '../../platform/db/personal-data';
+import { type Cleanup, erasePersonalData, type ObjectStore } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
 import type { UserDoc } from '../documents';
 import { withNameWords } from './name-words';
@@ -113,8 +113,13 @@ export function searchUsers(store: Store, query: { q?: string; cursor?: ObjectId
  * Removes the account and everything personal to it, by the cleanups every domain declares (composed in
  * worker/data.ts and handed in). The account goes last, so a failure half-way can be retried.
  */
-export async function deleteAccount(store: Store, userId: ObjectId, cleanups: readonly Cleanup[]): Promise<void> {
-  await erasePersonalData(store, userId, cleanups);
+export async function deleteAccount(
+  store: Store,
+  objects: ObjectStore,
+  userId: ObjectId,
+  cleanups: readonly Cleanup[],
+): Promise<void> {
+  await erasePersonalData(store, objects, userId, cleanups);
   await store.users.deleteOne({ _id: userId });
 }
 

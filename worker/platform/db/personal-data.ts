@@ -27,17 +27,32 @@ export type Cleanup =
       };
     };
 
-/** A write another collection needs after a document went: a counter moves, or its dependants go. */
+/**
+ * A write another collection needs after a document went: a counter moves, or its dependants go; or a stored
+ * file goes from the object store (an object by key, or an unfinished multipart upload aborted).
+ */
 export type FollowUp =
   | { collection: CollectionName; deleteMany: Filter<Document> }
-  | { collection: CollectionName; updateOne: { filter: Filter<Document>; update: UpdateFilter<Document> } };
+  | { collection: CollectionName; updateOne: { filter: Filter<Document>; update: UpdateFilter<Document> } }
+  | { object: { key: string; uploadId?: string } };
+
+/** The object store files of personal data live in (the MEDIA R2 bucket). */
+export interface ObjectStore {
+  delete(key: string): Promise<void>;
+  resumeMultipartUpload(key: string, uploadId: string): { abort(): Promise<void> };
+}
 
 /**
  * Runs the cleanups of every domain for one account, in the order given (a later rule may rely on an
  * earlier one: the companion's turns go before the rider's messages lose their sender). The account
  * itself is the accounts domain's to remove, last, so a failure half-way can be retried.
  */
-export async function erasePersonalData(store: Store, userId: ObjectId, cleanups: readonly Cleanup[]): Promise<void> {
+export async function erasePersonalData(
+  store: Store,
+  objects: ObjectStore,
+  userId: ObjectId,
+  cleanups: readonly Cleanup[],
+): Promise<void> {
   for (const cleanup of cleanups) {
     const collection = store.db.collection(cleanup.collection);
     if ('remove' in cleanup) {
@@ -46,7 +61,7 @@ export async function erasePersonalData(store: Store, userId: ObjectId, cleanups
       for (const { _id } of await collection.find(cleanup.removeEach(userId), { projection: { _id: 1 } }).toArray()) {
         // The before-image decides the follow-ups: a document another request removed meanwhile has none.
         const removed = await collection.findOneAndDelete({ _id });
-        for (const step of removed ? cleanup.followUps(removed) : []) await runFollowUp(store, step);
+        for (const step of removed ? cleanup.followUps(removed) : []) await runFollowUp(store, objects, step);
       }
     } else {
       const { filter, update, arrayFilters } = cleanup.detach(userId);
@@ -55,7 +70,13 @@ export async function erasePersonalData(store: Store, userId: ObjectId, cleanups
   }
 }
 
-async function runFollowUp(store: Store, step: FollowUp): Promise<void> {
+async function runFollowUp(store: Store, objects: ObjectStore, step: FollowUp): Promise<void> {
+  if ('object' in step) {
+    const { key, uploadId } = step.object;
+    if (uploadId) await objects.resumeMultipartUpload(key, uploadId).abort();
+    else await objects.delete(key);
+    return;
+  }
   const collection = store.db.collection(step.collection);
   if ('deleteMany' in step) await collection.deleteMany(step.deleteMany);
   else await collection.updateOne(step.updateOne.filter, step.updateOne.update);

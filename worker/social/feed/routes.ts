@@ -18,7 +18,11 @@ import { ACCESS_TEXT } from '../../platform/tokens/access-text';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../../riding/spots/service';
 import { blockersOf } from '../blocks/service';
+import type { FeedPostDoc } from '../documents';
 import { followedIdsOf } from '../follows/service';
+import { attachRefusals } from '../media/refusals';
+import { claimForPost, releaseFromPost } from '../media/service';
+import { mediaUrl } from '../media/views';
 import { postViews } from './post-views';
 import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
 import { POST_REFUSALS } from './refusals';
@@ -53,7 +57,13 @@ const create = defineRoute({
   summary: 'Post to the feed: text, media or both, optionally at a spot',
   middleware: [auth()] as const,
   request: jsonBody(NewPost),
-  responses: { 201: jsonResponse(FeedPost, 'The new post') },
+  description:
+    "`media` items are links (`{type, url}`) or your own uploads (`{mediaId}`, docs/media.md): an upload is attached to this post alone and served publicly from then on; another rider's upload is a 404, one already attached a 409.",
+  responses: {
+    201: jsonResponse(FeedPost, 'The new post'),
+    404: errorResponse('A mediaId names no upload of yours'),
+    409: errorResponse('An upload is already attached to a post or a profile'),
+  },
 });
 
 const getOne = defineRoute({
@@ -87,6 +97,38 @@ async function followingAuthors(c: Context<AppEnv>, readerId: ObjectId | null): 
   return [readerId, ...(await followedIdsOf(c.var.db, readerId))];
 }
 
+/**
+ * The post's media as stored: links as sent, and the rider's uploads claimed for this post (each by a conditional
+ * update, so one upload never lands in two posts) and served from their media URL.
+ */
+async function attachedMedia(
+  c: Context<AppEnv>,
+  userId: ObjectId,
+  postId: ObjectId,
+  items: { type?: 'image' | 'video'; url?: string; mediaId?: string }[],
+): Promise<FeedPostDoc['media']> {
+  const uploads = [...items.entries()].flatMap(([at, item]) =>
+    item.mediaId ? [{ at, id: new ObjectId(item.mediaId) }] : [],
+  );
+  // The schema let through either a link (type and url) or an upload (mediaId alone).
+  const link = (item: (typeof items)[number]) => ({ type: item.type!, url: item.url! });
+  if (!uploads.length) return items.map(link);
+  const claimed = await claimForPost(
+    c.var.db,
+    userId,
+    postId,
+    uploads.map(({ id }) => id),
+  );
+  if (!Array.isArray(claimed))
+    throw refusal(attachRefusals(`media.${uploads[claimed.at]!.at}.mediaId`), claimed.refused);
+  const byId = new Map(claimed.map((media) => [media._id.toHexString(), media]));
+  return items.map((item) => {
+    if (!item.mediaId) return link(item);
+    const media = byId.get(item.mediaId.toLowerCase())!;
+    return { type: media.kind, url: mediaUrl(c, media._id), mediaId: media._id };
+  });
+}
+
 /** Feed posts, mounted under /api/feed. */
 export const feedRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
@@ -107,7 +149,18 @@ export const feedRoutes = createRouter<AppEnv>()
       throw refusal(POST_REFUSALS, 'unknown-spot');
     }
     const userId = new ObjectId(c.var.user._id);
-    const post = await insertPost(c.var.db, userId, { ...fields, ...(spot ? { spotId: spot } : {}) });
+    const postId = new ObjectId();
+    const media = await attachedMedia(c, userId, postId, fields.media);
+    const post = await insertPost(c.var.db, userId, {
+      _id: postId,
+      ...fields,
+      media,
+      ...(spot ? { spotId: spot } : {}),
+    }).catch(async (err) => {
+      // Media claimed for a post that was not stored would stay attached to nothing.
+      await releaseFromPost(c.var.db, postId);
+      throw err;
+    });
     const [view] = await postViews(c.var.db, [post], userId);
     const { myReaction: _reaction, saved: _saved, ...publicPost } = view!;
     publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
@@ -124,7 +177,7 @@ export const feedRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
-    const outcome = await removePost(c.var.db, new ObjectId(postId), callerOf(c.var.account));
+    const outcome = await removePost(c.var.db, new ObjectId(postId), callerOf(c.var.account), c.env.MEDIA);
     if (outcome !== 'deleted') throw refusal(POST_REFUSALS, outcome);
     publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
       everyoneBut: [],

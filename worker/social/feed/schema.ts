@@ -11,7 +11,27 @@ export const PostParam = z.object({ postId: pathId('postId') });
 /** The two reactions (product decisions, Social); one per rider and post. */
 export const ReactionType = z.enum(['love', 'respect']);
 
-const MediaItem = z.object({ type: z.enum(['image', 'video']), url: WebUrl }).strict();
+/**
+ * A link the client hosts (`type` and `url`), or one of the rider's own uploads (`mediaId`, docs/media.md),
+ * attached to this post alone. One object rather than a union, so a refusal names the field at fault.
+ */
+const MediaItem = z
+  .object({
+    type: z.enum(['image', 'video']).optional().describe('with url: a link'),
+    url: WebUrl.optional(),
+    mediaId: IdString.optional().describe('alone: an upload of yours (POST /api/media or a video upload)'),
+  })
+  .strict()
+  .superRefine((item, ctx) => {
+    for (const key of ['type', 'url'] as const) {
+      if (item.mediaId !== undefined && item[key] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'not sent with mediaId' });
+      }
+      if (item.mediaId === undefined && item[key] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required without mediaId' });
+      }
+    }
+  });
 
 export const NewPost = z
   .object({
@@ -36,7 +56,13 @@ export const FeedPost = z
     _id: z.string(),
     author: PublicUser.nullable().describe('null when the author has since deleted their account'),
     text: z.string().optional(),
-    media: z.array(z.object({ type: z.enum(['image', 'video']), url: z.string() })),
+    media: z.array(
+      z.object({
+        type: z.enum(['image', 'video']),
+        url: z.string(),
+        mediaId: z.string().optional().describe('set for an uploaded item; its url serves it'),
+      }),
+    ),
     spotId: z.string().optional(),
     counts: PostCounts,
     myReaction: ReactionType.nullable().optional().describe("the caller's own reaction; only with a valid token"),

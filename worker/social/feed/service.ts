@@ -6,13 +6,13 @@ import type { FeedPostDoc } from '../documents';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 
-export type NewPostFields = { text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
+export type NewPostFields = { _id?: ObjectId; text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
 export type CountDelta = Partial<Record<keyof FeedPostDoc['counts'], number>>;
 
 export async function insertPost(store: Store, userId: ObjectId, fields: NewPostFields): Promise<FeedPostDoc> {
   const now = new Date();
   const post: FeedPostDoc = {
-    _id: new ObjectId(),
+    _id: fields._id ?? new ObjectId(),
     userId,
     ...(fields.text !== undefined ? { text: fields.text } : {}),
     media: fields.media,
@@ -99,6 +99,6 @@ export async function deletePost(
   caller: Caller,
 ): Promise<'deleted' | 'not-found' | 'not-yours'> {
   const owned = caller.isAdmin ? {} : { userId: caller.userId };
-  if (await store.feed_posts.findOneAndDelete({ _id: postId, ...owned })) return 'deleted';
+  if (await store.feed_posts.findOneAndDelete({ _id: postId, ...owned }, { projection: { _id: 1 } })) return 'deleted';
   return (await postExists(store, postId)) ? 'not-yours' : 'not-found';
 }

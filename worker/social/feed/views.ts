@@ -11,7 +11,11 @@ export function postView(post: FeedPostDoc, author: Author | undefined, viewer?:
     _id: post._id.toHexString(),
     author: author ? publicUserView(author) : null,
     ...(post.text !== undefined ? { text: post.text } : {}),
-    media: post.media.map(({ type, url }) => ({ type, url })),
+    media: post.media.map(({ type, url, mediaId }) => ({
+      type,
+      url,
+      ...(mediaId ? { mediaId: mediaId.toHexString() } : {}),
+    })),
     ...(post.spotId ? { spotId: post.spotId.toHexString() } : {}),
     counts: { ...post.counts },
     ...(viewer ?? {}),

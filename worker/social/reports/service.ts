@@ -90,7 +90,7 @@ export async function resolveReport(
   if (action === 'remove') {
     const caller = { userId: adminId, isAdmin: true };
     // Content already gone (removed by its author or another report) leaves nothing to do.
-    if (report.targetType === 'post') await removePost(store, report.targetId, caller);
+    if (report.targetType === 'post') await removePost(store, report.targetId, caller, 'hide');
     if (report.targetType === 'comment' && report.postId)
       await deleteComment(store, report.postId, report.targetId, caller);
     await store.reports.updateMany(

@@ -1,0 +1,124 @@
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { stripJpeg } from '../../../worker/social/media/jpeg';
+import { readOrientation, withoutExifPrefix } from '../../../worker/social/media/orientation';
+import { stripPng } from '../../../worker/social/media/png';
+import { stripMetadata } from '../../../worker/social/media/strip';
+import { MalformedImage } from '../../../worker/social/media/stripped';
+import { stripWebp } from '../../../worker/social/media/webp';
+import { gradient, holds, phoneJpeg, phoneWebp, SECRET_TEXTS, withPngMetadata } from '../../support/media-fixtures';
+
+/** The JPEG's APPn and COM segments before the first scan, as [marker, payload start text]. */
+function jpegMetadataSegments(bytes: Uint8Array): [number, string][] {
+  const found: [number, string][] = [];
+  for (let pos = 2; pos < bytes.length && bytes[pos + 1] !== 0xda; ) {
+    const marker = bytes[pos + 1]!;
+    const length = (bytes[pos + 2]! << 8) | bytes[pos + 3]!;
+    if ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe) {
+      found.push([marker, String.fromCharCode(...bytes.subarray(pos + 4, pos + 10))]);
+    }
+    pos += 2 + length;
+  }
+  return found;
+}
+
+function pngChunkTypes(bytes: Uint8Array): string[] {
+  const types: string[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let pos = 8; pos < bytes.length; pos += 12 + view.getUint32(pos)) {
+    types.push(String.fromCharCode(...bytes.subarray(pos + 4, pos + 8)));
+  }
+  return types;
+}
+
+describe('JPEG metadata stripping', () => {
+  it('removes EXIF with GPS, XMP, Photoshop blocks and comments, keeps only the Orientation and the same pixels', () => {
+    const original = phoneJpeg(64, 48, 6);
+    for (const text of SECRET_TEXTS) expect(holds(original, text)).toBe(true);
+    const stripped = stripJpeg(original);
+    for (const text of SECRET_TEXTS) expect(holds(stripped.bytes, text)).toBe(false);
+    expect(holds(stripped.bytes, 'http://ns.adobe.com/xap')).toBe(false);
+    const segments = jpegMetadataSegments(stripped.bytes);
+    expect(segments.map(([marker]) => marker)).toEqual([0xe0, 0xe1]);
+    const exif = stripped.bytes.subarray(4 + ((stripped.bytes[4]! << 8) | stripped.bytes[5]!) + 4);
+    expect(readOrientation(withoutExifPrefix(exif))).toBe(6);
+    expect(stripped.orientation).toBe(6);
+    // Orientation 6 turns the picture a quarter: upright it is 48 wide.
+    expect({ width: stripped.width, height: stripped.height }).toEqual({ width: 48, height: 64 });
+    const before = jpeg.decode(original, { useTArray: true });
+    const after = jpeg.decode(stripped.bytes, { useTArray: true });
+    expect([after.width, after.height]).toEqual([64, 48]);
+    expect(Buffer.from(after.data).equals(Buffer.from(before.data))).toBe(true);
+  });
+
+  it('adds no EXIF block to an upright photo, and leaves a photo without metadata byte for byte', () => {
+    const upright = stripJpeg(phoneJpeg(32, 32, 1));
+    expect(jpegMetadataSegments(upright.bytes).map(([marker]) => marker)).toEqual([0xe0]);
+    expect(stripJpeg(upright.bytes).bytes).toEqual(upright.bytes);
+  });
+
+  it('drops what follows EOI (appended trailers)', () => {
+    const original = phoneJpeg(16, 16, 1);
+    const trailer = new TextEncoder().encode('SN-0042-SECRET trailer');
+    const withTrailer = new Uint8Array([...original, ...trailer]);
+    const stripped = stripJpeg(withTrailer);
+    expect(holds(stripped.bytes, 'SN-0042-SECRET')).toBe(false);
+    expect(stripped.bytes.subarray(-2)).toEqual(new Uint8Array([0xff, 0xd9]));
+  });
+
+  it('refuses a truncated JPEG', () => {
+    const original = phoneJpeg(16, 16, 1);
+    expect(() => stripJpeg(original.subarray(0, original.length - 40))).toThrow(MalformedImage);
+  });
+});
+
+describe('PNG metadata stripping', () => {
+  const png = () =>
+    new Uint8Array(
+      PNG.sync.write(Object.assign(new PNG({ width: 20, height: 10 }), { data: Buffer.from(gradient(20, 10)) })),
+    );
+
+  it('removes tEXt, iTXt, tIME and eXIf, keeps an Orientation-only eXIf before IDAT and the same pixels', () => {
+    const original = withPngMetadata(png(), 8);
+    expect(holds(original, 'Shot at the spot')).toBe(true);
+    const stripped = stripPng(original);
+    for (const text of SECRET_TEXTS) expect(holds(stripped.bytes, text)).toBe(false);
+    expect(pngChunkTypes(stripped.bytes)).toEqual(['IHDR', 'eXIf', 'IDAT', 'IEND']);
+    expect({ width: stripped.width, height: stripped.height, orientation: stripped.orientation }).toEqual({
+      width: 10,
+      height: 20,
+      orientation: 8,
+    });
+    const decoded = PNG.sync.read(Buffer.from(stripped.bytes));
+    expect(decoded.data.equals(PNG.sync.read(Buffer.from(original)).data)).toBe(true);
+  });
+
+  it('keeps a PNG without metadata byte for byte', () => {
+    const plain = png();
+    expect(stripPng(plain).bytes).toEqual(plain);
+  });
+});
+
+describe('WebP metadata stripping', () => {
+  it('removes EXIF and XMP chunks, fixes the VP8X flags and the RIFF size, keeps the bitstream and the Orientation', () => {
+    const { bytes, bitstream } = phoneWebp(40, 30, 3);
+    const stripped = stripWebp(bytes);
+    for (const text of SECRET_TEXTS) expect(holds(stripped.bytes, text)).toBe(false);
+    const view = new DataView(stripped.bytes.buffer, stripped.bytes.byteOffset);
+    expect(view.getUint32(4, true)).toBe(stripped.bytes.length - 8);
+    expect(stripped.bytes[20]! & 0x0c).toBe(0x08); // EXIF flag kept for the orientation, XMP flag gone
+    expect(holds(stripped.bytes, bitstream)).toBe(true);
+    expect(stripped).toMatchObject({ width: 40, height: 30, orientation: 3 });
+    const upright = stripWebp(phoneWebp(40, 30, 1).bytes);
+    expect(upright.bytes[20]! & 0x0c).toBe(0);
+    expect(holds(upright.bytes, 'EXIF')).toBe(false);
+  });
+});
+
+describe('stripMetadata', () => {
+  it('dispatches on the sniffed type', () => {
+    expect(stripMetadata('image/jpeg', phoneJpeg(8, 8, 1)).width).toBe(8);
+    expect(stripMetadata('image/webp', phoneWebp(9, 7, 1).bytes).height).toBe(7);
+  });
+});

@@ -1,0 +1,210 @@
+import jpeg from 'jpeg-js';
+import { crc32 } from '../../worker/social/media/png';
+
+// Photos and videos as phones make them, with the metadata a rider would not want to hand out.
+
+const enc = new TextEncoder();
+export const SECRET_TEXTS = ['PhoneCo', 'SN-0042-SECRET', 'GPSLatitude', '2024:05:01 10:00:00', 'Shot at the spot'];
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Whether `text` occurs anywhere in the bytes. */
+export function holds(bytes: Uint8Array, text: string | Uint8Array): boolean {
+  const needle = typeof text === 'string' ? enc.encode(text) : text;
+  outer: for (let i = 0; i + needle.length <= bytes.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A little-endian TIFF as a phone's EXIF block: Orientation, Make, a serial and a date in IFD0, a GPS IFD with
+ * latitude and longitude.
+ */
+export function phoneExifTiff(orientation = 6): Uint8Array {
+  const make = enc.encode('PhoneCo\0');
+  const serial = enc.encode('SN-0042-SECRET\0');
+  const date = enc.encode('2024:05:01 10:00:00\0');
+  const ifd0Entries = 5;
+  const ifd0 = 8;
+  const gpsIfd = ifd0 + 2 + ifd0Entries * 12 + 4;
+  const gpsEntries = 2;
+  const data = gpsIfd + 2 + gpsEntries * 12 + 4;
+  const makeAt = data;
+  const serialAt = makeAt + make.length;
+  const dateAt = serialAt + serial.length;
+  const latAt = dateAt + date.length;
+  const total = latAt + 24;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set([0x49, 0x49, 0x2a, 0x00]);
+  view.setUint32(4, ifd0, true);
+  const entry = (at: number, tag: number, type: number, count: number, value: number) => {
+    view.setUint16(at, tag, true);
+    view.setUint16(at + 2, type, true);
+    view.setUint32(at + 4, count, true);
+    if (type === 3 && count === 1) view.setUint16(at + 8, value, true);
+    else view.setUint32(at + 8, value, true);
+  };
+  view.setUint16(ifd0, ifd0Entries, true);
+  entry(ifd0 + 2, 0x010f, 2, make.length, makeAt);
+  entry(ifd0 + 14, 0x0112, 3, 1, orientation);
+  entry(ifd0 + 26, 0x0132, 2, date.length, dateAt);
+  entry(ifd0 + 38, 0x8825, 4, 1, gpsIfd);
+  entry(ifd0 + 50, 0xa431, 2, serial.length, serialAt);
+  view.setUint16(gpsIfd, gpsEntries, true);
+  entry(gpsIfd + 2, 0x0001, 2, 2, 0x4e); // GPSLatitudeRef "N"
+  entry(gpsIfd + 14, 0x0002, 5, 3, latAt); // GPSLatitude
+  out.set(make, makeAt);
+  out.set(serial, serialAt);
+  out.set(date, dateAt);
+  for (const [i, value] of [52, 1, 31, 1, 4012, 100].entries()) view.setUint32(latAt + i * 4, value, true);
+  return out;
+}
+
+const XMP = enc.encode(
+  'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><rdf:Description exif:GPSLatitude="52,31.40N" tiff:Make="PhoneCo"/></x:xmpmeta>',
+);
+
+function jpegSegment(marker: number, payload: Uint8Array): Uint8Array {
+  return concatBytes(new Uint8Array([0xff, marker, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload);
+}
+
+/** A small picture with a gradient, so a changed pixel shows. */
+export function gradient(width: number, height: number): Uint8Array {
+  const pixels = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      pixels.set([(x * 255) / width, (y * 255) / height, ((x + y) * 127) / (width + height), 255], i);
+    }
+  }
+  return pixels;
+}
+
+/** A baseline JPEG carrying EXIF with GPS, XMP, a Photoshop block and a comment, as a phone's camera writes it. */
+export function phoneJpeg(width = 64, height = 48, orientation = 6, pixels = gradient(width, height)): Uint8Array {
+  const plain = new Uint8Array(jpeg.encode({ width, height, data: pixels }, 90).data);
+  const exif = jpegSegment(0xe1, concatBytes(enc.encode('Exif\0\0'), phoneExifTiff(orientation)));
+  const xmp = jpegSegment(0xe1, XMP);
+  const photoshop = jpegSegment(0xed, enc.encode('Photoshop 3.0\x008BIM Shot at the spot'));
+  const comment = jpegSegment(0xfe, enc.encode('Shot at the spot by PhoneCo'));
+  // After SOI and the encoder's JFIF APP0, as cameras order them.
+  const app0End = 4 + ((plain[4]! << 8) | plain[5]!);
+  return concatBytes(
+    plain.subarray(0, app0End),
+    exif,
+    xmp,
+    photoshop,
+    plain.subarray(app0End, plain.length - 2),
+    comment,
+    plain.subarray(plain.length - 2),
+  );
+}
+
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(enc.encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+/** A PNG (as given, e.g. from pngjs) with text, time and EXIF chunks put in before its first IDAT. */
+export function withPngMetadata(png: Uint8Array, orientation = 8): Uint8Array {
+  const ihdrEnd = 8 + 12 + 13;
+  return concatBytes(
+    png.subarray(0, ihdrEnd),
+    pngChunk('tEXt', enc.encode('Comment\0Shot at the spot')),
+    pngChunk('iTXt', enc.encode('XML:com.adobe.xmp\0\0\0\0\0<x:xmpmeta exif:GPSLatitude="52"/>')),
+    pngChunk('tIME', new Uint8Array([0x07, 0xe8, 5, 1, 10, 0, 0])),
+    pngChunk('eXIf', phoneExifTiff(orientation)),
+    png.subarray(ihdrEnd),
+  );
+}
+
+function riffChunk(fourcc: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + data.length + (data.length & 1));
+  out.set(enc.encode(fourcc));
+  new DataView(out.buffer).setUint32(4, data.length, true);
+  out.set(data, 8);
+  return out;
+}
+
+/** An extended WebP (VP8X) with EXIF and XMP chunks around a lossless bitstream whose header says `width` × `height`. */
+export function phoneWebp(width = 40, height = 30, orientation = 3): { bytes: Uint8Array; bitstream: Uint8Array } {
+  const bits = ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
+  const bitstream = concatBytes(
+    new Uint8Array([0x2f, bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, (bits >>> 24) & 0xff]),
+    new Uint8Array(37).map((_, i) => (i * 7) & 0xff),
+  );
+  const vp8x = new Uint8Array(10);
+  vp8x[0] = 0x08 | 0x04; // EXIF and XMP present
+  vp8x.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 4);
+  vp8x.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 7);
+  const body = concatBytes(
+    riffChunk('VP8X', vp8x),
+    riffChunk('VP8L', bitstream),
+    riffChunk('EXIF', phoneExifTiff(orientation)),
+    riffChunk('XMP ', XMP),
+  );
+  const header = concatBytes(enc.encode('RIFF'), new Uint8Array(4), enc.encode('WEBP'));
+  new DataView(header.buffer).setUint32(4, body.length + 4, true);
+  return { bytes: concatBytes(header, body), bitstream };
+}
+
+function box(type: string, ...payload: Uint8Array[]): Uint8Array {
+  const data = concatBytes(...payload);
+  const out = new Uint8Array(8 + data.length);
+  new DataView(out.buffer).setUint32(0, out.length);
+  out.set(enc.encode(type), 4);
+  out.set(data, 8);
+  return out;
+}
+
+/** A movie header (version 0) and one video track header of the given size. */
+function movie(durationMs: number, width: number, height: number): Uint8Array {
+  const mvhd = new Uint8Array(100);
+  const mv = new DataView(mvhd.buffer);
+  mv.setUint32(12, 1000); // timescale
+  mv.setUint32(16, durationMs);
+  const audio = new Uint8Array(84);
+  const video = new Uint8Array(84);
+  const tk = new DataView(video.buffer);
+  tk.setUint32(76, width * 65536);
+  tk.setUint32(80, height * 65536);
+  return box('moov', box('mvhd', mvhd), box('trak', box('tkhd', audio)), box('trak', box('tkhd', video)));
+}
+
+/**
+ * An MP4 (or QuickTime, brand `qt  `) of `totalBytes`: ftyp, then the movie box before or after a media data
+ * box of filler, as cameras write it last and streaming encoders first.
+ */
+export function video(options: {
+  totalBytes: number;
+  durationMs?: number;
+  width?: number;
+  height?: number;
+  brand?: string;
+  moovLast?: boolean;
+}): Uint8Array {
+  const { totalBytes, durationMs = 12_345, width = 1920, height = 1080, brand = 'isom', moovLast = true } = options;
+  const ftyp = box('ftyp', enc.encode(brand), new Uint8Array(4), enc.encode(`${brand}mp41`));
+  const moov = movie(durationMs, width, height);
+  const fill = totalBytes - ftyp.length - moov.length - 8;
+  const filler = new Uint8Array(fill);
+  for (let i = 0; i < fill; i += 4096) filler[i] = (i / 4096) & 0xff;
+  const mdat = box('mdat', filler);
+  return moovLast ? concatBytes(ftyp, mdat, moov) : concatBytes(ftyp, moov, mdat);
+}

@@ -1,0 +1,34 @@
+import type { Context } from 'hono';
+import type { ObjectId } from 'mongodb';
+import type { AppEnv } from '../../platform/app-env';
+import type { MediaDoc, MediaUploadDoc } from '../documents';
+import { missingParts, partCount } from './service';
+
+/** Where clients fetch media: PUBLIC_ORIGIN where set, else the origin the request came to. */
+export const mediaUrl = (c: Context<AppEnv>, mediaId: ObjectId) =>
+  `${c.env.PUBLIC_ORIGIN ?? new URL(c.req.url).origin}/api/media/${mediaId.toHexString()}`;
+
+export function mediaView(c: Context<AppEnv>, media: MediaDoc) {
+  return {
+    mediaId: media._id.toHexString(),
+    type: media.type,
+    bytes: media.bytes,
+    ...(media.width !== undefined ? { width: media.width, height: media.height } : {}),
+    ...(media.durationMs !== undefined ? { durationMs: media.durationMs } : {}),
+    url: mediaUrl(c, media._id),
+  };
+}
+
+export function uploadView(upload: MediaUploadDoc) {
+  return {
+    uploadId: upload._id.toHexString(),
+    type: upload.type,
+    bytes: upload.bytes,
+    partSize: upload.partBytes,
+    partCount: partCount(upload),
+    received: Object.entries(upload.parts)
+      .map(([n, part]) => ({ n: Number(n), bytes: part.bytes }))
+      .sort((a, b) => a.n - b.n),
+    missing: missingParts(upload),
+  };
+}
