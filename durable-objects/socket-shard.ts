@@ -12,6 +12,7 @@ import { changeViewing, type NamespaceSession, type SocketAttachment } from './s
 import { answerClose } from './socket-close';
 import {
   ackFrame,
+  CLOSE_FRAME,
   connectErrorFrame,
   connectedFrame,
   eventFrame,
@@ -52,8 +53,6 @@ const ALARM_SLACK_MS = 50;
 
 const newId = () => crypto.randomUUID().replaceAll('-', '');
 const TEXT = { 'content-type': 'text/plain; charset=UTF-8' };
-// The whole body of a POST by which a client closes its session: answered `ok`, as Engine.IO does.
-const CLIENT_CLOSE = '1';
 /** What a request naming a session this shard does not hold gets; socket.io-client then reconnects. */
 const unknownSession = () =>
   Response.json(
@@ -226,11 +225,14 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
         { status: 413 },
       );
     }
+    let refused = false;
     for (const frame of body.split(PAYLOAD_SEPARATOR)) {
       await this.onMessage(session, frame);
+      // A client's close packet ends the session as asked; any other frame that ended it was refused.
+      refused = session.isClosed && frame !== CLOSE_FRAME;
       if (session.isClosed) break;
     }
-    if (session.isClosed && body !== CLIENT_CLOSE) {
+    if (refused) {
       return Response.json(
         {
           error: 'Not a valid Engine.IO v4 payload: the session is closed.',

@@ -81,8 +81,10 @@ describe('Engine.IO long-polling at /socket.io/', () => {
   });
 
   it('opens a session offering the WebSocket upgrade, whose id routes back to its shard', async () => {
-    const res = await engine('transport=polling');
+    const res = await engine('transport=polling', { headers: { origin: 'https://app.example' } });
     expect(res.status).toBe(200);
+    // A browser app on another origin may read it.
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const open = await res.text();
     expect(open[0]).toBe('0');
     const handshake = JSON.parse(open.slice(1));
