@@ -16,20 +16,10 @@ export interface SocketAttachment {
   /** The `token` query parameter of the upgrade, for clients that send it there instead of in `auth`. */
   queryToken: string | null;
   namespaces: Partial<Record<Namespace, NamespaceSession>>;
+  /** A WebSocket probing to take over the polling session `eid`: it carries nothing until the client's upgrade packet. */
+  probing?: true;
   /** How many viewing changes the socket reported, so the directory keeps the latest (worker/platform/realtime/directory.ts). */
   viewingSeq?: number;
-}
-
-export const attachmentOf = (ws: WebSocket) => ws.deserializeAttachment() as SocketAttachment;
-
-/** False when the socket is gone (it closed while the room awaited). */
-export function storeAttachment(ws: WebSocket, attachment: SocketAttachment): boolean {
-  try {
-    ws.serializeAttachment(attachment);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -24,14 +24,19 @@ function engineFrame(packet: EnginePacket): string {
   return frame;
 }
 
-/** The first frame: no upgrades, since the connection already is a WebSocket. */
-export const openFrame = (handshake: Handshake) =>
-  engineFrame({ type: 'open', data: JSON.stringify({ ...handshake, upgrades: [] }) });
+/** The first packet: a WebSocket offers no upgrades, a polling session offers the WebSocket. */
+export const openFrame = (handshake: Handshake, upgrades: string[] = []) =>
+  engineFrame({ type: 'open', data: JSON.stringify({ ...handshake, upgrades }) });
 
 export const PING_FRAME = engineFrame({ type: 'ping' });
 export const PONG_FRAME = engineFrame({ type: 'pong' });
 /** Answers a pong without waking the room: socket.io-client ignores a noop. */
 export const NOOP_FRAME = engineFrame({ type: 'noop' });
+export const CLOSE_FRAME = engineFrame({ type: 'close' });
+/** The WebSocket probe of an upgrade from polling, and its answer (engine.io-protocol, Upgrade). */
+export const PROBE_FRAME = engineFrame({ type: 'ping', data: 'probe' });
+export const PROBE_ANSWER_FRAME = engineFrame({ type: 'pong', data: 'probe' });
+export const UPGRADE_FRAME = engineFrame({ type: 'upgrade' });
 
 const encoder = new Encoder();
 

@@ -8,16 +8,11 @@ import {
   type RelayedClientEvent,
   type ServerEvent,
 } from './realtime-events';
-import {
-  attachmentOf,
-  changeViewing,
-  type NamespaceSession,
-  type SocketAttachment,
-  storeAttachment,
-} from './socket-attachment';
+import { changeViewing, type NamespaceSession, type SocketAttachment } from './socket-attachment';
 import { answerClose } from './socket-close';
 import {
   ackFrame,
+  CLOSE_FRAME,
   connectErrorFrame,
   connectedFrame,
   eventFrame,
@@ -28,8 +23,15 @@ import {
   PacketType,
   PING_FRAME,
   PONG_FRAME,
+  PROBE_ANSWER_FRAME,
+  PROBE_FRAME,
   readFrame,
+  UPGRADE_FRAME,
 } from './socket-io-frames';
+import type { Link } from './socket-link';
+import { PAYLOAD_SEPARATOR, PollingSession } from './socket-polling';
+import { newSessionId, SHARD_HEADER } from './socket-session-id';
+import { attachmentOf, storeAttachment, webSocketLink } from './socket-websocket';
 import { type TypingEntry, TypingLedger } from './typing-ledger';
 
 /** The timings a shard announces and keeps (worker/platform/limits.ts `LIMITS.realtime`, settings may override). */
@@ -40,7 +42,7 @@ export interface RoomSettings {
   typingTtlMs: number;
 }
 
-type Joined = { ws: WebSocket; nsp: Namespace; sid: string; userId: string };
+type Joined = { link: Link; nsp: Namespace; sid: string; userId: string };
 
 // When the next ping round is due, kept in storage across wake-ups.
 const PING_DUE_KEY = 'pingDueAt';
@@ -50,6 +52,13 @@ const PONG_CHECK_KEY = 'pongCheckAt';
 const ALARM_SLACK_MS = 50;
 
 const newId = () => crypto.randomUUID().replaceAll('-', '');
+const TEXT = { 'content-type': 'text/plain; charset=UTF-8' };
+/** What a request naming a session this shard does not hold gets; socket.io-client then reconnects. */
+const unknownSession = () =>
+  Response.json(
+    { error: 'Unknown or closed Engine.IO session: connect again.', details: [{ field: 'sid', message: 'unknown' }] },
+    { status: 400 },
+  );
 
 /**
  * One shard of the real-time layer: it holds some riders' WebSockets (docs/realtime.md, Topology)
@@ -64,6 +73,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private readonly typing = new TypingLedger(this.ctx.storage);
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
+  /** Long-polling sessions by Engine.IO id; memory only, so a restart ends them (docs/realtime.md, Long-polling). */
+  private readonly polling = new Map<string, PollingSession>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -97,18 +108,20 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    return this.counters.track(() => this.onMessage(ws, message));
+    return this.counters.track(() =>
+      attachmentOf(ws).probing ? this.onProbe(ws, message) : this.onMessage(this.link(ws), message),
+    );
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     return this.counters.track(() => {
       answerClose(ws, code, reason);
-      return this.forget(ws);
+      return this.forget(this.link(ws));
     });
   }
 
   override webSocketError(ws: WebSocket): Promise<void> {
-    return this.counters.track(() => this.forget(ws));
+    return this.counters.track(() => this.forget(this.link(ws)));
   }
 
   /** What this instance carried since it started (docs/scale.md). */
@@ -130,47 +143,159 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
         // Already closing.
       }
     }
+    const polled = [...this.polling.values()];
+    for (const session of polled) session.close();
     // After this call has answered: abort ends the instance and every request in it.
     setTimeout(() => this.ctx.abort('reset by an admin'), 0);
-    return sockets.length;
+    return sockets.length + polled.length;
   }
 
-  private async accept(request: Request): Promise<Response> {
-    const settings = this.settings();
+  /** A request the Worker handed over (worker/platform/realtime/routes.ts checked its query). */
+  private accept(request: Request): Promise<Response> {
+    const query = new URL(request.url).searchParams;
+    const sid = query.get('sid');
+    if (query.get('transport') === 'polling') {
+      if (!sid) return this.openPolling(request);
+      const session = this.polling.get(sid);
+      if (!session) return Promise.resolve(unknownSession());
+      return request.method === 'POST' ? this.receivePolled(session, request) : this.answerPoll(session);
+    }
+    return sid ? this.acceptProbe(sid) : this.acceptWebSocket(request);
+  }
+
+  private async acceptWebSocket(request: Request): Promise<Response> {
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    const attachment: SocketAttachment = {
-      eid: newId(),
-      connectedAt: Date.now(),
-      queryToken: new URL(request.url).searchParams.get('token'),
-      namespaces: {},
-    };
+    const attachment = this.newAttachment(request);
     server.serializeAttachment(attachment);
-    server.send(
-      openFrame({
-        sid: attachment.eid,
-        pingInterval: settings.pingIntervalMs,
-        pingTimeout: settings.pingTimeoutMs,
-        maxPayload: settings.maxPayloadBytes,
-      }),
-    );
+    server.send(this.openFrame(attachment.eid, []));
     await this.schedulePings();
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  private async onMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  private newAttachment(request: Request): SocketAttachment {
+    return {
+      eid: newSessionId(Number(request.headers.get(SHARD_HEADER) ?? 0)),
+      connectedAt: Date.now(),
+      queryToken: new URL(request.url).searchParams.get('token'),
+      namespaces: {},
+    };
+  }
+
+  private openFrame(sid: string, upgrades: string[]): string {
+    const { pingIntervalMs, pingTimeoutMs, maxPayloadBytes } = this.settings();
+    return openFrame(
+      { sid, pingInterval: pingIntervalMs, pingTimeout: pingTimeoutMs, maxPayload: maxPayloadBytes },
+      upgrades,
+    );
+  }
+
+  /** The polling handshake: a new session, held in memory, offered the upgrade to a WebSocket. */
+  private async openPolling(request: Request): Promise<Response> {
+    const attachment = this.newAttachment(request);
+    this.polling.set(attachment.eid, new PollingSession(attachment, () => this.polling.delete(attachment.eid)));
+    await this.schedulePings();
+    return new Response(this.openFrame(attachment.eid, ['websocket']), { headers: TEXT });
+  }
+
+  /** A long-poll GET: held until a packet is sent to the session (a ping at the latest). */
+  private async answerPoll(session: PollingSession): Promise<Response> {
+    const answer = await session.poll();
+    if ('body' in answer) return new Response(answer.body, { headers: TEXT });
+    // Two polls at once break the protocol's ordering; Engine.IO closes the session the same way.
+    await this.drop(session, 1002, 'overlapping polls');
+    return Response.json(
+      { error: 'A poll is already pending for this session.', details: [{ field: 'sid', message: 'overlapping GET' }] },
+      { status: 400 },
+    );
+  }
+
+  /** A POST of packets, separated by \x1e; each is handled as a WebSocket frame would be. */
+  private async receivePolled(session: PollingSession, request: Request): Promise<Response> {
     const limit = this.settings().maxPayloadBytes;
-    if (frameBytes(message, limit) > limit) return this.drop(ws, 1009, 'frame larger than maxPayload');
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    const body = declared > limit ? '' : await request.text();
+    if (declared > limit || frameBytes(body, limit) > limit) {
+      await this.drop(session, 1009, 'payload larger than maxPayload');
+      return Response.json(
+        {
+          error: `A polling payload is limited to maxPayload (${limit} bytes).`,
+          details: [{ field: 'body', message: 'too large' }],
+        },
+        { status: 413 },
+      );
+    }
+    let refused = false;
+    for (const frame of body.split(PAYLOAD_SEPARATOR)) {
+      await this.onMessage(session, frame);
+      // A client's close packet ends the session as asked; any other frame that ended it was refused.
+      refused = session.isClosed && frame !== CLOSE_FRAME;
+      if (session.isClosed) break;
+    }
+    if (refused) {
+      return Response.json(
+        {
+          error: 'Not a valid Engine.IO v4 payload: the session is closed.',
+          details: [{ field: 'body', message: 'malformed' }],
+        },
+        { status: 400 },
+      );
+    }
+    return new Response('ok', { headers: TEXT });
+  }
+
+  /**
+   * A WebSocket opened to take over a polling session: it answers the client's probe, then carries the
+   * session from the client's upgrade packet on (engine.io-protocol, Upgrade). Until then it is pinged
+   * by nobody and receives nothing else.
+   */
+  private async acceptProbe(sid: string): Promise<Response> {
+    const session = this.polling.get(sid);
+    if (!session) return unknownSession();
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    const probe: SocketAttachment = {
+      eid: sid,
+      connectedAt: Date.now(),
+      queryToken: null,
+      namespaces: {},
+      probing: true,
+    };
+    server.serializeAttachment(probe);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private async onProbe(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const session = this.polling.get(attachmentOf(ws).eid);
+    // The session ended (or was taken over) meanwhile: nothing is left to upgrade.
+    if (!session) return this.drop(this.link(ws), 1000, 'session closed');
+    if (message === PROBE_FRAME) {
+      this.link(ws).send(PROBE_ANSWER_FRAME);
+      return session.probed();
+    }
+    if (message !== UPGRADE_FRAME) return;
+    // The socket takes the session as it stands; its shard and Engine.IO id are the same, so presence stays.
+    if (!storeAttachment(ws, { ...session.attachment(), connectedAt: Date.now() })) return;
+    const link = this.link(ws);
+    for (const frame of session.handOver()) link.send(frame);
+    this.joinedIndex = null;
+  }
+
+  private async onMessage(link: Link, message: string | ArrayBuffer): Promise<void> {
+    const limit = this.settings().maxPayloadBytes;
+    if (frameBytes(message, limit) > limit) return this.drop(link, 1009, 'frame larger than maxPayload');
     const frame = readFrame(message);
     switch (frame.kind) {
       case 'ping':
-        return send(ws, PONG_FRAME);
+        return link.send(PONG_FRAME);
+      case 'pong':
+        return link.ponged();
       case 'close':
-        return this.drop(ws, 1000, '');
+        return this.drop(link, 1000, '');
       case 'malformed':
-        return this.drop(ws, 1002, frame.reason.slice(0, 100));
+        return this.drop(link, 1002, frame.reason.slice(0, 100));
       case 'packet':
-        return this.onPacket(ws, frame.packet);
+        return this.onPacket(link, frame.packet);
       default:
         return;
     }
@@ -194,7 +319,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       if (!joined.length) absent.push(userId);
       else reached.push(userId);
       for (const entry of joined)
-        if (entry.sid !== exceptSid) send(entry.ws, eventFrame(entry.nsp, event.name, event.payload));
+        if (entry.sid !== exceptSid) entry.link.send(eventFrame(entry.nsp, event.name, event.payload));
     }
     if (event.name === 'typing:start' && reached.length) {
       const entry = { ...event.payload, receivers: reached, expiresAt: Date.now() + event.payload.expiresInMs };
@@ -215,7 +340,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     for (const joined of this.index().values()) {
       for (const entry of joined) {
         if (entry.nsp !== event.namespace || except.has(entry.userId)) continue;
-        send(entry.ws, eventFrame(entry.nsp, event.name, event.payload));
+        entry.link.send(eventFrame(entry.nsp, event.name, event.payload));
         sent++;
       }
     }
@@ -233,7 +358,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private async pingRound(): Promise<void> {
     const { pingIntervalMs, pingTimeoutMs } = this.settings();
     const now = Date.now();
-    const sockets = this.ctx.getWebSockets();
+    const links = this.links();
     let pingDueAt = (await this.ctx.storage.get<number>(PING_DUE_KEY)) ?? now;
     let pongCheckAt = await this.ctx.storage.get<number>(PONG_CHECK_KEY);
     if (pongCheckAt !== undefined && pongCheckAt <= now + ALARM_SLACK_MS) {
@@ -241,21 +366,22 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       // client is closed pingInterval + pingTimeout after its last pong. Sockets that joined after the
       // ping went out were not asked yet.
       const pingedAt = pongCheckAt - pingTimeoutMs;
-      for (const ws of sockets) {
-        const lastPong = this.ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
-        if (Math.max(attachmentOf(ws).connectedAt, lastPong) < pingedAt) await this.drop(ws, 1001, 'ping timeout');
+      for (const link of links) {
+        if (Math.max(link.attachment().connectedAt, link.lastPongAt()) < pingedAt)
+          await this.drop(link, 1001, 'ping timeout');
       }
       pongCheckAt = undefined;
     }
     // Pings keep their own cadence, however often typing indicators bring the alarm forward.
     if (pingDueAt <= now + ALARM_SLACK_MS) {
-      for (const ws of this.ctx.getWebSockets()) send(ws, PING_FRAME);
+      // A probing WebSocket must hear nothing before its probe answer; it is pinged once it carries the session.
+      for (const link of this.links(false)) link.send(PING_FRAME);
       pingDueAt = now + pingIntervalMs;
       pongCheckAt = now + pingTimeoutMs;
     }
     for (const entry of await this.typing.expired(now)) this.stopTyping(entry);
     const nextTyping = await this.typing.nextExpiry();
-    const live = this.ctx.getWebSockets().length > 0;
+    const live = this.links().length > 0;
     if (live) await this.ctx.storage.put(PING_DUE_KEY, pingDueAt);
     else await this.ctx.storage.delete(PING_DUE_KEY);
     if (live && pongCheckAt !== undefined) await this.ctx.storage.put(PONG_CHECK_KEY, pongCheckAt);
@@ -280,56 +406,56 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const payload = { conversationId: entry.conversationId, userId: entry.userId };
     for (const userId of entry.receivers) {
       for (const joined of this.index().get(userId) ?? []) {
-        if (joined.nsp === '/messages') send(joined.ws, eventFrame(joined.nsp, 'typing:stop', payload));
+        if (joined.nsp === '/messages') joined.link.send(eventFrame(joined.nsp, 'typing:stop', payload));
       }
     }
   }
 
-  private async onPacket(ws: WebSocket, packet: Packet): Promise<void> {
+  private async onPacket(link: Link, packet: Packet): Promise<void> {
     const nsp = packet.nsp;
-    if (packet.type === PacketType.CONNECT) return this.onConnect(ws, nsp, packet.data);
+    if (packet.type === PacketType.CONNECT) return this.onConnect(link, nsp, packet.data);
     if (!isNamespace(nsp)) return;
-    const session = attachmentOf(ws).namespaces[nsp];
+    const session = link.attachment().namespaces[nsp];
     // Packets for a namespace this socket has not joined are dropped, as a Socket.IO server does.
     if (!session) return;
-    if (packet.type === PacketType.DISCONNECT) return this.leave(ws, nsp);
+    if (packet.type === PacketType.DISCONNECT) return this.leave(link, nsp);
     if (packet.type !== PacketType.EVENT) return;
     const [name, payload] = Array.isArray(packet.data) ? packet.data : [];
     const parsed = parseClientEvent(nsp, name, payload);
-    const error = parsed.ok ? await this.carryOut(ws, nsp, session, parsed.event) : parsed.error;
-    if (packet.id !== undefined) send(ws, ackFrame(nsp, packet.id, [error ? { error } : { ok: true }]));
+    const error = parsed.ok ? await this.carryOut(link, nsp, session, parsed.event) : parsed.error;
+    if (packet.id !== undefined) link.send(ackFrame(nsp, packet.id, [error ? { error } : { ok: true }]));
   }
 
   /** What the socket shows is kept here; every other event goes to the Worker's shard. */
-  private async carryOut(ws: WebSocket, nsp: Namespace, session: NamespaceSession, event: ClientEvent) {
+  private async carryOut(link: Link, nsp: Namespace, session: NamespaceSession, event: ClientEvent) {
     if (event.name !== 'conversation:viewing') return this.onClientEvent(session, event);
-    await this.view(ws, nsp, event.payload.conversationId);
+    await this.view(link, nsp, event.payload.conversationId);
     return null;
   }
 
-  private async onConnect(ws: WebSocket, nsp: string, auth: unknown): Promise<void> {
-    if (!isNamespace(nsp)) return send(ws, connectErrorFrame(nsp, 'Invalid namespace'));
+  private async onConnect(link: Link, nsp: string, auth: unknown): Promise<void> {
+    if (!isNamespace(nsp)) return link.send(connectErrorFrame(nsp, 'Invalid namespace'));
     const authToken = (auth as { token?: unknown } | undefined)?.token;
-    const token = typeof authToken === 'string' ? authToken : attachmentOf(ws).queryToken;
+    const token = typeof authToken === 'string' ? authToken : link.attachment().queryToken;
     const outcome = await this.authenticate(token);
-    if ('refused' in outcome) return send(ws, connectErrorFrame(nsp, outcome.refused));
+    if ('refused' in outcome) return link.send(connectErrorFrame(nsp, outcome.refused));
     // Read again after the await: the client connects both namespaces at once.
-    const attachment = attachmentOf(ws);
+    const attachment = link.attachment();
     const sid = newId();
     attachment.namespaces[nsp] = { sid, userId: outcome.userId };
-    if (!storeAttachment(ws, attachment)) return;
+    if (!link.store(attachment)) return;
     this.joinedIndex = null;
     // Listed in the directory before the client hears it joined, so nothing sent to it after that is missed.
     await this.onPresence(outcome.userId, attachment.eid, true);
-    send(ws, connectedFrame(nsp, sid));
+    link.send(connectedFrame(nsp, sid));
   }
 
-  private async leave(ws: WebSocket, nsp: Namespace): Promise<void> {
-    const attachment = attachmentOf(ws);
+  private async leave(link: Link, nsp: Namespace): Promise<void> {
+    const attachment = link.attachment();
     const session = attachment.namespaces[nsp];
     const stopped = changeViewing(attachment, nsp, null);
     delete attachment.namespaces[nsp];
-    storeAttachment(ws, attachment);
+    link.store(attachment);
     this.joinedIndex = null;
     const stillJoined = Object.values(attachment.namespaces).some((other) => other.userId === session?.userId);
     if (session && !stillJoined) await this.onPresence(session.userId, attachment.eid, false);
@@ -341,28 +467,25 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
    * The id is not checked: a conversation the rider is not in sends them no pushes anyway, and
    * without an await before the write, changes are stored in the order the client sent them.
    */
-  private async view(ws: WebSocket, nsp: Namespace, conversationId: string | null): Promise<void> {
-    const attachment = attachmentOf(ws);
+  private async view(link: Link, nsp: Namespace, conversationId: string | null): Promise<void> {
+    const attachment = link.attachment();
     const change = changeViewing(attachment, nsp, conversationId);
-    if (change && storeAttachment(ws, attachment)) {
+    if (change && link.store(attachment)) {
       await this.onViewing(change.userId, attachment.eid, conversationId, change.seq);
     }
   }
 
-  /** Closes a socket from this side and forgets it. */
-  private async drop(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      // Already closing: the runtime reports it through webSocketClose.
-    }
-    await this.forget(ws);
+  /** Closes a connection from this side and forgets it. */
+  private async drop(link: Link, code: number, reason: string): Promise<void> {
+    // Read first: a polling session keeps nothing once closed.
+    const attachment = link.attachment();
+    link.close(code, reason);
+    await this.forget(link, attachment);
   }
 
-  private async forget(ws: WebSocket): Promise<void> {
-    const attachment = attachmentOf(ws);
+  private async forget(link: Link, attachment = link.attachment()): Promise<void> {
     if (!Object.keys(attachment.namespaces).length) return;
-    storeAttachment(ws, { ...attachment, namespaces: {} });
+    link.store({ ...attachment, namespaces: {} });
     this.joinedIndex = null;
     const riders = new Set(Object.values(attachment.namespaces).map((session) => session.userId));
     await Promise.all([...riders].map((userId) => this.onPresence(userId, attachment.eid, false)));
@@ -371,10 +494,10 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private index(): Map<string, Joined[]> {
     if (this.joinedIndex) return this.joinedIndex;
     const index = new Map<string, Joined[]>();
-    for (const ws of this.ctx.getWebSockets()) {
-      for (const [nsp, session] of Object.entries(attachmentOf(ws).namespaces)) {
+    for (const link of this.links()) {
+      for (const [nsp, session] of Object.entries(link.attachment().namespaces)) {
         const joined = index.get(session.userId) ?? [];
-        joined.push({ ws, nsp: nsp as Namespace, sid: session.sid, userId: session.userId });
+        joined.push({ link, nsp: nsp as Namespace, sid: session.sid, userId: session.userId });
         index.set(session.userId, joined);
       }
     }
@@ -382,19 +505,20 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return index;
   }
 
+  /** Every connection here: WebSockets (probes only when asked) and polling sessions. */
+  private links(withProbes = true): Link[] {
+    const sockets = this.ctx.getWebSockets().filter((ws) => withProbes || !attachmentOf(ws).probing);
+    return [...sockets.map((ws) => this.link(ws)), ...this.polling.values()];
+  }
+
+  private link(ws: WebSocket): Link {
+    return webSocketLink(ws, this.ctx);
+  }
+
   /** Moves the alarm earlier when `at` comes before it; one alarm serves pings and typing. */
   private async scheduleAlarm(at: number | null): Promise<void> {
     if (at === null) return;
     const current = await this.ctx.storage.getAlarm();
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
-  }
-}
-
-/** A frame to a socket that closed meanwhile is dropped: its close event cleans up. */
-function send(ws: WebSocket, frame: string): void {
-  try {
-    ws.send(frame);
-  } catch {
-    // Closed or closing.
   }
 }

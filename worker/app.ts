@@ -65,6 +65,8 @@ export function createApp() {
     jsonBodyLimit,
     database(),
   );
+  // A browser app on another origin polls /socket.io/ by XHR; the token travels in the packets, never cookies.
+  app.use('/socket.io/*', cors({ origin: '*' }));
 
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);

@@ -1,53 +1,114 @@
 import { z } from '@hono/zod-openapi';
+import { SHARD_HEADER, shardOfSession } from '../../../durable-objects/socket-session-id';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../http/errors';
 import { createRouter, defineRoute, errorResponse } from '../http/openapi';
 import { shardCount, shardName } from './settings';
 
 // socket.io-client sends more query parameters than these (a timestamp `t`, its own `query` entries): all pass.
-const UpgradeQuery = z
+const EngineQuery = z
   .object({
     EIO: z.string().optional().describe('Engine.IO protocol version: only `4` (socket.io-client v3 and v4)'),
-    transport: z.string().optional().describe('only `websocket`: long-polling is refused'),
+    transport: z.string().optional().describe('`polling` (HTTP long-polling) or `websocket`'),
+    sid: z
+      .string()
+      .optional()
+      .describe(
+        'the Engine.IO session id from the open packet: every polling request after the handshake, and the upgrade',
+      ),
     token: z.string().optional().describe('the session token, for clients that cannot send it in the handshake `auth`'),
   })
   .passthrough();
 
-const upgrade = defineRoute({
+const badRequest = errorResponse(
+  'Not an Engine.IO 4 request: `details` names `EIO`, `transport`, `upgrade` or `sid` (unknown or closed session: connect again)',
+);
+
+const connect = defineRoute({
   method: 'get',
   // With the slash socket.io-client always sends (addTrailingSlash); redocly.yaml says why the lint allows it.
   path: '/socket.io/',
   tags: ['real-time'],
-  summary: 'Socket.IO connection for the /feed and /messages namespaces (WebSocket transport; docs/realtime.md)',
-  request: { query: UpgradeQuery },
+  summary:
+    'Socket.IO connection for the /feed and /messages namespaces: WebSocket upgrade, or the polling handshake and long-poll (docs/realtime.md)',
+  request: { query: EngineQuery },
   responses: {
     101: { description: 'Switching Protocols: a WebSocket speaking Engine.IO v4 and Socket.IO v5' },
-    400: errorResponse('Not an Engine.IO 4 WebSocket upgrade: `details` names `EIO`, `transport` or `upgrade`'),
+    200: {
+      description: 'Polling: the open packet (handshake) or the packets sent since the last poll, separated by \\x1e',
+    },
+    400: badRequest,
   },
 });
 
-/**
- * `GET /socket.io/`: hands a WebSocket upgrade to one socket shard (docs/realtime.md, Topology).
- * Only the WebSocket transport of Engine.IO v4 is served; long-polling gets a 400 that says so.
- */
-export const realtimeRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => {
-  const { EIO, transport } = c.req.valid('query');
+const send = defineRoute({
+  method: 'post',
+  path: '/socket.io/',
+  tags: ['real-time'],
+  summary: "Polling: the client's Engine.IO packets, separated by \\x1e (docs/realtime.md)",
+  request: { query: EngineQuery },
+  responses: {
+    200: { description: '`ok`' },
+    400: badRequest,
+    413: errorResponse('The payload is larger than the announced maxPayload; the session is closed'),
+  },
+});
+
+/** The shard a request goes to: the one its session id names, or any for a new connection. */
+function shardFor(c: { env: AppEnv['Bindings'] }, sid: string | undefined): number {
+  // Any shard will do: events find a rider's sockets through the directory, so new connections spread evenly.
+  if (sid === undefined) return Math.floor(Math.random() * shardCount(c.env));
+  const shard = shardOfSession(sid);
+  if (shard === null || shard >= shardCount(c.env)) {
+    throw new ApiError(400, 'Unknown Engine.IO session: connect again.', {
+      details: [{ field: 'sid', message: 'not a session id this service issued' }],
+    });
+  }
+  return shard;
+}
+
+function checkEngine(EIO: string | undefined, transport: string | undefined): void {
   if (EIO !== '4') {
     throw new ApiError(400, 'Only Engine.IO protocol 4 is served (socket.io-client v3 or v4): EIO=4.', {
       details: [{ field: 'EIO', message: 'must be 4' }],
     });
   }
-  if (transport !== 'websocket') {
-    throw new ApiError(400, 'Only the WebSocket transport is served: connect with transports: ["websocket"].', {
-      details: [{ field: 'transport', message: 'must be websocket' }],
+  if (transport !== 'websocket' && transport !== 'polling') {
+    throw new ApiError(400, 'Only the polling and WebSocket transports are served.', {
+      details: [{ field: 'transport', message: 'must be polling or websocket' }],
     });
   }
-  if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
-    throw new ApiError(400, 'Expected a WebSocket upgrade request.', {
-      details: [{ field: 'upgrade', message: 'header must be websocket' }],
-    });
-  }
-  // Any shard will do: events find a rider's sockets through the directory, so new connections spread evenly.
-  const shard = Math.floor(Math.random() * shardCount(c.env));
-  return c.env.SOCKET_SHARD.get(c.env.SOCKET_SHARD.idFromName(shardName(shard))).fetch(c.req.raw);
-});
+}
+
+/** Hands the request to its shard, telling the shard its own index so the session ids it issues route back to it. */
+function toShard(c: { env: AppEnv['Bindings']; req: { raw: Request } }, shard: number): Promise<Response> {
+  const request = new Request(c.req.raw);
+  request.headers.set(SHARD_HEADER, String(shard));
+  return c.env.SOCKET_SHARD.get(c.env.SOCKET_SHARD.idFromName(shardName(shard))).fetch(request);
+}
+
+/**
+ * `/socket.io/`: Engine.IO v4 over a WebSocket or HTTP long-polling, handed to one socket shard
+ * (docs/realtime.md, Topology). A session id names its shard, so every later request of a session reaches it.
+ */
+export const realtimeRoutes = createRouter<AppEnv>()
+  .openapi(connect, async (c) => {
+    const { EIO, transport, sid } = c.req.valid('query');
+    checkEngine(EIO, transport);
+    if (transport === 'websocket' && c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
+      throw new ApiError(400, 'Expected a WebSocket upgrade request.', {
+        details: [{ field: 'upgrade', message: 'header must be websocket' }],
+      });
+    }
+    return toShard(c, shardFor(c, sid));
+  })
+  .openapi(send, async (c) => {
+    const { EIO, transport, sid } = c.req.valid('query');
+    checkEngine(EIO, transport);
+    if (transport !== 'polling' || sid === undefined) {
+      throw new ApiError(400, 'Packets are posted only to a polling session: transport=polling&sid=<session id>.', {
+        details: [{ field: sid === undefined ? 'sid' : 'transport', message: 'required for a POST' }],
+      });
+    }
+    return toShard(c, shardFor(c, sid));
+  });

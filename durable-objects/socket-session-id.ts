@@ -1,0 +1,20 @@
+// An Engine.IO session id names the shard that holds it, so a polling request or an upgrade carrying
+// `sid` reaches the same shard (docs/realtime.md, Topology): 4 hex digits of shard index, then 28 random.
+
+/** The header the Worker sets on a request it hands to a shard: that shard's index. */
+export const SHARD_HEADER = 'x-socket-shard';
+
+const SESSION_ID = /^[0-9a-f]{32}$/;
+const INDEX_DIGITS = 4;
+
+/** A new session id on shard `index` (0 to 65535). */
+export function newSessionId(index: number): string {
+  const random = crypto.randomUUID().replaceAll('-', '').slice(INDEX_DIGITS);
+  return index.toString(16).padStart(INDEX_DIGITS, '0') + random;
+}
+
+/** The shard index a session id names, or null when it is not one of ours. */
+export function shardOfSession(sid: string): number | null {
+  if (!SESSION_ID.test(sid)) return null;
+  return Number.parseInt(sid.slice(0, INDEX_DIGITS), 16);
+}

@@ -1,0 +1,120 @@
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joined, next, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
+
+// Clients that start with (or keep to) HTTP long-polling: socket.io-client's defaults, and networks that block WebSockets.
+// A short ping cadence so a test sees polls ended by pings, pongs posted back, and a silent session closed.
+const PING_INTERVAL_MS = 1000;
+const PING_TIMEOUT_MS = 1000;
+
+let stack: RealtimeStack;
+beforeAll(async () => {
+  stack = await startRealtimeStack({ pingIntervalMs: PING_INTERVAL_MS, pingTimeoutMs: PING_TIMEOUT_MS });
+}, 60_000);
+afterAll(() => stack?.stop());
+
+const opened: Socket[] = [];
+afterAll(() => {
+  for (const socket of opened) socket.disconnect();
+});
+
+/** socket.io-client exactly as an app leaves it, but for the test's own reconnection and token. */
+function client(namespace: string, token: string, transports?: string[]) {
+  const socket = io(`${stack.url}${namespace}`, {
+    auth: { token },
+    reconnection: false,
+    forceNew: true,
+    ...(transports ? { transports } : {}),
+  });
+  opened.push(socket);
+  return socket;
+}
+
+const post = async (token: string, text: string) => {
+  const { status, body } = await stack.api('/feed', { token, body: { text, media: [] } });
+  expect(status).toBe(201);
+  return body as { _id: string };
+};
+
+/** Resolves after the client's manager heard `count` pings from the server. */
+const pings = (socket: Socket, count: number) =>
+  new Promise<void>((resolve) => {
+    let heard = 0;
+    socket.io.on('ping', () => {
+      if (++heard === count) resolve();
+    });
+  });
+
+const engine = (path: string, init?: RequestInit) => fetch(`${stack.url}/socket.io/?EIO=4&${path}`, init);
+
+describe('Engine.IO long-polling at /socket.io/', () => {
+  it('connects a client at its defaults over polling, upgrades it to a WebSocket, and delivers a new post', async () => {
+    const [reader, author] = await Promise.all([stack.rider('Reader'), stack.rider('Author')]);
+    const socket = client('/feed', reader.token);
+    const upgraded = new Promise<string>((resolve) =>
+      socket.io.engine.once('upgrade', (t: { name: string }) => resolve(t.name)),
+    );
+    expect(socket.io.engine.transport.name).toBe('polling');
+    await joined(socket);
+    expect(await upgraded).toBe('websocket');
+    expect(socket.io.engine.transport.name).toBe('websocket');
+    const created = next(socket, 'post:created');
+    const stored = await post(author.token, 'default client');
+    expect((await created).post._id).toBe(stored._id);
+  });
+
+  it('keeps a polling-only client connected across ping rounds, delivering posts and acknowledgements', async () => {
+    const [reader, author] = await Promise.all([stack.rider('Poller'), stack.rider('Author')]);
+    const feed = client('/feed', reader.token, ['polling']);
+    const messages = client('/messages', reader.token, ['polling']);
+    await Promise.all([joined(feed), joined(messages)]);
+    expect(feed.io.engine.transport.name).toBe('polling');
+    // Each ping ends a held poll; the client's pong comes back as a POST, so the session lives on.
+    await pings(feed, 3);
+    expect(feed.connected && messages.connected).toBe(true);
+    const created = next(feed, 'post:created');
+    const stored = await post(author.token, 'polling client');
+    expect((await created).post._id).toBe(stored._id);
+    expect(await messages.emitWithAck('typing:start', { conversationId: '0'.repeat(24) })).toEqual({
+      error: 'Conversation not found.',
+    });
+  });
+
+  it('opens a session offering the WebSocket upgrade, whose id routes back to its shard', async () => {
+    const res = await engine('transport=polling', { headers: { origin: 'https://app.example' } });
+    expect(res.status).toBe(200);
+    // A browser app on another origin may read it.
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const open = await res.text();
+    expect(open[0]).toBe('0');
+    const handshake = JSON.parse(open.slice(1));
+    expect(handshake).toEqual({
+      sid: expect.stringMatching(/^[0-9a-f]{32}$/),
+      upgrades: ['websocket'],
+      pingInterval: PING_INTERVAL_MS,
+      pingTimeout: PING_TIMEOUT_MS,
+      maxPayload: 100_000,
+    });
+    // A session that never answers a ping is closed pingTimeout after it: the held poll hears the close packet.
+    expect(await (await engine(`transport=polling&sid=${handshake.sid}`)).text()).toBe('2');
+    expect(await (await engine(`transport=polling&sid=${handshake.sid}`)).text()).toBe('1');
+    const gone = await engine(`transport=polling&sid=${handshake.sid}`);
+    expect(gone.status).toBe(400);
+    expect(await gone.json()).toMatchObject({ details: [{ field: 'sid' }] });
+  });
+
+  it('refuses a session id it never issued, a POST without one, and an oversized payload', async () => {
+    for (const sid of ['nope', 'f'.repeat(32), '0'.repeat(32)]) {
+      const res = await engine(`transport=polling&sid=${sid}`);
+      expect(res.status, sid).toBe(400);
+      expect(await res.json()).toMatchObject({ details: [{ field: 'sid' }] });
+    }
+    const unsent = await engine('transport=polling', { method: 'POST', body: '3' });
+    expect(unsent.status).toBe(400);
+    expect(await unsent.json()).toMatchObject({ details: [{ field: 'sid' }] });
+    const { sid } = JSON.parse((await (await engine('transport=polling')).text()).slice(1));
+    const large = await engine(`transport=polling&sid=${sid}`, { method: 'POST', body: `4${'x'.repeat(100_001)}` });
+    expect(large.status).toBe(413);
+    expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
+  });
+});
