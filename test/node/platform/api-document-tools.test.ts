@@ -24,12 +24,13 @@ let document: Document;
 let dir: string;
 let file: string;
 
+// Loading the Worker's sources into Node takes some 10 s of an idle machine and several times that of a loaded one.
 beforeAll(async () => {
   document = await servedApiDocument<Document>();
   dir = mkdtempSync(join(tmpdir(), 'rider-api-document-'));
   file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(document));
-}, 30_000);
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const operations = () =>
