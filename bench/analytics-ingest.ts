@@ -4,15 +4,19 @@
  * clients; prints events per second, batch latency p50/p95, and what the store then holds.
  * A fifth of the batches come from signed-in riders (their events carry userId), every 50th
  * event is invalid (quarantined), and the last RETRIES batches are resent whole (duplicates).
+ * Beside it, the floor: the same envelopes inserted as they are with a bare `insertMany` per batch, CONCURRENCY in
+ * flight, through the driver into a collection of the same database, timed before and after the route, and the
+ * route's rate as a share of their mean.
  * Run: npx tsx bench/analytics-ingest.ts   (EVENTS, BATCH, CONCURRENCY, RIDERS, RETRIES, PORT override)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { applyIndexes } from '../worker/data.js';
+import { envelope } from './analytics-envelopes.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const BATCH = Number(process.env.BATCH ?? 100);
@@ -21,33 +25,6 @@ const RIDERS = Number(process.env.RIDERS ?? 20);
 const RETRIES = Number(process.env.RETRIES ?? 10);
 const PORT = Number(process.env.PORT ?? 8799);
 const base = `http://127.0.0.1:${PORT}`;
-
-const NAMES = ['spot_viewed', 'trick_viewed', 'app_opened', 'event_viewed', 'spot_directions_opened'] as const;
-
-function properties(name: (typeof NAMES)[number]) {
-  const id = new ObjectId().toHexString();
-  if (name === 'spot_viewed' || name === 'spot_directions_opened') return { spotId: id };
-  if (name === 'trick_viewed') return { trickId: id, entryPoint: 'list' };
-  if (name === 'event_viewed') return { eventId: id };
-  return { coldStart: true };
-}
-
-function envelope(i: number, userId: string | null) {
-  const name = NAMES[i % NAMES.length]!;
-  return {
-    eventId: crypto.randomUUID(),
-    name: i % 50 === 49 ? 'not_in_the_taxonomy' : name,
-    occurredAt: new Date(Date.now() - (i % 1000) * 60_000).toISOString(),
-    anonymousId: `install-${i % 5000}`,
-    ...(userId ? { userId } : {}),
-    sessionId: crypto.randomUUID(),
-    platform: i % 2 ? 'ios' : 'android',
-    appVersion: '2.3.1',
-    buildNumber: 231,
-    schemaVersion: 1,
-    properties: properties(name),
-  };
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -112,6 +89,23 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     const totals: Record<string, number> = { accepted: 0, duplicates: 0, quarantined: 0, failedBatches: 0 };
     let next = 0;
+    // The floor: no HTTP, no validation, no unique index, the same documents and batches in flight; timed before
+    // and after the route (into collections of their own) and averaged, as the machine's load drifts meanwhile.
+    const floorSeconds = async (collection: string) => {
+      const floor = database.collection(collection);
+      let nextFloor = 0;
+      const floorStart = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (nextFloor < queue.length) {
+            const batch = queue[nextFloor++]!;
+            await floor.insertMany(JSON.parse(batch.body).events, { ordered: false });
+          }
+        }),
+      );
+      return (performance.now() - floorStart) / 1000;
+    };
+    const floorBefore = await floorSeconds('analytics_floor_before');
     const start = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -134,6 +128,8 @@ async function main(): Promise<void> {
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    const floorAfter = await floorSeconds('analytics_floor_after');
+    const floorMean = (floorBefore + floorAfter) / 2;
     latencies.sort((a, b) => a - b);
     const sent = queue.reduce((sum, batch) => sum + JSON.parse(batch.body).events.length, 0);
     const [events, quarantine] = await Promise.all([
@@ -143,7 +139,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${sent} events in ${queue.length} batches of ${BATCH}, ${CONCURRENCY} clients: ${seconds.toFixed(1)} s, ` +
         `${(sent / seconds).toFixed(0)} events/s; batch p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms\n` +
-        `answers: ${JSON.stringify(totals)}; stored: ${events} client events, ${quarantine} quarantined\n`,
+        `answers: ${JSON.stringify(totals)}; stored: ${events} client events, ${quarantine} quarantined\n` +
+        `bare insertMany of the same envelopes: ${(sent / floorBefore).toFixed(0)} events/s before the route, ${(sent / floorAfter).toFixed(0)} after; ` +
+        `route / bare = ${(floorMean / seconds).toFixed(2)}\n`,
     );
   } finally {
     if (stack?.pid) process.kill(-stack.pid, 'SIGTERM');

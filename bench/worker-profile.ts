@@ -3,7 +3,8 @@
  * Durable Objects) taken through wrangler's inspector (Chrome DevTools protocol) while REQUESTS requests of each
  * route run at CONCURRENCY, then the profile summed by function (self time) and by module, top rows printed.
  * bench/scale measured up to 30–46 ms of stack CPU per REST request (an upper bound); this says what it is.
- * Run: npx tsx bench/worker-profile.ts   (REQUESTS=300, CONCURRENCY=4, PORT=8805, INSPECTOR_PORT=9239, TOP=25)
+ * Run: npx tsx bench/worker-profile.ts   (REQUESTS=300, CONCURRENCY=4, PORT=8805, INSPECTOR_PORT=9239, TOP=25;
+ * ROUTES=analytics profiles anonymous batches of 100 to POST /api/analytics/events instead of the rider routes)
  * Writes the raw profile to $PROFILE_OUT (default /tmp/worker.cpuprofile) for DevTools.
  */
 import fs from 'node:fs';
@@ -11,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { startDevDb } from '../devdb/src/server.js';
-import { riderRoutes, runLoad, startLocalStack } from './local-stack.js';
+import { envelope } from './analytics-envelopes.js';
+import { type BenchRoute, riderRoutes, runLoad, startLocalStack } from './local-stack.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
@@ -89,7 +91,17 @@ async function main() {
     env: { INSPECTOR_PORT: String(INSPECTOR_PORT), VOICE_PORT: process.env.VOICE_PORT ?? '8897' },
   });
   try {
-    const routes = await riderRoutes(stack.url, 'profile');
+    let sent = 0;
+    const analytics: BenchRoute = [
+      'POST /api/analytics/events (100 events)',
+      () =>
+        fetch(`${stack.url}/api/analytics/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ events: Array.from({ length: 100 }, () => envelope(sent++, null)) }),
+        }),
+    ];
+    const routes = process.env.ROUTES === 'analytics' ? [analytics] : await riderRoutes(stack.url, 'profile');
     // Warm-up: compiled code and held connections, as in steady operation.
     for (const [, send] of routes) await runLoad(40, CONCURRENCY, send);
 

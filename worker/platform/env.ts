@@ -36,6 +36,8 @@ export interface Env {
   /** Engine.IO ping cadence announced to clients; defaults in worker/platform/limits.ts. */
   REALTIME_PING_INTERVAL_MS?: string;
   REALTIME_PING_TIMEOUT_MS?: string;
+  /** Longest an isolate holds legacy-token counts before writing them (worker/platform/tokens/legacy-usage.ts); default in worker/platform/limits.ts. */
+  LEGACY_USAGE_FLUSH_MS?: string;
   /** Event source one: a JSON list with HTML cards, read `?page=N` (the event sources spec, worker/events/ingestion/source-one.ts). */
   EVENT_SOURCE_ONE_URL?: string;
   /** Event source two: an HTML page with the events in its `__NEXT_DATA__` page data (worker/events/ingestion/source-two.ts). */

@@ -444,5 +444,9 @@ export const LIMITS = {
     refreshTokenMax: 200,
     /** `GET /api/admin/legacy-token-usage` reads this many days at most. */
     legacyUsageDaysMax: 90,
+    /** Legacy-token requests an isolate counts in memory before writing them (worker/platform/tokens/legacy-usage.ts). */
+    legacyUsageFlushEvery: 100,
+    /** ...or this long after the first of them, at the latest. LEGACY_USAGE_FLUSH_MS. */
+    legacyUsageFlushMs: 1000,
   },
 } as const;

@@ -101,4 +101,20 @@ describe('legacy token usage', () => {
     expect(days[0]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 3 });
     expect(days.slice(1).every((day) => day.requests === 0)).toBe(true);
   });
+  it('counts every request of a burst of concurrent legacy-token requests exactly, once the background work settles', async () => {
+    // A window long enough that the requests share batches in memory.
+    const burst = createApi('sessions-legacy-burst', { LEGACY_USAGE_FLUSH_MS: '500' });
+    const riders = await Promise.all([register(burst), register(burst)]);
+    const me = (i: number) => burst.fetch('/api/users/me', { headers: { 'x-auth-token': riders[i % 2]!.token } });
+    const stored = () => burst.db((db) => db.collection('legacy_token_usage').find().toArray());
+    const today = new Date().toISOString().slice(0, 10);
+    // A request's background work ends only once the batch holding its count is written, whichever request writes it.
+    const first = me(0);
+    expect((await me(1)).status).toBe(200);
+    expect(await stored()).toEqual([{ _id: today, requests: 2 }]);
+    await first;
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => me(i)));
+    expect(answers.every((res) => res.status === 200)).toBe(true);
+    expect(await stored()).toEqual([{ _id: today, requests: 62 }]);
+  });
 });

@@ -27,6 +27,9 @@ const issuesOf = (error: z.ZodError) =>
     code: issue.code,
   }));
 
+/** Built once: constructing a zod schema costs more than parsing with it, and a batch may quarantine every envelope. */
+const ENVELOPE_FIELDS_ANY = EnvelopeFields.partial();
+
 /** What a quarantine row keeps of the raw envelope: shaped ids and versions, property keys, never values. */
 function quarantine(
   raw: Record<string, unknown>,
@@ -35,7 +38,7 @@ function quarantine(
   caller: ObjectId | null,
   receivedAt: Date,
 ): Classified {
-  const fields = EnvelopeFields.partial().safeParse(raw);
+  const fields = ENVELOPE_FIELDS_ANY.safeParse(raw);
   const ok = fields.success ? fields.data : {};
   const eventId = stringOf(raw.eventId, UUID_SHAPE)?.toLowerCase();
   const name = stringOf(raw.name, NAME_SHAPE);

@@ -48,7 +48,7 @@ export function accountOrAdmin() {
       c.set('account', account);
       c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
       c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c.var);
+      countLegacyToken(verified, c);
       await next();
     }),
     {

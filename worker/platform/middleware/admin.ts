@@ -30,7 +30,7 @@ export function admin() {
       c.set('account', account);
       c.set('user', { ...claims, role: 'admin' });
       c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c.var);
+      countLegacyToken(verified, c);
       await next();
     }),
     {

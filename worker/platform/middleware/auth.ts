@@ -57,7 +57,7 @@ export function auth() {
       c.set('account', await acceptedAccount(c.var.db, verified.claims));
       c.set('user', verified.claims);
       c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c.var);
+      countLegacyToken(verified, c);
       await next();
     }),
     {
