@@ -1,0 +1,62 @@
+import { Aggregator } from 'mingo';
+import { describe, expect, it } from 'vitest';
+import { runPipeline } from '../src/pipeline.js';
+import type { Doc } from '../src/values.js';
+
+// devdb's own $group (a document at a time, compiled expressions) against mingo's $group over the same documents:
+// the same rows in the same order, or the same error, including for values off the compiled fast paths.
+
+const at = (day: number) => new Date(Date.UTC(2026, 0, 1 + day));
+const DOCS: Doc[] = [
+  { _id: 1, name: 'a', n: 4, at: at(1), tags: ['x', 'y'], user: { role: 'admin' } },
+  { _id: 2, name: 'b', n: 2.5, at: at(9), tags: [], user: { role: null } },
+  { _id: 3, name: 'a', n: null, at: at(3), user: null },
+  { _id: 4, name: 'c', at: at(15), tags: ['y'], user: { isBot: true } },
+  { _id: 5, name: 'b', n: -7, at: at(22), tags: 'y', user: [{ role: 'admin' }, { role: 'rider' }] },
+  { _id: 6, name: '', n: 0, at: null, tags: [['x']], user: { role: '' } },
+];
+
+const GROUPS: Doc[] = [
+  { _id: '$name', n: { $sum: '$n' }, c: { $sum: 1 }, avg: { $avg: '$n' }, k: { $count: {} } },
+  { _id: { $floor: { $divide: [{ $subtract: ['$at', at(0)] }, 7 * 86_400_000] } }, ids: { $push: '$_id' } },
+  { _id: null, lo: { $min: '$n' }, hi: { $max: '$n' }, first: { $first: '$name' }, last: { $last: '$tags' } },
+  { _id: { $in: ['y', { $ifNull: ['$tags', []] }] }, n: { $sum: { $cond: [{ $gt: ['$n', 0] }, '$n', 100] } } },
+  {
+    _id: { $eq: ['$tags', 'y'] },
+    a: { $push: { $ne: ['$name', 'a'] } },
+    b: { $push: { $arrayElemAt: ['$tags', -1] } },
+  },
+  {
+    _id: {
+      $let: {
+        vars: { user: { $ifNull: ['$user', {}] } },
+        in: { $or: [{ $eq: ['$$user.role', 'admin'] }, { $eq: ['$$user.isBot', true] }] },
+      },
+    },
+    names: { $push: { $cond: { if: { $and: ['$name', { $not: ['$n'] }] }, then: '$name', else: '$$ROOT._id' } } },
+  },
+  { _id: { a: '$name', b: { $ceil: '$n' } }, x: { $max: '$tags' }, y: { $min: '$at' } },
+  { _id: '$user', n: { $sum: '$n' } },
+  // Off the fast paths: mingo's errors and its handling of arrays, strings and dates.
+  { _id: { $floor: '$name' } },
+  { _id: { $divide: ['$n', 0] } },
+  { _id: { $subtract: ['$at', 1] } },
+  { _id: { $in: ['x', '$tags'] } },
+  { _id: null, s: { $stdDevPop: '$n' }, p: { $push: '$n' } },
+];
+
+function outcome(run: () => Doc[]): { rows?: Doc[]; error?: string } {
+  try {
+    return { rows: run() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+describe('devdb $group', () => {
+  it.each(GROUPS.map((spec) => [JSON.stringify(spec), spec]))('gives what mingo gives: %s', (_, spec) => {
+    const ours = outcome(() => runPipeline(undefined, [{ $group: spec }], DOCS, {}));
+    const mingo = outcome(() => new Aggregator([{ $group: spec }]).run<Doc>(structuredClone(DOCS)));
+    expect(ours).toEqual(mingo);
+  });
+});
