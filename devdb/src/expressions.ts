@@ -1,6 +1,6 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import { isDate, isEqual, isNil, isNumber, isObject, resolve } from 'mingo/util';
+import { isDate, isEqual, isNil, isNumber, isObject, isOperator, resolve } from 'mingo/util';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -12,30 +12,89 @@ import { type Doc, isPlainObject } from './values.js';
  */
 export type Compiled = (doc: Doc, scope: Doc) => unknown;
 
+/** The options mingo evaluates with, for the parts handed to it: fixed for a $group, per call for a stage field. */
+interface Evaluation {
+  options: Options;
+}
+
 export function compileExpression(expr: unknown, options: Options): (doc: Doc) => unknown {
-  const run = compile(expr, options, new Set())!;
+  const run = compile(expr, { options }, new Set())!;
   const empty: Doc = {};
   return (doc) => run(doc, empty);
 }
 
+/** Stands for a compiled expression inside a stage mingo runs: `{$devdbCompiled: fn}`. */
+export const COMPILED_OPERATOR = '$devdbCompiled';
+
 /**
- * undefined when only mingo can evaluate `expr` and it names a variable of an enclosing compiled `$let` (which
- * mingo would not see): that `$let` then goes to mingo whole.
+ * `expr` as `{$devdbCompiled: fn}`, for mingo's `$project`/`$addFields` to evaluate where it evaluates an
+ * expression (the document as root and current document). Called anywhere else, it is mingo's evaluation.
  */
-function compile(expr: unknown, options: Options, bound: Set<string>): Compiled | undefined {
-  const byMingo = mentions(expr, bound) ? undefined : (doc: Doc) => evalExpr(doc, expr, options);
+export function compiledForStage(expr: unknown): Doc {
+  const evaluation = { options: undefined as unknown as Options };
+  const run = compile(expr, evaluation, new Set())!;
+  const empty: Doc = {};
+  const fn = (doc: Doc, options: Options) => {
+    const root = (options as unknown as { local?: { root?: unknown } }).local?.root;
+    if (!isNil(root) && root !== doc) return evalExpr(doc, expr, options);
+    const outer = evaluation.options;
+    evaluation.options = options;
+    try {
+      return run(doc, empty);
+    } finally {
+      evaluation.options = outer;
+    }
+  };
+  return { [COMPILED_OPERATOR]: fn };
+}
+
+/** The expression operator behind `{$devdbCompiled: fn}`. */
+export function $devdbCompiled(doc: Doc, fn: (doc: Doc, options: Options) => unknown, options: Options): unknown {
+  return fn(doc, options);
+}
+
+/**
+ * mingo's evaluation of `expr`; inside a compiled `$let`, mingo sees the variables `expr` reads through a `$let`
+ * binding their values (as `$literal`s), as it would have bound them itself.
+ */
+function byMingoOf(expr: unknown, evaluation: Evaluation, bound: Set<string>): ByMingo {
+  const names = [...bound].filter((name) => mentions(expr, new Set([name])));
+  if (names.length === 0) return (doc) => evalExpr(doc, expr, evaluation.options);
+  return (doc, scope) => {
+    const vars = Object.fromEntries(names.map((name) => [name, { $literal: scope[name] }]));
+    return evalExpr(doc, { $let: { vars, in: expr } }, evaluation.options);
+  };
+}
+
+function compile(expr: unknown, evaluation: Evaluation, bound: Set<string>): Compiled | undefined {
+  const byMingo = byMingoOf(expr, evaluation, bound);
   if (typeof expr === 'string') return expr.startsWith('$') ? (fieldPath(expr, bound) ?? byMingo) : () => expr;
   // mingo returns what is neither a string, an array nor an object as it is (numbers, dates, ObjectIds...).
   if (!Array.isArray(expr) && !isObject(expr)) return () => expr;
   if (!isPlainObject(expr)) return byMingo;
   const keys = Object.keys(expr);
-  if (keys.length !== 1 || !keys[0]!.startsWith('$')) return byMingo;
+  if (!isOperator(keys[0] ?? '')) {
+    // A document of expressions (`{index: ..., userId: '$userId'}`): each field computed, in order.
+    const fields = compileAll(
+      keys.map((key) => expr[key]),
+      (e) => compile(e, evaluation, bound),
+    );
+    if (!fields) return byMingo;
+    return (doc, scope) => {
+      const out: Doc = {};
+      keys.forEach((key, i) => {
+        out[key] = fields[i]!(doc, scope);
+      });
+      return out;
+    };
+  }
+  if (keys.length !== 1) return byMingo;
   const op = keys[0]!;
-  if (op === '$let') return letExpression(expr[op], options, bound) ?? byMingo;
+  if (op === '$let') return letExpression(expr[op], evaluation, bound) ?? byMingo;
   const operator = OPERATORS[op];
   if (!operator) return byMingo;
   // The rare path re-evaluates the whole expression in mingo, so it needs byMingo.
-  return operator(expr[op], (e) => compile(e, options, bound), byMingo) ?? byMingo;
+  return operator(expr[op], (e) => compile(e, evaluation, bound), byMingo) ?? byMingo;
 }
 
 /** Whether `expr` reads `$$name` for a name in `bound`. */
@@ -67,15 +126,15 @@ function fieldPath(expr: string, bound: Set<string>): Compiled | undefined {
   return (_doc, scope) => resolve({ [name]: scope[name] }, path);
 }
 
-function letExpression(arg: unknown, options: Options, bound: Set<string>): Compiled | undefined {
+function letExpression(arg: unknown, evaluation: Evaluation, bound: Set<string>): Compiled | undefined {
   if (!isPlainObject(arg) || !isPlainObject(arg.vars) || !('in' in arg)) return undefined;
   const vars = arg.vars;
   const names = Object.keys(vars);
-  if (names.some((name) => name === 'ROOT' || name === 'CURRENT' || name === 'this' || name === 'NOW')) {
+  if (names.some((name) => ['ROOT', 'CURRENT', 'REMOVE', 'NOW', 'this'].includes(name))) {
     return undefined;
   }
-  const values = names.map((name) => compile(vars[name], options, bound));
-  const body = compile(arg.in, options, new Set([...bound, ...names]));
+  const values = names.map((name) => compile(vars[name], evaluation, bound));
+  const body = compile(arg.in, evaluation, new Set([...bound, ...names]));
   if (!body || values.some((v) => v === undefined)) return undefined;
   return (doc, scope) => {
     const inner: Doc = { ...scope };
@@ -87,7 +146,7 @@ function letExpression(arg: unknown, options: Options, bound: Set<string>): Comp
 }
 
 type Compile = (expr: unknown) => Compiled | undefined;
-type ByMingo = ((doc: Doc) => unknown) | undefined;
+type ByMingo = (doc: Doc, scope: Doc) => unknown;
 type Operator = (arg: unknown, compile: Compile, byMingo: ByMingo) => Compiled | undefined;
 
 /** Compiled arguments: all of them, or undefined when one cannot be compiled. */
@@ -104,12 +163,11 @@ function args(arg: unknown, size: number, compile: Compile): Compiled[] | undefi
 /** Returned by a fast path for "ask mingo". */
 const FALLBACK = Symbol('fallback');
 
-/** A fast path that hands unusual values to mingo; impossible where mingo would miss a `$let` variable. */
-function rare(byMingo: ByMingo, fast: (doc: Doc, scope: Doc) => unknown): Compiled | undefined {
-  if (!byMingo) return undefined;
+/** A fast path that hands unusual values to mingo. */
+function rare(byMingo: ByMingo, fast: (doc: Doc, scope: Doc) => unknown): Compiled {
   return (doc, scope) => {
     const v = fast(doc, scope);
-    return v === FALLBACK ? byMingo(doc) : v;
+    return v === FALLBACK ? byMingo(doc, scope) : v;
   };
 }
 
@@ -166,6 +224,10 @@ const OPERATORS: Record<string, Operator> = {
       return false;
     });
   },
+  $gt: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c > 0),
+  $gte: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c >= 0),
+  $lt: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c < 0),
+  $lte: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c <= 0),
   $floor: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.floor),
   $ceil: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.ceil),
   $divide(arg, compile, byMingo) {
@@ -218,6 +280,27 @@ function equality(arg: unknown, compile: Compile, byMingo: ByMingo, negate: bool
     const y = b(doc, scope);
     const equal = isEqual(x, y) || (isNil(x) && isNil(y));
     return negate ? !equal : equal;
+  });
+}
+
+/** mingo's order of two numbers, two strings or two dates (its `simpleCmp`, equal when identical). */
+function order(x: unknown, y: unknown): number | undefined {
+  if (x === y || Object.is(x, y)) return typeof x === typeof y && (typeof x !== 'object' || isDate(x)) ? 0 : undefined;
+  if ((typeof x === 'number' && typeof y === 'number') || (typeof x === 'string' && typeof y === 'string')) {
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (isDate(x) && isDate(y)) return +x < +y ? -1 : +x > +y ? 1 : 0;
+  return undefined;
+}
+
+/** `$gt` and the like over numbers, strings or dates on both sides; mingo for anything else. */
+function ordering(arg: unknown, compile: Compile, byMingo: ByMingo, holds: (c: number) => boolean) {
+  const parts = args(arg, 2, compile);
+  if (!parts) return undefined;
+  const [a, b] = parts as [Compiled, Compiled];
+  return rare(byMingo, (doc, scope) => {
+    const c = order(a(doc, scope), b(doc, scope));
+    return c === undefined ? FALLBACK : holds(c);
   });
 }
 

@@ -1,8 +1,9 @@
-import { Aggregator, ProcessingMode } from 'mingo';
+import { Aggregator, Context, ProcessingMode } from 'mingo';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { drain, type Paced, type Pacer, runPaced, runToEnd, timeSlices, UNPACED } from './pacing.js';
 import { groupStage } from './pipeline-group.js';
+import { DEVDB_STAGES, withCompiledExpressions } from './pipeline-stages.js';
 import { compileFilter, mingoOptions, type QueryContext } from './query.js';
 import type { Database } from './store.js';
 import { cloneDoc, type Doc, isPlainObject } from './values.js';
@@ -76,7 +77,8 @@ function* evaluatePipeline(
   const snapshot = snapshotOf(db, rest);
   rest = rest.map((stage) => unionWithPrefiltered(db, stage, ctx) ?? stage);
   // $lookup etc. may hand foreign documents to later stages that modify them.
-  const options = mingoOptions({ ...ctx, collectionResolver: (name) => cloneDoc(snapshot(name)) });
+  const base = mingoOptions({ ...ctx, collectionResolver: (name) => cloneDoc(snapshot(name)) });
+  const options = { ...base, context: Context.from(base.context ?? Context.init(), DEVDB_STAGES) };
   return yield* evaluateStages(rest, source, options, pacer);
 }
 
@@ -105,7 +107,10 @@ function* evaluateStages(
       if (end < stages.length && !STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
       while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
       const mode = copyInput ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
-      const segment = new Aggregator(stages.slice(i, end), { ...options, processingMode: mode });
+      const segment = new Aggregator(stages.slice(i, end).map(withCompiledExpressions), {
+        ...options,
+        processingMode: mode,
+      });
       docs = yield* drain<Doc>(segment.stream(docs), pacer);
       i = end;
     }

@@ -33,9 +33,24 @@ const GROUPS: Doc[] = [
         in: { $or: [{ $eq: ['$$user.role', 'admin'] }, { $eq: ['$$user.isBot', true] }] },
       },
     },
-    names: { $push: { $cond: { if: { $and: ['$name', { $not: ['$n'] }] }, then: '$name', else: '$$ROOT._id' } } },
+    names: {
+      $push: {
+        $cond: {
+          if: { $and: ['$name', { $not: ['$n'] }] },
+          // biome-ignore lint/suspicious/noThenProperty: the shape of MongoDB's $cond document form
+          then: '$name',
+          else: '$$ROOT._id',
+        },
+      },
+    },
   },
   { _id: { a: '$name', b: { $ceil: '$n' } }, x: { $max: '$tags' }, y: { $min: '$at' } },
+  // Inside a $let, values off the fast paths go to mingo with the variables bound (arrays, strings, missing).
+  {
+    _id: { $let: { vars: { t: '$tags', u: '$user' }, in: { $in: ['y', '$$t'] } } },
+    roles: { $push: { $let: { vars: { u: '$user' }, in: { $eq: ['$$u.role', 'admin'] } } } },
+  },
+  { _id: { $let: { vars: { t: '$tags' }, in: { $gt: ['$$t', 'x'] } } }, n: { $sum: { $floor: '$n' } } },
   { _id: '$user', n: { $sum: '$n' } },
   // Off the fast paths: mingo's errors and its handling of arrays, strings and dates.
   { _id: { $floor: '$name' } },
@@ -57,6 +72,37 @@ describe('devdb $group', () => {
   it.each(GROUPS.map((spec) => [JSON.stringify(spec), spec]))('gives what mingo gives: %s', (_, spec) => {
     const ours = outcome(() => runPipeline(undefined, [{ $group: spec }], DOCS, {}));
     const mingo = outcome(() => new Aggregator([{ $group: spec }]).run<Doc>(structuredClone(DOCS)));
-    expect(ours).toEqual(mingo);
+    expect(ours).toStrictEqual(mingo);
+  });
+});
+
+const STAGES: Doc[][] = [
+  [
+    {
+      $addFields: {
+        w: { $floor: { $divide: [{ $subtract: ['$at', at(0)] }, 86_400_000] } },
+        'user.x': '$n',
+        n: '$$REMOVE',
+      },
+    },
+  ],
+  [
+    {
+      $set: {
+        tags: { $arrayElemAt: ['$tags', 0] },
+        ok: { $let: { vars: { u: '$user' }, in: { $ne: ['$$u.role', null] } } },
+      },
+    },
+  ],
+  [{ $project: { name: 1, d: { $ceil: '$n' }, first: { $ifNull: ['$name', '$_id'] }, tags: { $slice: 1 } } }],
+  [{ $project: { _id: 0, 'user.role': 1, big: { $gte: ['$n', 2.5] }, t: '$tags' } }],
+  [{ $project: { n: { $floor: '$name' } } }],
+];
+
+describe('devdb $addFields, $set and $project with compiled expressions', () => {
+  it.each(STAGES.map((stages) => [JSON.stringify(stages), stages]))('give what mingo gives: %s', (_, stages) => {
+    const ours = outcome(() => runPipeline(undefined, stages, DOCS, {}));
+    const mingo = outcome(() => new Aggregator(stages).run<Doc>(structuredClone(DOCS)));
+    expect(ours).toStrictEqual(mingo);
   });
 });
