@@ -4,7 +4,7 @@
  * 2. pipelines: the analytics dashboards (WPR, retention, quality) over EVENTS events of RIDERS riders, and the
  *    experiments results over EXPOSURES exposures (half riders, half installations) with as many actions, seeded
  *    as bench/analytics-dashboard.ts and bench/experiments.ts seed them; each service function is timed RUNS times
- *    (median printed). Then, while the WPR pipeline runs, another client's pings: the longest round trip.
+ *    (median wall and CPU seconds printed). Then, while the WPR pipeline runs, another client's pings: the longest round trip.
  *    PROFILE=<file.cpuprofile> writes a CPU profile of the timed runs (open it in Chrome DevTools or summarize it
  *    with `npx tsx bench/profile-summary.ts <file>`).
  * Run: npx tsx bench/devdb.ts   (SECTIONS=crud,pipelines EVENTS=100000 RIDERS=2000 EXPOSURES=100000 RUNS=3)
@@ -200,14 +200,19 @@ async function pipelines(client: MongoClient, uri: string): Promise<void> {
   }
   for (const [label, run] of timed) {
     const seconds: number[] = [];
+    const cpu: number[] = [];
     let summary = '';
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       summary = await run();
       seconds.push((performance.now() - started) / 1000);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.push((used.user + used.system) / 1e6);
     }
+    // CPU seconds of this process (server and driver): steadier than wall time on a machine shared with others.
     console.log(
-      `${label.padEnd(20)} median ${median(seconds).toFixed(2)} s (${seconds.map((s) => s.toFixed(2)).join(', ')}) ${summary}`,
+      `${label.padEnd(20)} median ${median(seconds).toFixed(2)} s (${seconds.map((s) => s.toFixed(2)).join(', ')}), CPU median ${median(cpu).toFixed(2)} s (${cpu.map((s) => s.toFixed(2)).join(', ')}) ${summary}`,
     );
   }
   if (profiler) {
