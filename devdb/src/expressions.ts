@@ -1,6 +1,6 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import { isDate, isEqual, isNil, isNumber, isObject, isOperator, resolve } from 'mingo/util';
+import { isDate, isEqual, isNil, isNumber, isObject, isOperator, resolve, typeOf } from 'mingo/util';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -91,6 +91,7 @@ function compile(expr: unknown, evaluation: Evaluation, bound: Set<string>): Com
   if (keys.length !== 1) return byMingo;
   const op = keys[0]!;
   if (op === '$let') return letExpression(expr[op], evaluation, bound) ?? byMingo;
+  if (op === '$map') return mapExpression(expr[op], evaluation, bound, byMingo) ?? byMingo;
   const operator = OPERATORS[op];
   if (!operator) return byMingo;
   // The rare path re-evaluates the whole expression in mingo, so it needs byMingo.
@@ -143,6 +144,23 @@ function letExpression(arg: unknown, evaluation: Evaluation, bound: Set<string>)
     });
     return body(doc, inner);
   };
+}
+
+/** `$map`: `in` evaluated per element of `input`, the element bound to `as` (default `this`), as mingo does. */
+function mapExpression(arg: unknown, evaluation: Evaluation, bound: Set<string>, byMingo: ByMingo) {
+  if (!isPlainObject(arg) || !('input' in arg) || !('in' in arg)) return undefined;
+  if (!isNil(arg.as) && typeof arg.as !== 'string') return undefined;
+  const name = (arg.as as string | undefined) || 'this';
+  if (['ROOT', 'CURRENT', 'REMOVE', 'NOW'].includes(name)) return undefined;
+  const input = compile(arg.input, evaluation, bound);
+  const body = compile(arg.in, evaluation, new Set([...bound, name]));
+  if (!input || !body) return undefined;
+  return rare(byMingo, (doc, scope) => {
+    const list = input(doc, scope);
+    if (isNil(list)) return null;
+    if (!Array.isArray(list)) return FALLBACK;
+    return list.map((item) => body(doc, { ...scope, [name]: item }));
+  });
 }
 
 type Compile = (expr: unknown) => Compiled | undefined;
@@ -228,6 +246,34 @@ const OPERATORS: Record<string, Operator> = {
   $gte: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c >= 0),
   $lt: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c < 0),
   $lte: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c <= 0),
+  $add(arg, compile, byMingo) {
+    const parts = Array.isArray(arg) ? compileAll(arg, compile) : undefined;
+    if (!parts) return undefined;
+    return rare(byMingo, (doc, scope) => {
+      let sum = 0;
+      let dated = false;
+      for (const part of parts) {
+        const n = part(doc, scope);
+        if (isNil(n)) return null;
+        if (typeof n === 'number') sum += n;
+        else if (isDate(n) && !dated) {
+          dated = true;
+          sum += +n;
+        } else return FALLBACK;
+      }
+      return dated ? new Date(sum) : sum;
+    });
+  },
+  $anyElementTrue(arg, compile, byMingo) {
+    if (Array.isArray(arg) && arg.length === 0) return () => false;
+    if (Array.isArray(arg) && arg.length > 1) return undefined;
+    const inner = compile(Array.isArray(arg) ? arg[0] : arg);
+    if (!inner) return undefined;
+    return rare(byMingo, (doc, scope) => {
+      const values = inner(doc, scope);
+      return Array.isArray(values) ? values.some(truthy) : FALLBACK;
+    });
+  },
   $floor: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.floor),
   $ceil: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.ceil),
   $divide(arg, compile, byMingo) {
@@ -293,13 +339,19 @@ function order(x: unknown, y: unknown): number | undefined {
   return undefined;
 }
 
-/** `$gt` and the like over numbers, strings or dates on both sides; mingo for anything else. */
+/** `$gt` and the like: false across types, computed over numbers, strings or dates; mingo for anything else. */
 function ordering(arg: unknown, compile: Compile, byMingo: ByMingo, holds: (c: number) => boolean) {
   const parts = args(arg, 2, compile);
   if (!parts) return undefined;
   const [a, b] = parts as [Compiled, Compiled];
   return rare(byMingo, (doc, scope) => {
-    const c = order(a(doc, scope), b(doc, scope));
+    const x = a(doc, scope);
+    // An array on the left compares by element in mingo.
+    if (Array.isArray(x)) return FALLBACK;
+    const y = b(doc, scope);
+    // Values of different types never compare true (mingo's expression comparison).
+    if (typeOf(x) !== typeOf(y)) return false;
+    const c = order(x, y);
     return c === undefined ? FALLBACK : holds(c);
   });
 }

@@ -51,6 +51,7 @@ const GROUPS: Doc[] = [
     roles: { $push: { $let: { vars: { u: '$user' }, in: { $eq: ['$$u.role', 'admin'] } } } },
   },
   { _id: { $let: { vars: { t: '$tags' }, in: { $gt: ['$$t', 'x'] } } }, n: { $sum: { $floor: '$n' } } },
+  { _id: { $lte: ['$at', at(10)] }, a: { $push: { $lt: ['$n', '$name'] } }, b: { $push: { $gte: ['$user', null] } } },
   { _id: '$user', n: { $sum: '$n' } },
   // Off the fast paths: mingo's errors and its handling of arrays, strings and dates.
   { _id: { $floor: '$name' } },
@@ -97,6 +98,32 @@ const STAGES: Doc[][] = [
   [{ $project: { name: 1, d: { $ceil: '$n' }, first: { $ifNull: ['$name', '$_id'] }, tags: { $slice: 1 } } }],
   [{ $project: { _id: 0, 'user.role': 1, big: { $gte: ['$n', 2.5] }, t: '$tags' } }],
   [{ $project: { n: { $floor: '$name' } } }],
+  [{ $project: { n: { $map: { input: '$tags', in: { $add: ['$$this', 1] } } } } }],
+  [
+    {
+      $project: {
+        seen: {
+          $anyElementTrue: [
+            {
+              $map: {
+                input: { $cond: [{ $isArray: '$tags' }, '$tags', []] },
+                as: 't',
+                in: { $and: [{ $gte: ['$$t', 'x'] }, { $lt: ['$$t', '$name'] }] },
+              },
+            },
+          ],
+        },
+        next: {
+          $map: {
+            input: { $cond: [{ $isArray: '$tags' }, '$tags', []] },
+            in: { $concatArrays: [['$$this'], ['$name']] },
+          },
+        },
+        sums: { $map: { input: [1, 2], as: 'k', in: { $add: ['$$k', { $ifNull: ['$n', 0] }] } } },
+        later: { $add: ['$at', 1000, '$n'] },
+      },
+    },
+  ],
 ];
 
 describe('devdb $addFields, $set and $project with compiled expressions', () => {
