@@ -1,6 +1,6 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import { isDate, isEqual, isNil, isNumber, isObject, isOperator, resolve, typeOf } from 'mingo/util';
+import { isDate, isEqual, isNil, isNumber, isObject, isOperator, MingoError, resolve, typeOf } from 'mingo/util';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -49,8 +49,10 @@ export function compiledForStage(expr: unknown): Doc {
 }
 
 /** The expression operator behind `{$devdbCompiled: fn}`. */
-export function $devdbCompiled(doc: Doc, fn: (doc: Doc, options: Options) => unknown, options: Options): unknown {
-  return fn(doc, options);
+export function $devdbCompiled(doc: Doc, fn: unknown, options: Options): unknown {
+  // A client's pipeline naming it gets what mingo answers for any operator it does not know.
+  if (typeof fn !== 'function') throw new MingoError(`accumulator '${COMPILED_OPERATOR}' is not registered.`);
+  return (fn as (doc: Doc, options: Options) => unknown)(doc, options);
 }
 
 /**

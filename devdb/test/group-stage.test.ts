@@ -99,6 +99,8 @@ const STAGES: Doc[][] = [
   [{ $project: { _id: 0, 'user.role': 1, big: { $gte: ['$n', 2.5] }, t: '$tags' } }],
   [{ $project: { n: { $floor: '$name' } } }],
   [{ $project: { n: { $map: { input: '$tags', in: { $add: ['$$this', 1] } } } } }],
+  // The operator standing for compiled expressions is unknown to a client's pipeline, as to mingo.
+  [{ $addFields: { n: { $devdbCompiled: 1 } } }],
   [
     {
       $project: {
