@@ -7,18 +7,25 @@
  *    (median wall and CPU seconds printed). Then, while the WPR pipeline runs, another client's pings: the longest round trip.
  *    PROFILE=<file.cpuprofile> writes a CPU profile of the timed runs (open it in Chrome DevTools or summarize it
  *    with `npx tsx bench/profile-summary.ts <file>`).
- * Run: npx tsx bench/devdb.ts   (SECTIONS=crud,pipelines EVENTS=100000 RIDERS=2000 EXPOSURES=100000 RUNS=3)
+ * 3. slices (not run by default): EVENTS events stored straight into an in-memory store; the WPR pipeline run in one
+ *    call and in slices (the overhead of pausing), and the cost of copying the collection to another thread as BSON,
+ *    what evaluating a command in a worker thread would pay before starting (serialize here, deserialize there).
+ * Run: npx tsx bench/devdb.ts   (SECTIONS=crud,pipelines,slices EVENTS=100000 RIDERS=2000 EXPOSURES=100000 RUNS=3)
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Db, MongoClient, ObjectId } from 'mongodb';
+import { runPipeline, runPipelinePaced } from '../devdb/src/pipeline.js';
 import { startDevDb } from '../devdb/src/server.js';
+import { Store } from '../devdb/src/store.js';
+import { type Doc, deserialize, serialize } from '../devdb/src/values.js';
 import { DAY, eventDoc } from '../test/support/analytics-seed.js';
 import { applyIndexes } from '../worker/data.js';
 import { type AnalyticsEventName, COUNTED_FROM } from '../worker/growth/analytics/taxonomy.js';
 import { MEANINGFUL_ACTIONS } from '../worker/growth/dashboard/meaningful.js';
+import { wprPipeline } from '../worker/growth/dashboard/pipelines.js';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/growth/dashboard/service.js';
 import { experimentResults } from '../worker/growth/experiments/service.js';
 import { createStore } from '../worker/platform/db/store.js';
@@ -241,6 +248,58 @@ async function pipelines(client: MongoClient, uri: string): Promise<void> {
   );
 }
 
+/** Median CPU and wall milliseconds of `run`, RUNS times. */
+async function measure(run: () => unknown): Promise<string> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await run();
+    wall.push(performance.now() - started);
+    const used = process.cpuUsage(cpuBefore);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return `median ${median(wall).toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU`;
+}
+
+async function slices(): Promise<void> {
+  const store = new Store({});
+  const db = store.ensureDb('slices');
+  const now = Date.now();
+  const riders = Array.from({ length: RIDERS }, (_, i) => {
+    const createdAt = new Date(now - Math.random() * 70 * DAY);
+    return db.ensureCollection('users').insert({ _id: new ObjectId(), name: `Seeded ${i}`, role: null, createdAt });
+  });
+  const names = [...Object.keys(MEANINGFUL_ACTIONS), 'app_opened'];
+  const events = db.ensureCollection('analytics_events');
+  for (let i = 0; i < EVENTS; i++) {
+    const name = names[i % names.length]!;
+    events.insert(
+      eventDoc({
+        name,
+        at: new Date(now - Math.random() * 63 * DAY),
+        userId: riders[Math.floor(Math.random() * riders.length)]!._id as ObjectId,
+        platform: COUNTED_FROM[name as AnalyticsEventName] === 'server' ? 'server' : 'ios',
+        envelope: {
+          appVersion: '1.4.2',
+          buildNumber: 140,
+          sessionId: crypto.randomUUID(),
+          anonymousId: `i-${i % 500}`,
+        },
+      }),
+    );
+  }
+  const stages = wprPipeline(new Date(now - 8 * 7 * DAY), new Date(now)) as Doc[];
+  const source = () => [...events.docs.values()];
+  console.log(`slices: ${EVENTS} events stored in memory`);
+  console.log(`  wpr pipeline in one call:  ${await measure(() => runPipeline(db, stages, source(), {}))}`);
+  console.log(`  wpr pipeline in slices:    ${await measure(() => runPipelinePaced(db, stages, source(), {}))}`);
+  console.log(
+    `  copy to a thread as BSON:  ${await measure(() => source().map((doc) => deserialize(serialize(doc))))}`,
+  );
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'devdb-bench-'));
   const server = await startDevDb({ port: 0, dataDir, quiet: true });
@@ -249,6 +308,7 @@ async function main(): Promise<void> {
     await client.connect();
     if (SECTIONS.includes('crud')) await crud(client);
     if (SECTIONS.includes('pipelines')) await pipelines(client, server.uri);
+    if (SECTIONS.includes('slices')) await slices();
   } finally {
     await client.close();
     await server.close();

@@ -73,6 +73,11 @@ function compile(expr: unknown, evaluation: Evaluation, bound: Set<string>): Com
   if (typeof expr === 'string') return expr.startsWith('$') ? (fieldPath(expr, bound) ?? byMingo) : () => expr;
   // mingo returns what is neither a string, an array nor an object as it is (numbers, dates, ObjectIds...).
   if (!Array.isArray(expr) && !isObject(expr)) return () => expr;
+  if (Array.isArray(expr)) {
+    // An array of expressions: a new array of their values, as mingo computes it.
+    const items = compileAll(expr, (e) => compile(e, evaluation, bound));
+    return items ? (doc, scope) => items.map((item) => item(doc, scope)) : byMingo;
+  }
   if (!isPlainObject(expr)) return byMingo;
   const keys = Object.keys(expr);
   if (!isOperator(keys[0] ?? '')) {
