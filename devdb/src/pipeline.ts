@@ -1,4 +1,5 @@
 import { Aggregator, Context, ProcessingMode } from 'mingo';
+import { cloneDeep } from 'mingo/util';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { drain, type Paced, type Pacer, runPaced, runToEnd, timeSlices, UNPACED } from './pacing.js';
@@ -82,11 +83,15 @@ function* evaluatePipeline(
   return yield* evaluateStages(rest, source, options, pacer);
 }
 
+/** Stages whose output documents are input documents, untouched (or documents of another collection, copied). */
+const PASS_THROUGH_STAGES = new Set(['$match', '$limit', '$skip', '$sort', '$unionWith']);
+
 /**
  * The stages in segments: a `$group` (paced by groupStage), or any other stage followed by the streaming stages
- * after it, whose output is pulled a document at a time. Only the first segment copies its input: stages such as
- * $addFields shallow-copy and then write nested paths, which would otherwise reach into stored documents; later
- * segments get documents the earlier ones made.
+ * after it, whose output is pulled a document at a time. The stored documents are copied once, by the first
+ * segment that could change what it is given (stages such as $addFields shallow-copy and then write nested paths,
+ * which would otherwise reach into stored documents): segments that only pass documents on leave that to the
+ * next, a `$group` copies its rows instead, and documents still shared at the end are copied then.
  */
 function* evaluateStages(
   stages: Doc[],
@@ -97,26 +102,36 @@ function* evaluateStages(
   let docs = source;
   let copyInput = true;
   let i = 0;
-  do {
-    const stage = stages[i];
-    if (stage && Object.keys(stage).length === 1 && isPlainObject(stage.$group)) {
+  while (i < stages.length) {
+    const stage = stages[i]!;
+    if (Object.keys(stage).length === 1 && isPlainObject(stage.$group)) {
       docs = yield* groupStage(docs, stage.$group, options, copyInput, pacer);
+      copyInput = false;
       i += 1;
-    } else {
-      let end = i;
-      if (end < stages.length && !STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
-      while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
-      const mode = copyInput ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
-      const segment = new Aggregator(stages.slice(i, end).map(withCompiledExpressions), {
-        ...options,
-        processingMode: mode,
-      });
-      docs = yield* drain<Doc>(segment.stream(docs), pacer);
-      i = end;
+      continue;
     }
-    copyInput = false;
-  } while (i < stages.length);
+    let end = i;
+    if (end < stages.length && !STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
+    while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
+    const segment = stages.slice(i, end);
+    const passesOn = segment.every((s) => Object.keys(s).length === 1 && PASS_THROUGH_STAGES.has(stageName(s)));
+    const mode = copyInput && !passesOn ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
+    const aggregator = new Aggregator(segment.map(withCompiledExpressions), { ...options, processingMode: mode });
+    docs = yield* drain<Doc>(aggregator.stream(docs), pacer);
+    copyInput &&= passesOn;
+    i = end;
+  }
+  if (copyInput) docs = yield* copied(docs, pacer);
   return docs;
+}
+
+function* copied(docs: Doc[], pacer: Pacer): Paced<Doc[]> {
+  const out: Doc[] = [];
+  for (const doc of docs) {
+    out.push(cloneDeep(doc) as Doc);
+    if (pacer.tick()) yield;
+  }
+  return out;
 }
 
 function stageName(stage: Doc): string {

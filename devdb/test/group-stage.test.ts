@@ -135,3 +135,21 @@ describe('devdb $addFields, $set and $project with compiled expressions', () => 
     expect(ours).toStrictEqual(mingo);
   });
 });
+
+describe('devdb pipelines and the documents they read', () => {
+  it('never change the documents given, whichever stage copies them, and hand out copies', () => {
+    const before = structuredClone(DOCS);
+    const pipelines: Doc[][] = [
+      [{ $sort: { _id: -1 } }, { $set: { 'user.role': 'changed' } }],
+      [{ $limit: 4 }, { $group: { _id: '$user', docs: { $push: '$$ROOT' } } }, { $set: { '_id.role': 'changed' } }],
+      [{ $skip: 1 }, { $sort: { _id: 1 } }],
+    ];
+    for (const stages of pipelines) {
+      const out = runPipeline(undefined, stages, DOCS, {});
+      // What a later consumer does to the results must not reach the documents either.
+      for (const row of out) if (row.user && typeof row.user === 'object') (row.user as Doc).role = 'changed later';
+      expect(out.length).toBeGreaterThan(0);
+    }
+    expect(DOCS).toStrictEqual(before);
+  });
+});
