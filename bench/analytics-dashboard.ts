@@ -2,10 +2,8 @@
  * The analytics dashboard on the local stack (wrangler dev + the dev database, as test/support/realtime-stack.ts
  * starts them): 100,000 events seeded straight into the database, then the seconds each of
  * `GET /api/analytics/dashboard/wpr`, `/retention` and `/quality` takes over them (defaults: 8 weeks, 7 days), and
- * the same service functions run straight against the database. The dev database evaluates a pipeline in one
- * blocking JavaScript call, so while one runs for more than the Worker's 1.5 s connect timeout
- * (worker/platform/db/connection.ts) a new connection of that request times out and the route answers 503; the direct figures
- * are then the pipelines' cost on the dev database.
+ * the same service functions run straight against the database (the pipelines' cost on the dev database, which
+ * evaluates them in slices while serving other connections: devdb/README.md, "Long aggregations").
  * Run: npx tsx bench/analytics-dashboard.ts   (EVENTS, RIDERS, RUNS override)
  */
 import { MongoClient, ObjectId } from 'mongodb';

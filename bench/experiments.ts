@@ -5,9 +5,8 @@
  *    `GET /api/users/me` on the same stack for scale.
  * 2. Results over EXPOSURES exposures (half riders, half installations) and as many meaningful actions, seeded
  *    straight into the database: the seconds `GET /api/admin/experiments/:key/results` takes, and the service function
- *    run straight against the database. As bench/analytics-dashboard.ts notes, the dev database evaluates a pipeline
- *    in one blocking call, so a route whose pipeline outlasts the Worker's connect timeout may answer 503; the direct
- *    figure is then the pipeline's cost on the dev database.
+ *    run straight against the database (the pipeline's cost on the dev database, which evaluates it in slices while
+ *    serving other connections: devdb/README.md, "Long aggregations").
  * Run: npx tsx bench/experiments.ts   (REQUESTS=2000, CONCURRENCY=8, EXPOSURES=100000, RUNS=3, PORT=8801 override)
  */
 import fs from 'node:fs';

@@ -1,6 +1,10 @@
-import { Aggregator, ProcessingMode } from 'mingo';
+import { Aggregator, Context, ProcessingMode } from 'mingo';
+import { cloneDeep } from 'mingo/util';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
+import { drain, type Paced, type Pacer, runPaced, runToEnd, timeSlices, UNPACED } from './pacing.js';
+import { groupStage } from './pipeline-group.js';
+import { DEVDB_STAGES, withCompiledExpressions } from './pipeline-stages.js';
 import { compileFilter, mingoOptions, type QueryContext } from './query.js';
 import type { Database } from './store.js';
 import { cloneDoc, type Doc, isPlainObject } from './values.js';
@@ -9,28 +13,163 @@ import { cloneDoc, type Doc, isPlainObject } from './values.js';
 const MAX_VIEW_DEPTH = 20;
 
 /**
- * Runs aggregation stages over `source`. Under a case-insensitive collation the
- * leading `$match` stages run through devdb's folding filter (mingo's `$match`
- * ignores collations); `$lookup` sees the database's collections and views.
+ * Stages whose output for a document depends on that document alone (and, for `$limit`/`$skip`/`$unionWith`,
+ * on its position), so mingo hands out their results one at a time as they are pulled.
+ */
+const STREAMING_STAGES = new Set([
+  '$match',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$unwind',
+  '$lookup',
+  '$redact',
+  '$limit',
+  '$skip',
+  '$unionWith',
+]);
+
+/**
+ * Runs aggregation stages over `source` in one call (views, which are computed inside another command). Results
+ * are those of runPipelinePaced.
  */
 export function runPipeline(db: Database | undefined, stages: Doc[], source: Doc[], ctx: QueryContext): Doc[] {
+  return runToEnd(evaluatePipeline(db, stages, source, ctx, UNPACED));
+}
+
+/**
+ * Runs aggregation stages over `source`, pausing every few milliseconds so the server keeps answering other
+ * connections. The collections the stages read (`$lookup`, `$graphLookup`, `$unionWith`) are taken when it starts,
+ * as `source` is, so writes that land during a pause are not seen: the pipeline reads one point in time.
+ */
+export function runPipelinePaced(
+  db: Database | undefined,
+  stages: Doc[],
+  source: Doc[],
+  ctx: QueryContext,
+): Promise<Doc[]> {
+  const pacer = timeSlices();
+  return runPaced(evaluatePipeline(db, stages, source, ctx, pacer), pacer);
+}
+
+/**
+ * Under a case-insensitive collation the leading `$match` stages run through devdb's folding filter (mingo's
+ * `$match` ignores collations); `$lookup` sees the database's collections and views.
+ */
+function* evaluatePipeline(
+  db: Database | undefined,
+  stages: Doc[],
+  input: Doc[],
+  ctx: QueryContext,
+  pacer: Pacer,
+): Paced<Doc[]> {
+  let source = input;
   let rest = stages;
   // Leading $match stages run as find filters do: folded under a case-insensitive collation, and a large
   // `$in` answered by a key set (mingo's own $match would be quadratic over it).
   while (rest[0] && isPlainObject(rest[0].$match)) {
     const test = compileFilter(rest[0].$match, ctx);
-    source = source.filter(test);
+    source = yield* filterPaced(source, test, pacer);
     rest = rest.slice(1);
   }
+  const snapshot = snapshotOf(db, rest);
   rest = rest.map((stage) => unionWithPrefiltered(db, stage, ctx) ?? stage);
-  const options = mingoOptions({
-    ...ctx,
-    // $lookup etc. may hand foreign documents to later stages that modify them.
-    collectionResolver: (name) => cloneDoc([...(readable(db, name)?.docs.values() ?? [])]),
-  });
-  // Stages such as $addFields shallow-copy and then write nested paths, which
-  // would otherwise reach into stored documents.
-  return new Aggregator(rest, { ...options, processingMode: ProcessingMode.CLONE_INPUT }).run<Doc>(source);
+  // $lookup etc. may hand foreign documents to later stages that modify them.
+  const base = mingoOptions({ ...ctx, collectionResolver: (name) => cloneDoc(snapshot(name)) });
+  const options = { ...base, context: Context.from(base.context ?? Context.init(), DEVDB_STAGES) };
+  return yield* evaluateStages(rest, source, options, pacer);
+}
+
+/** Stages whose output documents are input documents, untouched (or documents of another collection, copied). */
+const PASS_THROUGH_STAGES = new Set(['$match', '$limit', '$skip', '$sort', '$unionWith']);
+
+/**
+ * The stages in segments: a `$group` (paced by groupStage), or any other stage followed by the streaming stages
+ * after it, whose output is pulled a document at a time. The stored documents are copied once, by the first
+ * segment that could change what it is given (stages such as $addFields shallow-copy and then write nested paths,
+ * which would otherwise reach into stored documents): segments that only pass documents on leave that to the
+ * next, a `$group` copies its rows instead, and documents still shared at the end are copied then.
+ */
+function* evaluateStages(
+  stages: Doc[],
+  source: Doc[],
+  options: ReturnType<typeof mingoOptions>,
+  pacer: Pacer,
+): Paced<Doc[]> {
+  let docs = source;
+  let copyInput = true;
+  let i = 0;
+  while (i < stages.length) {
+    const stage = stages[i]!;
+    if (Object.keys(stage).length === 1 && isPlainObject(stage.$group)) {
+      docs = yield* groupStage(docs, stage.$group, options, copyInput, pacer);
+      copyInput = false;
+      i += 1;
+      continue;
+    }
+    let end = i;
+    if (end < stages.length && !STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
+    while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
+    const segment = stages.slice(i, end);
+    const passesOn = segment.every((s) => Object.keys(s).length === 1 && PASS_THROUGH_STAGES.has(stageName(s)));
+    const mode = copyInput && !passesOn ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
+    const aggregator = new Aggregator(segment.map(withCompiledExpressions), { ...options, processingMode: mode });
+    docs = yield* drain<Doc>(aggregator.stream(docs), pacer);
+    copyInput &&= passesOn;
+    i = end;
+  }
+  if (copyInput) docs = yield* copied(docs, pacer);
+  return docs;
+}
+
+function* copied(docs: Doc[], pacer: Pacer): Paced<Doc[]> {
+  const out: Doc[] = [];
+  for (const doc of docs) {
+    out.push(cloneDeep(doc) as Doc);
+    if (pacer.tick()) yield;
+  }
+  return out;
+}
+
+function stageName(stage: Doc): string {
+  return Object.keys(stage)[0] ?? '';
+}
+
+function* filterPaced(docs: Doc[], test: (doc: Doc) => boolean, pacer: Pacer): Paced<Doc[]> {
+  const out: Doc[] = [];
+  for (const doc of docs) {
+    if (test(doc)) out.push(doc);
+    if (pacer.tick()) yield;
+  }
+  return out;
+}
+
+/**
+ * The documents of every collection or view the stages may read, taken now: a name given as `from` or `coll`
+ * anywhere in them (`$lookup`, `$graphLookup`, `$unionWith`, nested pipelines), or as `$unionWith`'s string.
+ * Stored documents are never modified in place, so the arrays stay as they are now. A name missed here is read
+ * when asked for.
+ */
+function snapshotOf(db: Database | undefined, stages: Doc[]): (name: string) => Doc[] {
+  const taken = new Map<string, Doc[]>();
+  const read = (name: string) => [...(readable(db, name)?.docs.values() ?? [])];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (!isPlainObject(value)) return;
+    for (const [key, inner] of Object.entries(value)) {
+      const named = key === 'from' || key === 'coll' || key === '$unionWith';
+      if (named && typeof inner === 'string' && !taken.has(inner)) taken.set(inner, read(inner));
+      else visit(inner);
+    }
+  };
+  visit(stages);
+  return (name) => taken.get(name) ?? read(name);
 }
 
 /**

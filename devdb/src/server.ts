@@ -47,8 +47,13 @@ interface Shared {
   handshakeMs: number;
 }
 
-function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer | undefined {
-  let reply: Doc;
+/** The encoded reply to one message (undefined for `moreToCome`), or a promise of it for a command run in slices. */
+function handleFrame(
+  frame: Frame,
+  shared: Shared,
+  connectionId: number,
+): Buffer | undefined | Promise<Buffer | undefined> {
+  let reply: Doc | Promise<Doc>;
   const legacy = frame.opCode === OP_QUERY;
   let moreToCome = false;
   try {
@@ -65,14 +70,17 @@ function handleFrame(frame: Frame, shared: Shared, connectionId: number): Buffer
   } catch (err) {
     reply = errorReply(new DevDbError('FailedToParse', err instanceof Error ? err.message : String(err)));
   }
-  if (moreToCome) return undefined;
-  try {
-    return legacy ? encodeReply(frame.requestId, reply) : encodeMsg(frame.requestId, reply);
-  } catch (err) {
-    // e.g. a reply over the BSON size limit: report it rather than hang the client.
-    const fallback = errorReply(err);
-    return legacy ? encodeReply(frame.requestId, fallback) : encodeMsg(frame.requestId, fallback);
-  }
+  const encode = (done: Doc): Buffer | undefined => {
+    if (moreToCome) return undefined;
+    try {
+      return legacy ? encodeReply(frame.requestId, done) : encodeMsg(frame.requestId, done);
+    } catch (err) {
+      // e.g. a reply over the BSON size limit: report it rather than hang the client.
+      const fallback = errorReply(err);
+      return legacy ? encodeReply(frame.requestId, fallback) : encodeMsg(frame.requestId, fallback);
+    }
+  };
+  return reply instanceof Promise ? reply.then(encode) : encode(reply);
 }
 
 const OPCOUNTER_OF: Record<string, 'insert' | 'query' | 'update' | 'delete' | 'getmore'> = {
@@ -91,6 +99,25 @@ function serveConnection(socket: net.Socket, shared: Shared, connectionId: numbe
   socket.setNoDelay(true);
   const reader = new FrameReader();
   const send = delayedSender(socket, shared);
+  // A connection's messages run one after another, so its replies keep their order while one of them runs
+  // in slices; other connections are served in the meantime.
+  const backlog: Frame[] = [];
+  let running = false;
+  const serveBacklog = (): void => {
+    while (!running && backlog.length > 0) {
+      const out = handleFrame(backlog.shift()!, shared, connectionId);
+      if (out instanceof Promise) {
+        running = true;
+        void out.then((done) => {
+          running = false;
+          if (done && !socket.destroyed) send(done);
+          serveBacklog();
+        });
+      } else if (out) {
+        send(out);
+      }
+    }
+  };
   socket.on('data', (chunk: Buffer) => {
     let frames: Frame[];
     try {
@@ -101,10 +128,8 @@ function serveConnection(socket: net.Socket, shared: Shared, connectionId: numbe
       socket.destroy();
       return;
     }
-    for (const frame of frames) {
-      const out = handleFrame(frame, shared, connectionId);
-      if (out) send(out);
-    }
+    backlog.push(...frames);
+    serveBacklog();
   });
   // Clients vanishing mid-conversation is routine; the socket just closes.
   socket.on('error', () => {});

@@ -1,5 +1,5 @@
 import { fail, typeMismatch } from '../errors.js';
-import { readable, runPipeline } from '../pipeline.js';
+import { readable, runPipelinePaced } from '../pipeline.js';
 import { optionalNumber, withDefaultCollation } from '../query.js';
 import { type Doc, isPlainObject } from '../values.js';
 import { runMerge, runOut } from './aggregate-output.js';
@@ -13,7 +13,11 @@ function stageName(stage: Doc | undefined): string | undefined {
   return stage ? Object.keys(stage)[0] : undefined;
 }
 
-function aggregate(cmd: Doc, ctx: CommandContext): Doc {
+/**
+ * Evaluated in slices (runPipelinePaced), so other connections are answered while it runs; it reads the
+ * collections as they were when it started, and its `$out`/`$merge` writes land at once when it ends.
+ */
+async function aggregate(cmd: Doc, ctx: CommandContext): Promise<Doc> {
   const target = cmd.aggregate;
   const pipeline = cmd.pipeline;
   if (!Array.isArray(pipeline) || !pipeline.every(isPlainObject)) typeMismatch('pipeline', 'array', pipeline);
@@ -52,7 +56,7 @@ function aggregate(cmd: Doc, ctx: CommandContext): Doc {
     source = isPlainObject(cmd.lsid) ? [{ _id: cmd.lsid, lastUse: new Date() }] : [];
     stages = stages.slice(1);
   }
-  const docs = runPipeline(db, stages, source, qctx);
+  const docs = await runPipelinePaced(db, stages, source, qctx);
   if (output) {
     if (stageName(output) === '$out') runOut(output.$out, docs, ctx);
     else runMerge(output.$merge, docs, ctx);

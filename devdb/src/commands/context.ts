@@ -21,8 +21,8 @@ export interface ConnectionCounts {
   opcounters: Record<'insert' | 'query' | 'update' | 'delete' | 'getmore' | 'command', number>;
 }
 
-/** Returns the reply body; `ok: 1` is added by the dispatcher. */
-export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc;
+/** Returns the reply body, or a promise of it for work done in slices; `ok: 1` is added by the dispatcher. */
+export type CommandHandler = (cmd: Doc, ctx: CommandContext) => Doc | Promise<Doc>;
 
 export function stringField(cmd: Doc, field: string): string {
   const v = cmd[field];

@@ -37,20 +37,29 @@ export function errorReply(err: unknown): Doc {
 }
 
 /**
- * Runs one command and always returns a reply document. Journal records are
- * flushed before returning, so an `ok` reply means the write reached the OS.
+ * Runs one command and always returns a reply document (a promise of it for a command evaluated in slices).
+ * Journal records are flushed before the reply, so an `ok` reply means the write reached the OS.
  */
-export function runCommand(cmd: Doc, ctx: CommandContext): Doc {
-  let reply: Doc;
+export function runCommand(cmd: Doc, ctx: CommandContext): Doc | Promise<Doc> {
+  let body: Doc | Promise<Doc>;
   try {
     const name = Object.keys(cmd)[0] ?? '';
     const handler = handlers.get(name);
-    reply = handler
-      ? { ...handler(cmd, ctx), ok: 1 }
-      : errorReply(new DevDbError('CommandNotFound', `no such command: '${name}'`));
+    if (!handler) return flushed(errorReply(new DevDbError('CommandNotFound', `no such command: '${name}'`)), ctx);
+    body = handler(cmd, ctx);
   } catch (err) {
-    reply = errorReply(err);
+    return flushed(errorReply(err), ctx);
   }
+  if (body instanceof Promise) {
+    return body.then(
+      (done) => flushed({ ...done, ok: 1 }, ctx),
+      (err: unknown) => flushed(errorReply(err), ctx),
+    );
+  }
+  return flushed({ ...body, ok: 1 }, ctx);
+}
+
+function flushed(reply: Doc, ctx: CommandContext): Doc {
   try {
     // Also after failures: ordered batches may have applied writes before failing.
     ctx.store.flush();
