@@ -79,10 +79,15 @@ function startVoiceBox(): void {
   console.log(`[dev] voice box on port ${config.voicePort}; the Worker reaches it at VOICE_URL=${config.voiceUrl}`);
 }
 
+// DEV_DIRECT=1: the Worker served through Miniflare's own server with no wrangler proxy (scripts/workerd-direct.ts),
+// as production has none; it takes the same arguments but neither reloads on changes nor serves /__scheduled.
+const runner = process.env.DEV_DIRECT === '1' ? ['--import', 'tsx', 'scripts/workerd-direct.ts'] : null;
+
 function startWorker(uri: string, dbName: string): void {
   const wrangler = spawn(
-    'node_modules/.bin/wrangler',
+    runner ? process.execPath : 'node_modules/.bin/wrangler',
     [
+      ...(runner ?? []),
       'dev',
       '--ip',
       '127.0.0.1',

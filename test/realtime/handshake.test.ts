@@ -64,6 +64,13 @@ describe('the Socket.IO handshake at /socket.io/', () => {
     expect(await v3.json()).toMatchObject({ details: [{ field: 'EIO' }] });
   });
 
+  it('accepts no permessage-deflate offer: each frame is sent as encoded, not deflated per socket', async () => {
+    // ws offers permessage-deflate by default, as browsers and socket.io-client on Node do.
+    const { ws } = await rawSocket();
+    expect(ws.extensions).toBe('');
+    ws.close();
+  });
+
   it('opens with the session id, ping timings and payload limit', async () => {
     const { ws, frames } = await rawSocket();
     expect(frames[0]![0]).toBe('0');

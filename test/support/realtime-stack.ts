@@ -23,6 +23,11 @@ export interface RealtimeStackOptions {
    * that a bench cuts to make the database unreachable (bench/scale/run.ts).
    */
   routeDatabase?: (devdbUri: string) => Promise<string>;
+  /**
+   * Serve the Worker through Miniflare's own server (scripts/workerd-direct.ts) instead of `wrangler dev`, whose
+   * proxy relays every request and frame through a second workerd: what production has no counterpart of.
+   */
+  direct?: boolean;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -47,7 +52,10 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', state);
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
-  const worker = spawn('node_modules/.bin/wrangler', args, {
+  const [command, ...prefix] = options.direct
+    ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
+    : ['node_modules/.bin/wrangler'];
+  const worker = spawn(command!, [...prefix, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
   });

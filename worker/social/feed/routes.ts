@@ -29,6 +29,7 @@ import { POST_REFUSALS } from './refusals';
 import { removePost } from './removal';
 import { DeletedPost, FeedPage, FeedPost, FeedQuery, NewPost, PostParam } from './schema';
 import { findPost, insertPost, listPosts } from './service';
+import { postView } from './views';
 
 const TAGS = ['feed'];
 const noPost = errorResponse('No such post');
@@ -150,6 +151,10 @@ export const feedRoutes = createRouter<AppEnv>()
     }
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId();
+    // Read while the post is stored rather than after: the audience is on the path to every receiver.
+    const blockers = blockersOf(c.var.db, userId);
+    // A refused or failed write never publishes; a failed read is reported by the publish that awaits it.
+    blockers.catch(() => undefined);
     const media = await attachedMedia(c, userId, postId, fields.media);
     const post = await insertPost(c.var.db, userId, {
       _id: postId,
@@ -161,12 +166,13 @@ export const feedRoutes = createRouter<AppEnv>()
       await releaseFromPost(c.var.db, postId);
       throw err;
     });
-    const [view] = await postViews(c.var.db, [post], userId);
-    const { myReaction: _reaction, saved: _saved, ...publicPost } = view!;
+    // Nothing to read for a new post's view: its author is the caller's account, and nobody reacted to or saved it yet.
+    const view = postView(post, c.var.account, { myReaction: null, saved: false });
+    const { myReaction: _reaction, saved: _saved, ...publicPost } = view;
     publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
-      everyoneBut: await blockersOf(c.var.db, userId),
+      everyoneBut: await blockers,
     }));
-    return c.json(view!, 201);
+    return c.json(view, 201);
   })
   .openapi(getOne, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);

@@ -1,0 +1,36 @@
+// The `wrangler dev` arguments scripts/workerd-direct.ts takes, so the local stack starts either with the same list.
+
+export interface DirectArguments {
+  host: string;
+  port: number;
+  persistTo: string | undefined;
+  inspectorPort: number | undefined;
+  vars: Record<string, string>;
+}
+
+/** Reads the `wrangler dev` options the local stack passes; any other is refused rather than silently ignored. */
+export function directArguments(argv: string[]): DirectArguments {
+  const parsed: DirectArguments = {
+    host: '127.0.0.1',
+    port: 8787,
+    persistTo: undefined,
+    inspectorPort: undefined,
+    vars: {},
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, value] = [argv[i]!, argv[i + 1]];
+    if (flag === 'dev' || flag === '--test-scheduled') continue;
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    i++;
+    if (flag === '--ip') parsed.host = value;
+    else if (flag === '--port') parsed.port = Number(value);
+    else if (flag === '--persist-to') parsed.persistTo = value;
+    else if (flag === '--inspector-port') parsed.inspectorPort = Number(value);
+    else if (flag === '--var') {
+      const at = value.indexOf(':');
+      if (at < 1) throw new Error(`--var takes NAME:VALUE, got ${value}`);
+      parsed.vars[value.slice(0, at)] = value.slice(at + 1);
+    } else throw new Error(`${flag} is not an option of the direct runner`);
+  }
+  return parsed;
+}

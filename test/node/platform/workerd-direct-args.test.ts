@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { directArguments } from '../../../scripts/workerd-direct-args';
+
+describe('the arguments of the runner without wrangler proxy', () => {
+  it('reads the wrangler dev arguments the local stack passes, a setting value holding colons included', () => {
+    const args = directArguments([
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      '8799',
+      '--persist-to',
+      '/tmp/state',
+      '--var',
+      'MONGODB_URI:mongodb://127.0.0.1:27018/rider',
+      '--var',
+      'JWT_SECRET:s',
+      '--test-scheduled',
+      '--inspector-port',
+      '9799',
+    ]);
+    expect(args).toEqual({
+      host: '127.0.0.1',
+      port: 8799,
+      persistTo: '/tmp/state',
+      inspectorPort: 9799,
+      vars: { MONGODB_URI: 'mongodb://127.0.0.1:27018/rider', JWT_SECRET: 's' },
+    });
+  });
+
+  it('refuses an option it would otherwise ignore, and a flag without its value', () => {
+    expect(() => directArguments(['--local-protocol', 'https'])).toThrow('--local-protocol is not an option');
+    expect(() => directArguments(['--port'])).toThrow('--port needs a value');
+    expect(() => directArguments(['--var', 'NOCOLON'])).toThrow('--var takes NAME:VALUE');
+  });
+});
