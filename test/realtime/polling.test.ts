@@ -117,4 +117,18 @@ describe('Engine.IO long-polling at /socket.io/', () => {
     expect(large.status).toBe(413);
     expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
   });
+
+  it('refuses a POST to a closed or unknown session without breaking the connection it came on', async () => {
+    const { sid } = JSON.parse((await (await engine('transport=polling')).text()).slice(1));
+    expect(await (await engine(`transport=polling&sid=${sid}`, { method: 'POST', body: '1' })).text()).toBe('ok');
+    // A pong arriving after its session closed (ping timeout, client close) is answered before its body is read.
+    for (const gone of [sid, '0'.repeat(32)]) {
+      for (let i = 0; i < 10; i++) {
+        const res = await engine(`transport=polling&sid=${gone}`, { method: 'POST', body: `3${'x'.repeat(2000)}` });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ details: [{ field: 'sid' }] });
+      }
+    }
+    expect(stack.output()).not.toContain("Can't read from request stream");
+  });
 });

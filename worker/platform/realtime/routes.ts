@@ -81,8 +81,12 @@ function checkEngine(EIO: string | undefined, transport: string | undefined): vo
 }
 
 /** Hands the request to its shard, telling the shard its own index so the session ids it issues route back to it. */
-function toShard(c: { env: AppEnv['Bindings']; req: { raw: Request } }, shard: number): Promise<Response> {
-  const request = new Request(c.req.raw);
+async function toShard(c: { env: AppEnv['Bindings']; req: { raw: Request } }, shard: number): Promise<Response> {
+  const { raw } = c.req;
+  // A POST is read here, not streamed on: a shard that answers without reading it (a closed session) would
+  // otherwise leave the stream running after the response, and the runtime then breaks the client's connection.
+  const body = raw.method === 'POST' ? await raw.arrayBuffer() : null;
+  const request = body ? new Request(raw.url, { method: raw.method, headers: raw.headers, body }) : new Request(raw);
   request.headers.set(SHARD_HEADER, String(shard));
   return c.env.SOCKET_SHARD.get(c.env.SOCKET_SHARD.idFromName(shardName(shard))).fetch(request);
 }
