@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig, defineProject } from 'vitest/config';
-import RuntimesFirst from './test/support/sequencer';
+import StacksFirst from './test/support/sequencer';
 
 // The driver is pre-bundled for workerd; Node built-ins stay imports that nodejs_compat
 // serves, except `process`, which is aliased to the shim below.
@@ -125,7 +125,7 @@ export default defineConfig({
     // Files mostly wait on the dev database, workerd and the local stacks they start: five at a time kept two
     // cores busiest (full suite 244 s of vitest with 5, 252 s with 4, 275 s with 3, measured on an idle machine).
     maxWorkers: 5,
-    sequence: { sequencer: RuntimesFirst },
+    sequence: { sequencer: StacksFirst },
     projects: [
       // Test files share a workerd runtime and the Worker's loaded modules: loading the Worker afresh for each
       // file cost ~13 s of import per file, more than most files' tests. Each file still works in a database
