@@ -35,7 +35,8 @@ export async function storePhoto(
     throw err;
   }
   const bytes = stripped.bytes.length;
-  if (!(await chargeUsage(store, ownerId, bytes))) return 'over-quota';
+  const day = await chargeUsage(store, ownerId, bytes);
+  if (day === null) return 'over-quota';
   const _id = new ObjectId();
   const key = keyOf(ownerId, _id);
   try {
@@ -57,7 +58,7 @@ export async function storePhoto(
     await store.media.insertOne(media);
     return media;
   } catch (err) {
-    await refundUsage(store, ownerId, bytes);
+    await refundUsage(store, ownerId, bytes, day);
     await bucket.delete(key);
     throw err;
   }
@@ -86,7 +87,7 @@ export async function startUpload(
   declared: { type: VideoType; bytes: number },
 ): Promise<MediaUploadDoc | 'too-large' | 'over-quota'> {
   if (declared.bytes > LIMITS.media.videoMaxBytes) return 'too-large';
-  if (!(await chargeUsage(store, ownerId, declared.bytes))) return 'over-quota';
+  if ((await chargeUsage(store, ownerId, declared.bytes)) === null) return 'over-quota';
   const _id = new ObjectId();
   const key = keyOf(ownerId, _id);
   const multipart = await bucket.createMultipartUpload(key, { httpMetadata: { contentType: declared.type } });
