@@ -148,6 +148,8 @@ export const LIMITS = {
     uploadDays: 7,
     /** Media of a post removed by moderation stays hidden this long (for appeals), then goes. */
     hiddenDays: 30,
+    /** A complete that stopped midway (its Worker gone) holds the upload this long before another may take it over. */
+    completeClaimSeconds: 60,
     /** Cache-Control max-age of public media: at least a day; the bytes under an id never change. */
     publicMaxAgeSeconds: 7 * 24 * 60 * 60,
     /** The most of a video's movie box read for its duration and size. */
