@@ -1,6 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { createStore } from '../../../worker/platform/db/store';
 import { LIMITS } from '../../../worker/platform/limits';
+import type { MediaUploadDoc } from '../../../worker/social/documents';
+import { putPart } from '../../../worker/social/media/service';
 import { register, type TestAccount } from '../../support/accounts';
 import { call } from '../../support/content';
 import { sendPart } from '../../support/media';
@@ -73,5 +76,33 @@ describe('completing a video upload', () => {
     const after = await sendPart(api, rider, uploadId, 2, part(2));
     expect(after.status).toBe(409);
     expect((await after.json<any>()).error).toMatch(/already completed/);
+  });
+});
+
+describe('parts sent together', () => {
+  it('keeps the type read from part 1 when another part read the upload before part 1 landed', async () => {
+    const rider = await register(api);
+    // Declared MP4, a QuickTime movie in fact.
+    const file = video({ totalBytes: PART + 1000, brand: 'qt  ' });
+    const started = await call(api, 'POST', '/api/media/uploads', {
+      as: rider,
+      json: { type: 'video/mp4', bytes: file.length },
+    });
+    const { uploadId } = await started.json<any>();
+    const _id = new ObjectId(uploadId);
+    const before = await api.db((db) => db.collection<MediaUploadDoc>('media_uploads').findOne({ _id }));
+    expect((await sendPart(api, rider, uploadId, 1, file.subarray(0, PART))).status).toBe(200);
+    // Part 2's request read the upload before part 1 landed and writes after it.
+    await api.db((db) =>
+      putPart(
+        createStore(() => db),
+        api.env.MEDIA,
+        before!,
+        2,
+        file.subarray(PART),
+      ),
+    );
+    const upload = await (await call(api, 'GET', `/api/media/uploads/${uploadId}`, { as: rider })).json<any>();
+    expect(upload).toMatchObject({ type: 'video/quicktime', missing: [] });
   });
 });

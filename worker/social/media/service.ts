@@ -124,12 +124,13 @@ export async function putPart(
   bytes: Uint8Array,
 ): Promise<MediaUploadDoc | Unsupported | 'gone' | 'completing' | 'completed'> {
   if (upload.completingAt) return 'completing';
-  let type = upload.type;
+  // Only part 1 writes the type: another part's copy of the upload may predate it and hold the declared one.
+  const set: Record<string, unknown> = { updatedAt: new Date() };
   if (n === 1) {
     const sniffed = sniff(bytes);
     if (!sniffed.supported) return { outcome: 'unsupported', what: sniffed.what };
     if (sniffed.kind !== 'video') return { outcome: 'unsupported', what: `a photo (${sniffed.type})` };
-    type = sniffed.type as VideoType;
+    set.type = sniffed.type as VideoType;
   }
   let etag: string;
   try {
@@ -141,7 +142,7 @@ export async function putPart(
   // One field per part: a part sent again (a retry after a dropped connection) replaces its own entry only.
   const updated = await store.media_uploads.findOneAndUpdate(
     { _id: upload._id, completingAt: { $exists: false } },
-    { $set: { [`parts.${n}`]: { etag, bytes: bytes.length }, type, updatedAt: new Date() } },
+    { $set: { ...set, [`parts.${n}`]: { etag, bytes: bytes.length } } },
     { returnDocument: 'after' },
   );
   if (updated) return updated;
