@@ -227,7 +227,8 @@ export const mediaRoutes = createRouter<AppEnv>()
     const headers: Record<string, string> = {
       ETag: media.etag,
       'Cache-Control': isPublic
-        ? `public, max-age=${LIMITS.media.publicMaxAgeSeconds}, immutable`
+        ? // Not immutable: a removal must reach caches once max-age runs out.
+          `public, max-age=${LIMITS.media.publicMaxAgeSeconds}`
         : 'private, no-store',
       'Accept-Ranges': 'bytes',
     };
