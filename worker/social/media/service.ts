@@ -301,12 +301,15 @@ export async function releaseFromPost(store: Store, postId: ObjectId): Promise<v
 
 /**
  * Makes the owner's photo their profile picture, by one conditional update (unattached or already their
- * picture); the picture it replaces is let go, and the cleanup run deletes it.
+ * picture), and points the rider's `imageUri` at `url`. The picture the rider held until that write is let go
+ * (the cleanup run deletes it): read by the same write, so two changes racing each let go of exactly the one
+ * they replaced, never the other's.
  */
 export async function claimForProfile(
   store: Store,
   ownerId: ObjectId,
   mediaId: ObjectId,
+  urlOf: (mediaId: ObjectId) => string,
 ): Promise<MediaDoc | AttachRefused> {
   const media = await store.media.findOneAndUpdate(
     {
@@ -324,10 +327,25 @@ export async function claimForProfile(
     if (!own || own.hiddenAt) return 'media-not-found';
     return own.kind === 'image' ? 'media-attached' : 'not-a-photo';
   }
-  await store.media.updateMany(
-    { ownerId, 'attachedTo.kind': 'profile', _id: { $ne: mediaId } },
-    { $unset: { attachedTo: '' }, $set: { updatedAt: new Date() } },
+  const url = urlOf(mediaId);
+  const before = await store.users.findOneAndUpdate(
+    { _id: ownerId },
+    { $set: { imageUri: url, updatedAt: new Date() } },
+    { returnDocument: 'before', projection: { imageUri: 1 } },
   );
+  const replaced = before?.imageUri;
+  if (replaced && replaced !== url) {
+    const previous = await store.media
+      .find({ ownerId, 'attachedTo.kind': 'profile', _id: { $ne: mediaId } }, { projection: { _id: 1 } })
+      .toArray();
+    const ids = previous.filter(({ _id }) => urlOf(_id) === replaced).map(({ _id }) => _id);
+    if (ids.length) {
+      await store.media.updateMany(
+        { _id: { $in: ids }, 'attachedTo.kind': 'profile' },
+        { $unset: { attachedTo: '' }, $set: { updatedAt: new Date() } },
+      );
+    }
+  }
   return media;
 }
 
