@@ -148,8 +148,10 @@ export const LIMITS = {
     uploadDays: 7,
     /** Media of a post removed by moderation stays hidden this long (for appeals), then goes. */
     hiddenDays: 30,
-    /** Cache-Control max-age of public media: at least a day; the bytes under an id never change. */
-    publicMaxAgeSeconds: 7 * 24 * 60 * 60,
+    /** A complete that stopped midway (its Worker gone) holds the upload this long before another may take it over. */
+    completeClaimSeconds: 60,
+    /** Cache-Control max-age of public media: media of a removed or deleted post must leave caches within a day. */
+    publicMaxAgeSeconds: 24 * 60 * 60,
     /** The most of a video's movie box read for its duration and size. */
     movieBoxReadBytes: 1024 * 1024,
     /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */

@@ -124,6 +124,8 @@ export interface MediaUploadDoc extends StoredDoc {
   partBytes: number;
   /** Part number → what R2 answered for it; each part is set on its own, so parts may arrive in any order. */
   parts: Record<string, { etag: string; bytes: number }>;
+  /** Set while one complete works on the upload: a second complete or a late part is refused meanwhile. */
+  completingAt?: Date;
 }
 
 /** Bytes a rider uploaded on one UTC day; `_id` is `<userId>:<YYYY-MM-DD>`, moved by one conditional `$inc`. */

@@ -9,6 +9,10 @@ const bytesOf = (...values: (number | string)[]) =>
     values.flatMap((value) => (typeof value === 'string' ? [...value].map((ch) => ch.charCodeAt(0)) : [value])),
   );
 
+/** An ftyp box of major brand `major` listing `compatible`, then the start of a media data box. */
+const ftyp = (major: string, ...compatible: string[]) =>
+  bytesOf(0, 0, 0, 16 + 4 * compatible.length, 'ftyp', major, 0, 0, 0, 0, ...compatible, 0, 0, 0, 8, 'mdat');
+
 describe('sniffing the type from the bytes', () => {
   it.each([
     ['JPEG', phoneJpeg(8, 8, 1), 'image/jpeg'],
@@ -17,6 +21,10 @@ describe('sniffing the type from the bytes', () => {
     ['MP4', video({ totalBytes: 4096 }), 'video/mp4'],
     ['QuickTime by brand', video({ totalBytes: 4096, brand: 'qt  ' }), 'video/quicktime'],
     ['QuickTime without ftyp', bytesOf(0, 0, 0, 8, 'wide', 0, 0, 0, 8, 'mdat'), 'video/quicktime'],
+    ['MP4 of brand mp42', ftyp('mp42', 'isom'), 'video/mp4'],
+    ['MP4 of brand iso5 (DASH)', ftyp('iso5', 'dash'), 'video/mp4'],
+    ['M4V', ftyp('M4V ', 'M4V ', 'mp42'), 'video/mp4'],
+    ['a camera brand compatible with mp42 (Sony XAVC)', ftyp('XAVC', 'XAVC', 'mp42', 'iso2'), 'video/mp4'],
   ])('%s', (_, bytes, type) => {
     expect(sniff(bytes)).toMatchObject({ supported: true, type });
   });
@@ -25,6 +33,18 @@ describe('sniffing the type from the bytes', () => {
     [bytesOf('GIF89a', 1, 0, 1, 0), 'a GIF image'],
     [bytesOf(0, 0, 0, 24, 'ftypheic', 0, 0, 0, 0), 'a HEIC image'],
     [bytesOf(0, 0, 0, 24, 'ftypavif', 0, 0, 0, 0), 'an AVIF image'],
+    [ftyp('heix', 'mif1', 'heix'), 'a HEIC image'],
+    [ftyp('mif1', 'mif1', 'heic'), 'a HEIF image'],
+    [ftyp('msf1', 'msf1', 'hevc'), 'a HEIF image sequence'],
+    [ftyp('MiHE', 'MiHE', 'miaf'), 'a HEIF image'],
+    [ftyp('heim', 'heim'), 'a HEIF image'],
+    [ftyp('heis', 'heis'), 'a HEIF image sequence'],
+    [ftyp('miaf', 'miaf'), 'a HEIF image'],
+    [ftyp('avis', 'avis', 'msf1'), 'an AVIF image sequence'],
+    [ftyp('crx ', 'crx ', 'isom'), 'a Canon CR3 raw photo'],
+    [ftyp('M4A ', 'M4A ', 'mp42', 'isom'), 'an MPEG-4 audio file'],
+    [ftyp('3gp5', '3gp5', 'isom'), 'a 3GPP video'],
+    [ftyp('abcd', 'abcd'), "an ISO media file of brand 'abcd'"],
     [bytesOf('%PDF-1.7\n'), 'a PDF document'],
     [bytesOf('<svg xmlns="http://www.w3.org/2000/svg">'), 'text markup (HTML, XML or SVG)'],
     [bytesOf('{"a":1}'), 'JSON text'],

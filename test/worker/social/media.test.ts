@@ -2,7 +2,9 @@ import jpeg from 'jpeg-js';
 import { ObjectId } from 'mongodb';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { createStore, type Store } from '../../../worker/platform/db/store';
 import { LIMITS } from '../../../worker/platform/limits';
+import { claimForProfile } from '../../../worker/social/media/service';
 import { register, registerAdmin } from '../../support/accounts';
 import { call } from '../../support/content';
 import { newPost } from '../../support/feed';
@@ -31,6 +33,25 @@ function pictureChunks(png: Uint8Array): Uint8Array[] {
     if (type === 'IHDR' || type === 'IDAT') chunks.push(png.subarray(pos, pos + 12 + view.getUint32(pos)));
   }
   return chunks;
+}
+
+/** The store with one interleaving forced: `meanwhile` runs just before the first media `updateMany`. */
+function releaseAfter(store: Store, meanwhile: () => Promise<unknown>): Store {
+  let raced = false;
+  const media = new Proxy(store.media, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop !== 'updateMany') return typeof value === 'function' ? value.bind(target) : value;
+      return async (...args: Parameters<typeof target.updateMany>) => {
+        if (!raced) {
+          raced = true;
+          await meanwhile();
+        }
+        return target.updateMany(...args);
+      };
+    },
+  });
+  return new Proxy(store, { get: (target, prop) => (prop === 'media' ? media : Reflect.get(target, prop)) });
 }
 
 describe('photo uploads', () => {
@@ -133,7 +154,7 @@ describe('photo uploads', () => {
 });
 
 describe('serving attached media', () => {
-  it('is public with a day of caching, answers one range with 206, 416 past the end, and 304 for its ETag', async () => {
+  it('is public with at most a day of caching, answers one range with 206, 416 past the end, and 304 for its ETag', async () => {
     const rider = await register(api);
     const media = await uploadPhoto(api, rider, phoneJpeg(32, 24, 1));
     const post = await newPost(api, rider, { text: 'Crooked grind', media: [{ mediaId: media.mediaId }] });
@@ -144,7 +165,9 @@ describe('serving attached media', () => {
     expect(whole.status).toBe(200);
     const maxAge = Number(/max-age=(\d+)/.exec(whole.headers.get('cache-control')!)![1]);
     expect(whole.headers.get('cache-control')).toMatch(/^public/);
-    expect(maxAge).toBeGreaterThanOrEqual(86_400);
+    // A removed post's media must leave shared caches within a day: cached at most that long, never immutable.
+    expect(maxAge).toBe(86_400);
+    expect(whole.headers.get('cache-control')).not.toMatch(/immutable/);
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
     expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
     const etag = whole.headers.get('etag')!;
@@ -239,6 +262,34 @@ describe('attaching media', () => {
       json: { imageMediaId: posted.mediaId, imageUri: 'https://cdn.example.com/me.jpg' },
     });
     expect(both.status).toBe(400);
+  });
+
+  it('keeps the picture of the change that wrote last attached when two picture changes race', async () => {
+    const rider = await register(api);
+    const ownerId = new ObjectId(rider._id);
+    const [first, a, b] = [
+      await uploadPhoto(api, rider, phoneJpeg(8, 8, 1)),
+      await uploadPhoto(api, rider, phoneJpeg(8, 8, 1)),
+      await uploadPhoto(api, rider, phoneJpeg(8, 8, 1)),
+    ];
+    await call(api, 'PATCH', '/api/users/me', { as: rider, json: { imageMediaId: first.mediaId } });
+    const urlOf = (id: ObjectId) => `${new URL(first.url).origin}/api/media/${id.toHexString()}`;
+    await api.db(async (db) => {
+      const store = createStore(() => db);
+      const change = (s: Store, media: { mediaId: string }) =>
+        claimForProfile(s, ownerId, new ObjectId(media.mediaId), urlOf);
+      // B's whole change runs while A, having claimed its photo, is about to let go of the previous one.
+      await change(
+        releaseAfter(store, () => change(store, b)),
+        a,
+      );
+    });
+    const me = await (await call(api, 'GET', '/api/users/me', { as: rider })).json<any>();
+    const attached = await api.db((db) =>
+      db.collection('media').find({ ownerId, 'attachedTo.kind': 'profile' }).toArray(),
+    );
+    expect(attached.map((m) => urlOf(m._id as ObjectId))).toEqual([me.imageUri]);
+    expect((await get(pathOf(me.imageUri))).status).toBe(200);
   });
 
   it('deletes the media of a deleted post, files included; a post removed by moderation hides its media', async () => {

@@ -89,7 +89,7 @@ export interface UserRouteDeps {
   personalData: readonly Cleanup[];
   /** Throws the refusal (400 wrong, 429 limited) unless `given` is the account's current password. */
   checkCurrentPassword(c: Context<AppEnv>, account: { email: string; password: string }, given: string): Promise<void>;
-  /** Makes the rider's uploaded photo their picture and answers its URL; throws the refusal (404, 409, 400) otherwise. */
+  /** Makes the rider's uploaded photo their picture, imageUri included; throws the refusal (404, 409, 400) otherwise. */
   profilePicture(c: Context<AppEnv>, userId: ObjectId, mediaId: ObjectId): Promise<string>;
   /** Revokes every session of the account but `keep`; the count revoked. */
   revokeOtherSessions(store: Store, userId: ObjectId, keep: ObjectId | undefined): Promise<number>;
@@ -155,7 +155,9 @@ export const userRoutes = (deps: UserRouteDeps) => {
       .openapi(patchMe, async (c) => {
         const { imageMediaId, ...changes } = c.req.valid('json');
         const userId = new ObjectId(c.var.user._id);
-        if (imageMediaId) changes.imageUri = await deps.profilePicture(c, userId, new ObjectId(imageMediaId));
+        // profilePicture writes imageUri itself, in the write that tells which picture it replaced; writing it
+        // again here could put back a picture a racing change already let go.
+        if (imageMediaId) await deps.profilePicture(c, userId, new ObjectId(imageMediaId));
         const outcome = await updateUser(c.var.db, userId, changes);
         if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
         return c.json(userView(outcome), 200);

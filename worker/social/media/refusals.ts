@@ -8,6 +8,9 @@ const { photoMaxBytes, videoMaxBytes, dailyBytesPerRider } = LIMITS.media;
 type MediaRefused =
   | 'not-found'
   | 'upload-not-found'
+  | 'upload-completing'
+  | 'upload-completed'
+  | 'upload-lost'
   | 'photo-too-large'
   | 'video-too-large'
   | 'part-too-large'
@@ -25,6 +28,18 @@ const SUPPORTED = 'JPEG, PNG or WebP photos, MP4 or QuickTime videos';
 export const MEDIA_REFUSALS: Refusals<MediaRefused> = {
   'not-found': { status: 404, message: 'Media not found.' },
   'upload-not-found': { status: 404, message: 'Upload not found.' },
+  'upload-completing': {
+    status: 409,
+    message: 'This upload is being completed: POST …/complete again in a moment for the media.',
+  },
+  'upload-completed': {
+    status: 409,
+    message: 'This upload is already completed: its media has the upload id; start a new upload to send another video.',
+  },
+  'upload-lost': {
+    status: 409,
+    message: 'This upload can no longer be completed (the storage no longer holds it): start a new upload.',
+  },
   'photo-too-large': { status: 413, message: `A photo may be at most ${photoMaxBytes / MB} MB.` },
   'video-too-large': { status: 413, message: `A video may be at most ${videoMaxBytes / MB} MB.` },
   'part-too-large': { status: 413, message: 'The part is larger than this part must be (see partSize).' },

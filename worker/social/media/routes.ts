@@ -25,6 +25,7 @@ import {
 } from './schema';
 import {
   completeUpload,
+  findOwnMedia,
   findServable,
   findUpload,
   partCount,
@@ -99,6 +100,7 @@ const sendPart = defineRoute({
     200: jsonResponse(Upload, 'The upload with this part'),
     400: errorResponse('No such part number, or the part is not the size it must be'),
     404: noUpload,
+    409: errorResponse('The upload is being completed or is already completed: no part may change it'),
     413: errorResponse('The part is larger than it must be'),
     415: unsupported,
   },
@@ -114,7 +116,9 @@ const complete = defineRoute({
   responses: {
     200: jsonResponse(Media, 'The stored video, with its duration and size where the file carries them'),
     404: noUpload,
-    409: errorResponse('Parts are missing (the message lists them)'),
+    409: errorResponse(
+      'Parts are missing (the message lists them), another complete of this upload is under way (complete again in a moment), or the storage no longer holds the upload',
+    ),
   },
 });
 
@@ -187,7 +191,10 @@ export const mediaRoutes = createRouter<AppEnv>()
   .openapi(sendPart, async (c) => {
     const { uploadId, n } = c.req.valid('param');
     const upload = await findUpload(c.var.db, ownerOf(c), new ObjectId(uploadId));
-    if (!upload) throw refusal(MEDIA_REFUSALS, 'upload-not-found');
+    if (!upload) {
+      const done = await findOwnMedia(c.var.db, ownerOf(c), new ObjectId(uploadId));
+      throw refusal(MEDIA_REFUSALS, done ? 'upload-completed' : 'upload-not-found');
+    }
     const expected = partSize(upload, n);
     if (expected === undefined) throw refusal(MEDIA_REFUSALS, { outcome: 'no-such-part', n, count: partCount(upload) });
     const sent = await readCapped(c.req.raw.body, expected);
@@ -196,6 +203,7 @@ export const mediaRoutes = createRouter<AppEnv>()
       throw refusal(MEDIA_REFUSALS, { outcome: 'part-size', n, expected, got: sent.length });
     const outcome = await putPart(c.var.db, c.env.MEDIA, upload, n, sent);
     if (outcome === 'gone') throw refusal(MEDIA_REFUSALS, 'upload-not-found');
+    if (outcome === 'completing' || outcome === 'completed') throw refusal(MEDIA_REFUSALS, `upload-${outcome}`);
     if ('outcome' in outcome) throw refusal(MEDIA_REFUSALS, outcome);
     return c.json(uploadView(outcome), 200);
   })
@@ -207,6 +215,7 @@ export const mediaRoutes = createRouter<AppEnv>()
       new ObjectId(c.req.valid('param').uploadId),
     );
     if (outcome === 'not-found') throw refusal(MEDIA_REFUSALS, 'upload-not-found');
+    if (outcome === 'completing' || outcome === 'lost') throw refusal(MEDIA_REFUSALS, `upload-${outcome}`);
     if ('outcome' in outcome) throw refusal(MEDIA_REFUSALS, outcome);
     return c.json(mediaView(c, outcome), 200);
   })
@@ -218,7 +227,8 @@ export const mediaRoutes = createRouter<AppEnv>()
     const headers: Record<string, string> = {
       ETag: media.etag,
       'Cache-Control': isPublic
-        ? `public, max-age=${LIMITS.media.publicMaxAgeSeconds}, immutable`
+        ? // Not immutable: a removal must reach caches once max-age runs out.
+          `public, max-age=${LIMITS.media.publicMaxAgeSeconds}`
         : 'private, no-store',
       'Accept-Ranges': 'bytes',
     };

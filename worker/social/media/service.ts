@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../../platform/db/errors';
+import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { MediaDoc, MediaUploadDoc } from '../documents';
@@ -35,7 +35,8 @@ export async function storePhoto(
     throw err;
   }
   const bytes = stripped.bytes.length;
-  if (!(await chargeUsage(store, ownerId, bytes))) return 'over-quota';
+  const day = await chargeUsage(store, ownerId, bytes);
+  if (day === null) return 'over-quota';
   const _id = new ObjectId();
   const key = keyOf(ownerId, _id);
   try {
@@ -57,7 +58,7 @@ export async function storePhoto(
     await store.media.insertOne(media);
     return media;
   } catch (err) {
-    await refundUsage(store, ownerId, bytes);
+    await refundUsage(store, ownerId, bytes, day);
     await bucket.delete(key);
     throw err;
   }
@@ -86,7 +87,7 @@ export async function startUpload(
   declared: { type: VideoType; bytes: number },
 ): Promise<MediaUploadDoc | 'too-large' | 'over-quota'> {
   if (declared.bytes > LIMITS.media.videoMaxBytes) return 'too-large';
-  if (!(await chargeUsage(store, ownerId, declared.bytes))) return 'over-quota';
+  if ((await chargeUsage(store, ownerId, declared.bytes)) === null) return 'over-quota';
   const _id = new ObjectId();
   const key = keyOf(ownerId, _id);
   const multipart = await bucket.createMultipartUpload(key, { httpMetadata: { contentType: declared.type } });
@@ -121,23 +122,37 @@ export async function putPart(
   upload: MediaUploadDoc,
   n: number,
   bytes: Uint8Array,
-): Promise<MediaUploadDoc | Unsupported | 'gone'> {
-  let type = upload.type;
+): Promise<MediaUploadDoc | Unsupported | 'gone' | 'completing' | 'completed'> {
+  if (upload.completingAt) return 'completing';
+  // Only part 1 writes the type: another part's copy of the upload may predate it and hold the declared one.
+  const set: Record<string, unknown> = { updatedAt: new Date() };
   if (n === 1) {
     const sniffed = sniff(bytes);
     if (!sniffed.supported) return { outcome: 'unsupported', what: sniffed.what };
     if (sniffed.kind !== 'video') return { outcome: 'unsupported', what: `a photo (${sniffed.type})` };
-    type = sniffed.type as VideoType;
+    set.type = sniffed.type as VideoType;
   }
-  const part = await bucket.resumeMultipartUpload(upload.key, upload.r2UploadId).uploadPart(n, bytes);
+  let etag: string;
+  try {
+    etag = (await bucket.resumeMultipartUpload(upload.key, upload.r2UploadId).uploadPart(n, bytes)).etag;
+  } catch (err) {
+    if (!isNoSuchUpload(err)) throw err;
+    return (await findOwnMedia(store, upload.ownerId, upload._id)) ? 'completed' : 'gone';
+  }
   // One field per part: a part sent again (a retry after a dropped connection) replaces its own entry only.
   const updated = await store.media_uploads.findOneAndUpdate(
-    { _id: upload._id },
-    { $set: { [`parts.${n}`]: { etag: part.etag, bytes: bytes.length }, type, updatedAt: new Date() } },
+    { _id: upload._id, completingAt: { $exists: false } },
+    { $set: { ...set, [`parts.${n}`]: { etag, bytes: bytes.length } } },
     { returnDocument: 'after' },
   );
-  return updated ?? 'gone';
+  if (updated) return updated;
+  if (await store.media_uploads.findOne({ _id: upload._id })) return 'completing';
+  return (await findOwnMedia(store, upload.ownerId, upload._id)) ? 'completed' : 'gone';
 }
+
+/** R2's answer for a multipart upload it no longer has (completed or aborted). */
+const isNoSuchUpload = (err: unknown) =>
+  err instanceof Error && /\(10024\)|multipart upload does not exist/i.test(err.message);
 
 /** The owner's media, whoever may see it; another rider's reads as none. */
 export const findOwnMedia = (store: Store, ownerId: ObjectId, mediaId: ObjectId) =>
@@ -145,47 +160,87 @@ export const findOwnMedia = (store: Store, ownerId: ObjectId, mediaId: ObjectId)
 
 /**
  * Completes the upload into a media record with the upload's id (so a retried complete whose answer was lost
- * finds the same media), reading duration and size from the stored file's movie box.
+ * finds the same media), reading duration and size from the stored file's movie box. The upload is claimed
+ * first, so one complete works on it at a time and no part lands meanwhile.
  */
 export async function completeUpload(
   store: Store,
   bucket: R2Bucket,
   ownerId: ObjectId,
   uploadId: ObjectId,
-): Promise<MediaDoc | 'not-found' | { outcome: 'missing-parts'; missing: number[] }> {
-  const upload = await findUpload(store, ownerId, uploadId);
-  if (!upload) return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
-  const missing = missingParts(upload);
+): Promise<MediaDoc | 'not-found' | 'completing' | 'lost' | { outcome: 'missing-parts'; missing: number[] }> {
+  const found = await findUpload(store, ownerId, uploadId);
+  if (!found) return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
+  const missing = missingParts(found);
   if (missing.length) return { outcome: 'missing-parts', missing };
-  const parts = Object.entries(upload.parts)
-    .map(([n, part]) => ({ partNumber: Number(n), etag: part.etag }))
-    .sort((a, b) => a.partNumber - b.partNumber);
-  const object = await bucket.resumeMultipartUpload(upload.key, upload.r2UploadId).complete(parts);
-  const read = async (offset: number, length: number) => {
-    const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, object.size - offset) } });
-    return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
-  };
-  const facts = await readVideoFacts(read, object.size, LIMITS.media.movieBoxReadBytes);
   const now = new Date();
-  const media: MediaDoc = {
-    _id: upload._id,
-    ownerId,
-    key: upload.key,
-    type: upload.type,
-    kind: 'video',
-    bytes: object.size,
-    ...facts,
-    etag: object.httpEtag,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const stale = new Date(now.getTime() - LIMITS.media.completeClaimSeconds * 1000);
+  const upload = await store.media_uploads.findOneAndUpdate(
+    { _id: uploadId, ownerId, $or: [{ completingAt: { $exists: false } }, { completingAt: { $lt: stale } }] },
+    { $set: { completingAt: now, updatedAt: now } },
+    { returnDocument: 'after' },
+  );
+  if (!upload) {
+    if (await findUpload(store, ownerId, uploadId)) return 'completing';
+    return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
+  }
   try {
-    await store.media.insertOne(media);
+    const stored = await completeInBucket(bucket, upload);
+    if (!stored) {
+      await release(store, upload);
+      return 'lost';
+    }
+    const read = async (offset: number, length: number) => {
+      const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, stored.size - offset) } });
+      return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
+    };
+    const facts = await readVideoFacts(read, stored.size, LIMITS.media.movieBoxReadBytes);
+    const media: MediaDoc = {
+      _id: upload._id,
+      ownerId,
+      key: upload.key,
+      type: upload.type,
+      kind: 'video',
+      bytes: stored.size,
+      ...facts,
+      etag: stored.httpEtag,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Keyed by the upload's id: a retry after a failure past this point finds its own record.
+    await onDuplicateKey(
+      () => store.media.insertOne(media),
+      () => undefined,
+    );
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    await release(store, upload);
+    throw err;
   }
   await store.media_uploads.deleteOne({ _id: upload._id });
   return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
+}
+
+/** Lets another complete take the upload after this one stopped short. */
+const release = (store: Store, upload: MediaUploadDoc) =>
+  store.media_uploads.updateOne(
+    { _id: upload._id, completingAt: upload.completingAt },
+    { $unset: { completingAt: '' } },
+  );
+
+/**
+ * R2's multipart complete; when R2 no longer has the multipart upload, the file an earlier complete made
+ * (which then failed before its record was written), or null when there is none: the upload was aborted.
+ */
+async function completeInBucket(bucket: R2Bucket, upload: MediaUploadDoc): Promise<R2Object | null> {
+  const parts = Object.entries(upload.parts)
+    .map(([n, part]) => ({ partNumber: Number(n), etag: part.etag }))
+    .sort((a, b) => a.partNumber - b.partNumber);
+  try {
+    return await bucket.resumeMultipartUpload(upload.key, upload.r2UploadId).complete(parts);
+  } catch (err) {
+    if (!isNoSuchUpload(err)) throw err;
+    return bucket.head(upload.key);
+  }
 }
 
 /**
@@ -246,12 +301,15 @@ export async function releaseFromPost(store: Store, postId: ObjectId): Promise<v
 
 /**
  * Makes the owner's photo their profile picture, by one conditional update (unattached or already their
- * picture); the picture it replaces is let go, and the cleanup run deletes it.
+ * picture), and points the rider's `imageUri` at `url`. The picture the rider held until that write is let go
+ * (the cleanup run deletes it): read by the same write, so two changes racing each let go of exactly the one
+ * they replaced, never the other's.
  */
 export async function claimForProfile(
   store: Store,
   ownerId: ObjectId,
   mediaId: ObjectId,
+  urlOf: (mediaId: ObjectId) => string,
 ): Promise<MediaDoc | AttachRefused> {
   const media = await store.media.findOneAndUpdate(
     {
@@ -269,10 +327,25 @@ export async function claimForProfile(
     if (!own || own.hiddenAt) return 'media-not-found';
     return own.kind === 'image' ? 'media-attached' : 'not-a-photo';
   }
-  await store.media.updateMany(
-    { ownerId, 'attachedTo.kind': 'profile', _id: { $ne: mediaId } },
-    { $unset: { attachedTo: '' }, $set: { updatedAt: new Date() } },
+  const url = urlOf(mediaId);
+  const before = await store.users.findOneAndUpdate(
+    { _id: ownerId },
+    { $set: { imageUri: url, updatedAt: new Date() } },
+    { returnDocument: 'before', projection: { imageUri: 1 } },
   );
+  const replaced = before?.imageUri;
+  if (replaced && replaced !== url) {
+    const previous = await store.media
+      .find({ ownerId, 'attachedTo.kind': 'profile', _id: { $ne: mediaId } }, { projection: { _id: 1 } })
+      .toArray();
+    const ids = previous.filter(({ _id }) => urlOf(_id) === replaced).map(({ _id }) => _id);
+    if (ids.length) {
+      await store.media.updateMany(
+        { _id: { $in: ids }, 'attachedTo.kind': 'profile' },
+        { $unset: { attachedTo: '' }, $set: { updatedAt: new Date() } },
+      );
+    }
+  }
   return media;
 }
 

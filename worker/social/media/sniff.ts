@@ -16,16 +16,75 @@ const ascii = (bytes: Uint8Array, from: number, length: number) =>
 
 const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
 
-// ISO base media brands that are still images (HEIF/AVIF), not video.
-const STILL_BRANDS: Record<string, string> = {
+// ISO base media brands that are no video we store, by what they are: still images (HEIF, AVIF), raw photos,
+// audio, and 3GPP (an MPEG-4 relative we do not serve as MP4).
+const REFUSED_BRANDS: Record<string, string> = {
   heic: 'a HEIC image',
   heix: 'a HEIC image',
   hevc: 'a HEIC image sequence',
+  hevx: 'a HEIC image sequence',
   mif1: 'a HEIF image',
+  mif2: 'a HEIF image',
+  miaf: 'a HEIF image',
+  MiHE: 'a HEIF image',
+  heim: 'a HEIF image',
+  heis: 'a HEIF image sequence',
   msf1: 'a HEIF image sequence',
   avif: 'an AVIF image',
   avis: 'an AVIF image sequence',
+  'crx ': 'a Canon CR3 raw photo',
+  'M4A ': 'an MPEG-4 audio file',
+  'M4B ': 'an MPEG-4 audio file',
+  'M4P ': 'an MPEG-4 audio file',
+  'F4A ': 'an MPEG-4 audio file',
+  'F4B ': 'an MPEG-4 audio file',
+  '3gp4': 'a 3GPP video',
+  '3gp5': 'a 3GPP video',
+  '3gp6': 'a 3GPP video',
+  '3gp7': 'a 3GPP video',
+  '3gg6': 'a 3GPP video',
+  '3g2a': 'a 3GPP2 video',
 };
+
+// ISO base media brands of MP4 video (QuickTime's own is `qt  `).
+const MP4_BRANDS = new Set([
+  'isom',
+  'iso2',
+  'iso3',
+  'iso4',
+  'iso5',
+  'iso6',
+  'iso7',
+  'iso8',
+  'iso9',
+  'mp41',
+  'mp42',
+  'avc1',
+  'dash',
+  'M4V ',
+  'M4VH',
+  'M4VP',
+  'mmp4',
+]);
+
+/**
+ * MP4 or QuickTime by the ftyp box's major brand, else by its compatible brands (a camera's own major brand,
+ * such as Sony's `XAVC`, lists `mp42`); any brand naming a still image, raw photo or audio refuses it.
+ */
+function byBrands(bytes: Uint8Array): MediaType | string {
+  const major = ascii(bytes, 8, 4);
+  if (REFUSED_BRANDS[major]) return REFUSED_BRANDS[major]!;
+  if (major === 'qt  ') return 'video/quicktime';
+  if (MP4_BRANDS.has(major)) return 'video/mp4';
+  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
+  const compatible: string[] = [];
+  for (let at = 16; at + 4 <= Math.min(size, bytes.length); at += 4) compatible.push(ascii(bytes, at, 4));
+  const refused = compatible.find((brand) => REFUSED_BRANDS[brand]);
+  if (refused) return REFUSED_BRANDS[refused]!;
+  if (compatible.includes('qt  ')) return 'video/quicktime';
+  if (compatible.some((brand) => MP4_BRANDS.has(brand))) return 'video/mp4';
+  return `an ISO media file of brand '${major}'`;
+}
 
 // QuickTime files from older cameras start with one of these atoms instead of ftyp.
 const QUICKTIME_FIRST_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
@@ -50,11 +109,8 @@ export function sniff(bytes: Uint8Array): Sniffed {
   }
   const box = ascii(bytes, 4, 4);
   if (box === 'ftyp') {
-    const brand = ascii(bytes, 8, 4);
-    if (STILL_BRANDS[brand]) return no(STILL_BRANDS[brand]!);
-    if (brand === 'qt  ') return ok('video/quicktime');
-    if (brand.startsWith('M4A') || brand === 'M4B ') return no('an MPEG-4 audio file');
-    return ok('video/mp4');
+    const found = byBrands(bytes);
+    return found === 'video/mp4' || found === 'video/quicktime' ? ok(found) : no(found);
   }
   if (QUICKTIME_FIRST_ATOMS.has(box)) return ok('video/quicktime');
   if (ascii(bytes, 0, 4) === 'GIF8') return no('a GIF image');
