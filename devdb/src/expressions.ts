@@ -196,6 +196,19 @@ function rare(byMingo: ByMingo, fast: (doc: Doc, scope: Doc) => unknown): Compil
   };
 }
 
+/** A two-operand operator: both operands compiled, their values handed to a fast path that may ask mingo. */
+function binary(
+  arg: unknown,
+  compile: Compile,
+  byMingo: ByMingo,
+  fast: (x: unknown, y: unknown) => unknown,
+): Compiled | undefined {
+  const parts = args(arg, 2, compile);
+  if (!parts) return undefined;
+  const [a, b] = parts as [Compiled, Compiled];
+  return rare(byMingo, (doc, scope) => fast(a(doc, scope), b(doc, scope)));
+}
+
 /** mingo's `truthy` under its default strict mode: the empty string is true. */
 const truthy = (v: unknown) => !!v || v === '';
 
@@ -237,18 +250,10 @@ const OPERATORS: Record<string, Operator> = {
   },
   $eq: (arg, compile, byMingo) => equality(arg, compile, byMingo, false),
   $ne: (arg, compile, byMingo) => equality(arg, compile, byMingo, true),
-  $in(arg, compile, byMingo) {
-    const parts = args(arg, 2, compile);
-    if (!parts) return undefined;
-    const [item, list] = parts as [Compiled, Compiled];
-    return rare(byMingo, (doc, scope) => {
-      const x = item(doc, scope);
-      const values = list(doc, scope);
-      if (!Array.isArray(values)) return FALLBACK;
-      for (const v of values) if (isEqual(v, x)) return true;
-      return false;
-    });
-  },
+  $in: (arg, compile, byMingo) =>
+    binary(arg, compile, byMingo, (x, values) =>
+      Array.isArray(values) ? values.some((v) => isEqual(v, x)) : FALLBACK,
+    ),
   $gt: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c > 0),
   $gte: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c >= 0),
   $lt: (arg, compile, byMingo) => ordering(arg, compile, byMingo, (c) => c < 0),
@@ -283,54 +288,31 @@ const OPERATORS: Record<string, Operator> = {
   },
   $floor: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.floor),
   $ceil: (arg, compile, byMingo) => rounding(arg, compile, byMingo, Math.ceil),
-  $divide(arg, compile, byMingo) {
-    const parts = args(arg, 2, compile);
-    if (!parts) return undefined;
-    const [a, b] = parts as [Compiled, Compiled];
-    return rare(byMingo, (doc, scope) => {
-      const x = a(doc, scope);
-      const y = b(doc, scope);
+  $divide: (arg, compile, byMingo) =>
+    binary(arg, compile, byMingo, (x, y) => {
       if (isNil(x) || isNil(y)) return null;
       return isNumber(x) && isNumber(y) && y !== 0 ? x / y : FALLBACK;
-    });
-  },
-  $subtract(arg, compile, byMingo) {
-    const parts = args(arg, 2, compile);
-    if (!parts) return undefined;
-    const [a, b] = parts as [Compiled, Compiled];
-    return rare(byMingo, (doc, scope) => {
-      const x = a(doc, scope);
-      const y = b(doc, scope);
+    }),
+  $subtract: (arg, compile, byMingo) =>
+    binary(arg, compile, byMingo, (x, y) => {
       if (isNil(x) || isNil(y)) return null;
       if (isDate(x) && isDate(y)) return +x - +y;
       return typeof x === 'number' && typeof y === 'number' ? x - y : FALLBACK;
-    });
-  },
-  $arrayElemAt(arg, compile, byMingo) {
-    const parts = args(arg, 2, compile);
-    if (!parts) return undefined;
-    const [a, i] = parts as [Compiled, Compiled];
-    return rare(byMingo, (doc, scope) => {
-      const list = a(doc, scope);
-      const index = i(doc, scope);
+    }),
+  $arrayElemAt: (arg, compile, byMingo) =>
+    binary(arg, compile, byMingo, (list, index) => {
       if (isNil(list) || isNil(index)) return null;
       if (!Array.isArray(list) || !Number.isInteger(index)) return FALLBACK;
       const n = index as number;
       if (n < 0 && Math.abs(n) <= list.length) return list[(n + list.length) % list.length];
       return n >= 0 && n < list.length ? list[n] : undefined;
-    });
-  },
+    }),
 };
 
 function equality(arg: unknown, compile: Compile, byMingo: ByMingo, negate: boolean): Compiled | undefined {
-  const parts = args(arg, 2, compile);
-  if (!parts) return undefined;
-  const [a, b] = parts as [Compiled, Compiled];
-  return rare(byMingo, (doc, scope) => {
-    const x = a(doc, scope);
+  return binary(arg, compile, byMingo, (x, y) => {
     // An array on the left matches by element in mingo.
     if (Array.isArray(x)) return FALLBACK;
-    const y = b(doc, scope);
     const equal = isEqual(x, y) || (isNil(x) && isNil(y));
     return negate ? !equal : equal;
   });
@@ -348,14 +330,9 @@ function order(x: unknown, y: unknown): number | undefined {
 
 /** `$gt` and the like: false across types, computed over numbers, strings or dates; mingo for anything else. */
 function ordering(arg: unknown, compile: Compile, byMingo: ByMingo, holds: (c: number) => boolean) {
-  const parts = args(arg, 2, compile);
-  if (!parts) return undefined;
-  const [a, b] = parts as [Compiled, Compiled];
-  return rare(byMingo, (doc, scope) => {
-    const x = a(doc, scope);
+  return binary(arg, compile, byMingo, (x, y) => {
     // An array on the left compares by element in mingo.
     if (Array.isArray(x)) return FALLBACK;
-    const y = b(doc, scope);
     // Values of different types never compare true (mingo's expression comparison).
     if (typeOf(x) !== typeOf(y)) return false;
     const c = order(x, y);
