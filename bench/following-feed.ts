@@ -14,7 +14,7 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { nameWords } from '../worker/accounts/users/name-words.js';
 import { SOCIAL_INDEXES } from '../worker/social/indexes.js';
-import { percentile, startLocalStack } from './local-stack.js';
+import { sequentialLatency, startLocalStack } from './local-stack.js';
 
 const POSTS = Number(process.env.POSTS ?? 100_000);
 const RIDERS = Number(process.env.RIDERS ?? 5_000);
@@ -59,7 +59,7 @@ try {
   const { token, user } = (await registered.json()) as { token: string; user: { _id: string } };
   const readerId = new ObjectId(user._id);
 
-  let start = performance.now();
+  const start = performance.now();
   const now = new Date();
   const riderIds = Array.from({ length: RIDERS }, () => new ObjectId());
   for (let i = 0; i < RIDERS; i += BATCH) {
@@ -120,23 +120,8 @@ try {
     }
     return cursors;
   };
-  const measure = async (label: string, paths: string[]) => {
-    for (let i = 0; i < 5; i++) await (await api(paths[i % paths.length]!, token)).arrayBuffer();
-    const times: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      start = performance.now();
-      const res = await api(paths[i % paths.length]!, token);
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${label} answered ${res.status}`);
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    const figures = { p50: percentile(times, 50), p95: percentile(times, 95) };
-    console.log(
-      `${label.padEnd(52)} p50 ${figures.p50.toFixed(1).padStart(7)} ms  p95 ${figures.p95.toFixed(1).padStart(7)} ms  (${REQUESTS} sequential)`,
-    );
-    return figures;
-  };
+  const measure = (label: string, paths: string[]) =>
+    sequentialLatency(label, REQUESTS, (i) => api(paths[i % paths.length]!, token));
 
   const firstPage = await api('/feed?scope=following', token);
   const firstBody = (await firstPage.json()) as { items: { author: { _id: string } }[] };

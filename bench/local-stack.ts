@@ -58,6 +58,34 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * p50 and p95 of `requests` sequential requests after five to warm up, each answered 200 and read whole, printed
+ * on one line under `label` with what `note` says of the last answer's body.
+ */
+export async function sequentialLatency(
+  label: string,
+  requests: number,
+  send: (i: number) => Promise<Response>,
+  note: (lastBody: string) => string = () => '',
+): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 5; i++) await (await send(i)).arrayBuffer();
+  const times: number[] = [];
+  let lastBody = '';
+  for (let i = 0; i < requests; i++) {
+    const began = performance.now();
+    const res = await send(i);
+    lastBody = await res.text();
+    if (res.status !== 200) throw new Error(`${label} answered ${res.status}`);
+    times.push(performance.now() - began);
+  }
+  times.sort((a, b) => a - b);
+  const figures = { p50: percentile(times, 50), p95: percentile(times, 95) };
+  console.log(
+    `${label.padEnd(52)} p50 ${figures.p50.toFixed(1).padStart(7)} ms  p95 ${figures.p95.toFixed(1).padStart(7)} ms  (${requests} sequential${note(lastBody)})`,
+  );
+  return figures;
+}
+
 export interface LoadFigures {
   p50: number;
   p95: number;

@@ -14,7 +14,7 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { startDevDb } from '../devdb/src/server.js';
 import { ACCOUNTS_INDEXES } from '../worker/accounts/indexes.js';
 import { nameWords } from '../worker/accounts/users/name-words.js';
-import { percentile, startLocalStack } from './local-stack.js';
+import { sequentialLatency, startLocalStack } from './local-stack.js';
 
 const RIDERS = Number(process.env.RIDERS ?? 100_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 200);
@@ -145,25 +145,16 @@ try {
   }
   console.log(`seeded ${RIDERS} riders in ${(performance.now() - start).toFixed(0)} ms`);
 
-  const measure = async (label: string, p: string) => {
-    for (let i = 0; i < 5; i++) await (await api(p)).arrayBuffer();
-    const times: number[] = [];
-    let found = 0;
-    for (let i = 0; i < REQUESTS; i++) {
-      const began = performance.now();
-      const res = await api(p);
-      const body = (await res.json()) as { items?: unknown[] };
-      if (res.status !== 200) throw new Error(`${label} answered ${res.status}`);
-      times.push(performance.now() - began);
-      found = body.items?.length ?? 0;
-    }
-    times.sort((a, b) => a - b);
-    const figures = { p50: percentile(times, 50), p95: percentile(times, 95) };
-    console.log(
-      `${label.padEnd(52)} p50 ${figures.p50.toFixed(1).padStart(7)} ms  p95 ${figures.p95.toFixed(1).padStart(7)} ms  (${REQUESTS} sequential${found ? `, ${found} on the page` : ''})`,
+  const measure = (label: string, p: string) =>
+    sequentialLatency(
+      label,
+      REQUESTS,
+      () => api(p),
+      (body) => {
+        const found = (JSON.parse(body) as { items?: unknown[] }).items?.length ?? 0;
+        return found ? `, ${found} on the page` : '';
+      },
     );
-    return figures;
-  };
   const baseline = await measure('GET /api/users/me (baseline)', '/users/me');
   for (const [label, q] of QUERIES) {
     const figures = await measure(
