@@ -1,13 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { splitFrames } from '../../voice-node/src/mp3-frames.js';
+import { speak, VoiceClient } from '../../voice-node/test/voice-client.js';
 import { freePort } from './processes';
 
 // The README's run line, exercised as a new user would: the whole local stack (dev database
-// process + wrangler dev), over HTTP.
+// process, voice box and wrangler dev), over HTTP and WebSocket.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rider-e2e-'));
 // The Worker's local state (the sign-in limiter) is this run's own, never a developer's .wrangler/state.
@@ -34,6 +36,8 @@ async function startStack(): Promise<void> {
       DEVDB_DATA: dataDir,
       WRANGLER_STATE: wranglerState,
       MONGODB_URI: '',
+      // Unset, so the stack starts its own voice box rather than pointing at one elsewhere.
+      VOICE_URL: '',
       PAYMENT_WEBHOOK_SECRET: webhookSecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,6 +188,41 @@ describe('local stack (npm run dev)', () => {
     ).toBe(400);
   });
 
+  it('speaks a voice reply to a WebSocket opened through the Worker, as valid 44.1 kHz 128 kbps MP3', {
+    timeout: 120_000,
+  }, async () => {
+    if (!stack || stack.exitCode !== null) await startStack();
+    const deadline = Date.now() + 30_000;
+    while (!/\[voice\] ready/.test(log)) {
+      if (Date.now() > deadline) throw new Error(`the voice box did not start:\n${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(log).toContain(`VOICE_URL=http://127.0.0.1:${ports.voice}`);
+
+    const client = new VoiceClient(`ws://127.0.0.1:${ports.worker}/voice/ws`);
+    const sessionId = await client.ready();
+    const voiceUrl = `http://127.0.0.1:${ports.voice}`;
+    expect(await (await fetch(`${voiceUrl}/health`)).json()).toMatchObject({ ok: true, sessions: 1 });
+    expect((await speak(voiceUrl, sessionId, 'Hey! Sooo stoked you are here. Wanna ride?')).status).toBe(202);
+    await client.next('turn_end', 3);
+
+    const file = join(dataDir, 'reply.mp3');
+    writeFileSync(file, Buffer.concat(client.of('tts_audio_chunk').map((c) => Buffer.from(c.audio, 'base64'))));
+    const { frames, rest } = splitFrames(readFileSync(file));
+    expect(rest).toHaveLength(0);
+    expect(frames.length).toBeGreaterThan(40);
+    expect(new Set(frames.map((f) => `${f.header.layer}/${f.header.sampleRate}/${f.header.bitrate}`))).toEqual(
+      new Set(['3/44100/128000']),
+    );
+
+    // The client's barge-in travels back through the proxy too.
+    await speak(voiceUrl, sessionId, 'This one gets cut off before it ends, because you talk over it.');
+    await client.next('tts_audio_chunk', client.of('tts_audio_chunk').length + 1);
+    client.send({ type: 'barge-in' });
+    expect((await client.next('barge_in_detected')).turnId).toEqual(expect.any(String));
+    client.close();
+  });
+
   it('reports the database down within 2 s, recovers without a Worker restart, and keeps data across a full restart', {
     timeout: 180_000,
   }, async () => {
@@ -225,7 +264,9 @@ describe('local stack (npm run dev)', () => {
     devdb.kill('SIGTERM');
     await new Promise((resolve) => devdb.on('exit', resolve));
 
+    // Ctrl-C stops the voice box with the rest of the stack.
     await stopStack();
+    await expect(fetch(`http://127.0.0.1:${ports.voice}/health`)).rejects.toThrow();
     await startStack();
     const again = await api('/auth', { method: 'POST', body: JSON.stringify({ email, password: 'persist-pass' }) });
     expect(again.status).toBe(200);
