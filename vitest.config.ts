@@ -61,6 +61,9 @@ const noDependencySourceMaps = {
  */
 const OWN_RUNTIME = ['test/worker/platform/realtime-wakeup.test.ts'];
 
+/** Files that start the Worker in workerd and reach it over TCP (test/support/realtime-stack.ts). */
+const STACK_FILES = ['test/realtime/**/*.test.ts', 'test/e2e/pages.test.ts'];
+
 /** A project whose files run inside workerd with the Worker and its bindings. */
 function workerProject(
   name: string,
@@ -140,9 +143,19 @@ export default defineConfig({
             'devdb/test/**/*.test.ts',
             'test/node/**/*.test.ts',
             'test/e2e/**/*.test.ts',
-            'test/realtime/**/*.test.ts',
             'voice-node/test/**/*.test.ts',
           ],
+          exclude: STACK_FILES,
+          testTimeout: 30_000,
+        },
+      },
+      // Files that serve the Worker over TCP to real clients, each on a stack of its own, from one bundle per run.
+      {
+        test: {
+          name: 'stacks',
+          environment: 'node',
+          include: STACK_FILES,
+          globalSetup: ['./test/support/stack-build-setup.ts'],
           testTimeout: 30_000,
         },
       },

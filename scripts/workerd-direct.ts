@@ -3,26 +3,16 @@
 // stack). It takes the `wrangler dev` arguments the local stack uses; it does not reload on changes.
 // Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--var NAME:VALUE ...]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { Log, LogLevel, Miniflare, type WorkerOptions } from 'miniflare';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { directArguments } from './workerd-direct-args';
+import { directOptions, type WorkerBuild } from './workerd-direct-options';
 
-// What wrangler emits beside the bundle, by extension: the modules its [[rules]] made text, data or wasm.
-const MODULE_TYPES: Record<string, 'Text' | 'Data' | 'CompiledWasm'> = {
-  '.js': 'Text',
-  '.css': 'Text',
-  '.txt': 'Text',
-  '.html': 'Text',
-  '.sql': 'Text',
-  '.bin': 'Data',
-  '.wasm': 'CompiledWasm',
-};
-
-/** Bundles the Worker as a deploy does (no Docker needed: the voice box image is not built). */
-function build(outdir: string): void {
+/** Bundles the Worker into `outdir` as a deploy does (no Docker needed: the voice box image is not built). */
+export function buildWorker(outdir: string): WorkerBuild {
   const built = spawnSync(
     'node_modules/.bin/wrangler',
     ['deploy', '--dry-run', '--outdir', outdir, '--config', 'wrangler.toml', '--env', ''],
@@ -37,40 +27,17 @@ function build(outdir: string): void {
     },
   );
   if (built.status !== 0) throw new Error(`the Worker did not build (wrangler exited with ${built.status})`);
-}
-
-function modulesOf(outdir: string): NonNullable<Extract<WorkerOptions, { modules: unknown[] }>['modules']> {
-  const extra = readdirSync(outdir).filter((name) => name !== 'index.js' && MODULE_TYPES[extname(name)]);
-  return [
-    { type: 'ESModule', path: join(outdir, 'index.js') },
-    ...extra.map((name) => ({ type: MODULE_TYPES[extname(name)]!, path: join(outdir, name) })),
-  ];
+  const { workerOptions } = unstable_getMiniflareWorkerOptions('wrangler.toml', undefined, {
+    overrides: { enableContainers: false },
+  });
+  return { outdir, workerOptions: workerOptions as unknown as Record<string, unknown> };
 }
 
 async function main(): Promise<void> {
   const args = directArguments(process.argv.slice(2));
   const outdir = mkdtempSync(join(tmpdir(), 'rider-direct-build-'));
-  build(outdir);
-  const { workerOptions } = unstable_getMiniflareWorkerOptions('wrangler.toml', undefined, {
-    overrides: { enableContainers: false },
-  });
-  const mf = new Miniflare({
-    ...workerOptions,
-    name: 'rider-service',
-    modules: modulesOf(outdir),
-    modulesRoot: outdir,
-    modulesRules: undefined,
-    bindings: { ...workerOptions.bindings, ...args.vars },
-    host: args.host,
-    port: args.port,
-    inspectorPort: args.inspectorPort,
-    defaultPersistRoot: args.persistTo,
-    // Cron Triggers fire by hand at /cdn-cgi/handler/scheduled?cron=... (wrangler's /__scheduled is its own).
-    unsafeTriggerHandlers: true,
-    // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
-    cf: false,
-    log: new Log(LogLevel.INFO),
-  } as ConstructorParameters<typeof Miniflare>[0]);
+  const build = buildWorker(outdir);
+  const mf = new Miniflare(directOptions(build, args));
   const url = await mf.ready;
   console.log(`Ready on ${url.origin}`);
   const stop = async () => {

@@ -1,6 +1,6 @@
 import { type Db, MongoClient, ObjectId } from 'mongodb';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventDedupeKey, eventSlug } from '../../worker/events/catalog/identity';
 import { DAY, seedEvents, seedRider } from '../support/analytics-seed';
 import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
@@ -15,7 +15,7 @@ let stack: RealtimeStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  stack = await startRealtimeStack();
+  stack = await startRealtimeStack({ build: inject('workerBuild') });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
 }, 90_000);
 

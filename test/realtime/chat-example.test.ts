@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 // The two scripts docs/realtime.md tells a client developer to run, run as documented.
 
 let stack: RealtimeStack;
 beforeAll(async () => {
-  stack = await startRealtimeStack();
+  stack = await startRealtimeStack({ build: inject('workerBuild') });
 }, 60_000);
 afterAll(() => stack?.stop());
 

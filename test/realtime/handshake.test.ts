@@ -1,11 +1,11 @@
 import { io } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { joined, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 let stack: RealtimeStack;
 beforeAll(async () => {
-  stack = await startRealtimeStack();
+  stack = await startRealtimeStack({ build: inject('workerBuild') });
 }, 60_000);
 afterAll(() => stack?.stop());
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { joined, next, pause, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 // Short ping timings so a client's own timeout (pingInterval + pingTimeout) passes several times within a test.
@@ -7,7 +7,11 @@ const PING_TIMEOUT_MS = 1000;
 
 let stack: RealtimeStack;
 beforeAll(async () => {
-  stack = await startRealtimeStack({ pingIntervalMs: PING_INTERVAL_MS, pingTimeoutMs: PING_TIMEOUT_MS });
+  stack = await startRealtimeStack({
+    build: inject('workerBuild'),
+    pingIntervalMs: PING_INTERVAL_MS,
+    pingTimeoutMs: PING_TIMEOUT_MS,
+  });
 }, 60_000);
 afterAll(() => stack?.stop());
 

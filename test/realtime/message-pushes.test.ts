@@ -1,5 +1,5 @@
 import { MongoClient, ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseName } from '../../worker/platform/db/database-name';
 import { joined, next, pause, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 import type { RecordedExpoRequest } from '../support/stand-ins/expo-push';
@@ -16,7 +16,7 @@ let mongo: MongoClient;
 beforeAll(async () => {
   standIns = await startStandIns();
   expoProject = `${standIns.url}/expo-push/realtime-${crypto.randomUUID().slice(0, 8)}`;
-  stack = await startRealtimeStack({ vars: { EXPO_PUSH_URL: expoProject } });
+  stack = await startRealtimeStack({ build: inject('workerBuild'), vars: { EXPO_PUSH_URL: expoProject } });
   mongo = new MongoClient(stack.databaseUri);
 }, 60_000);
 afterAll(async () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { joined, next, pause, type RealtimeStack, record, startRealtimeStack } from '../support/realtime-stack';
 
 let stack: RealtimeStack;
 beforeAll(async () => {
-  stack = await startRealtimeStack();
+  stack = await startRealtimeStack({ build: inject('workerBuild') });
 }, 60_000);
 afterAll(() => stack?.stop());
 

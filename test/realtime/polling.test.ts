@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { joined, next, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 // Clients that start with (or keep to) HTTP long-polling: socket.io-client's defaults, and networks that block WebSockets.
@@ -9,7 +9,11 @@ const PING_TIMEOUT_MS = 1000;
 
 let stack: RealtimeStack;
 beforeAll(async () => {
-  stack = await startRealtimeStack({ pingIntervalMs: PING_INTERVAL_MS, pingTimeoutMs: PING_TIMEOUT_MS });
+  stack = await startRealtimeStack({
+    build: inject('workerBuild'),
+    pingIntervalMs: PING_INTERVAL_MS,
+    pingTimeoutMs: PING_TIMEOUT_MS,
+  });
 }, 60_000);
 afterAll(() => stack?.stop());
 

@@ -2,13 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Miniflare } from 'miniflare';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { startDevDb } from '../../devdb/src/server';
 import type { ServerEvent, ServerEventName } from '../../durable-objects/realtime-events';
+import { directOptions, type WorkerBuild } from '../../scripts/workerd-direct-options';
 import { freePort, stopProcess } from '../e2e/processes';
 
-// The real-time tests run the Worker in workerd through `wrangler dev` (as `npm run dev` does) and speak to it
-// over TCP with an unmodified socket.io-client, since the test pool cannot host a Node client.
+// The real-time tests run the Worker in workerd and speak to it over TCP with an unmodified socket.io-client,
+// since the test pool cannot host a Node client. Tests serve one deploy bundle built for the run (`build`);
+// benches start `wrangler dev` (as `npm run dev` does) or the direct runner.
 
 const JWT_SECRET = 'realtime-test-secret-not-used-anywhere-else';
 
@@ -28,6 +32,11 @@ export interface RealtimeStackOptions {
    * proxy relays every request and frame through a second workerd: what production has no counterpart of.
    */
   direct?: boolean;
+  /**
+   * Serve this bundle through Miniflare in this process, with no proxy and no bundling of its own: what the test
+   * files do (test/support/stack-build-setup.ts builds it once per run).
+   */
+  build?: WorkerBuild;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -46,30 +55,10 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
     ...options.vars,
   };
-  // An inspector port of its own: wrangler's default (9229) is taken by whichever stack started first, and a
-  // second wrangler dev binding it at the same moment dies ("Address already in use").
-  const inspectorPort = await freePort();
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
-  args.push('--persist-to', state);
-  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
-  const [command, ...prefix] = options.direct
-    ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
-    : ['node_modules/.bin/wrangler'];
-  const worker = spawn(command!, [...prefix, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
-  });
   let output = '';
-  worker.stderr!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  await new Promise<void>((resolve, reject) => {
-    worker.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Ready on/.test(output)) resolve();
-    });
-    worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
-  });
+  const stopWorker = options.build
+    ? await serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
+    : await startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
   const sockets: Socket[] = [];
 
@@ -114,7 +103,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     url,
     /** The Worker's database and signing secret, for a bench that seeds riders directly. */
     databaseUri: vars.MONGODB_URI,
-    /** What wrangler dev printed so far, for a failure report. */
+    /** What the Worker printed so far, for a failure report. */
     output: () => output,
     jwtSecret: JWT_SECRET,
     api,
@@ -124,7 +113,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
       for (const socket of sockets) socket.disconnect();
       // Let the closes reach the Worker before it stops, so none is cut mid-proxy.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await stopProcess(worker);
+      await stopWorker();
       await devdb.close();
       rmSync(state, { recursive: true, force: true });
     },
@@ -132,6 +121,59 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
 }
 
 export type RealtimeStack = Awaited<ReturnType<typeof startRealtimeStack>>;
+
+interface WorkerPlace {
+  port: number;
+  /** Where the Worker keeps its Durable Objects' storage. */
+  state: string;
+  vars: Record<string, string>;
+}
+
+/** The built Worker in workerd through Miniflare; its logs go to `log`. Resolves to its stop. */
+async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: string) => void) {
+  const mf = new Miniflare(
+    directOptions(
+      build,
+      { host: '127.0.0.1', port: place.port, persistTo: place.state, inspectorPort: undefined, vars: place.vars },
+      {
+        handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+          stdout.on('data', (chunk: Buffer) => log(chunk.toString()));
+          stderr.on('data', (chunk: Buffer) => log(chunk.toString()));
+        },
+      },
+    ),
+  );
+  await mf.ready;
+  return () => mf.dispose();
+}
+
+/** `wrangler dev`, or the direct runner, as a process of its own. Resolves to its stop once it is ready. */
+async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPlace, log: (chunk: string) => void) {
+  // An inspector port of its own: wrangler's default (9229) is taken by whichever stack started first, and a
+  // second wrangler dev binding it at the same moment dies ("Address already in use").
+  const inspectorPort = await freePort();
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(place.port), '--inspector-port', String(inspectorPort)];
+  args.push('--persist-to', place.state);
+  for (const [name, value] of Object.entries(place.vars)) args.push('--var', `${name}:${value}`);
+  const [command, ...prefix] = options.direct
+    ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
+    : ['node_modules/.bin/wrangler'];
+  const worker = spawn(command!, [...prefix, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
+  });
+  let output = '';
+  worker.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    worker.stdout!.on('data', (chunk: Buffer) => {
+      log(chunk.toString());
+      output += chunk.toString();
+      if (/Ready on/.test(output)) resolve();
+    });
+    worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+  });
+  return () => stopProcess(worker);
+}
 
 /** Resolves once the socket has joined its namespace, or rejects with the server's connect_error. */
 export function joined(socket: Socket): Promise<Socket> {

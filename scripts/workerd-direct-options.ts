@@ -1,0 +1,61 @@
+// The Miniflare options that serve a built Worker the way scripts/workerd-direct.ts does, without importing
+// wrangler: the test stacks start many of these from one build, each in the test's own process.
+import { readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { Log, LogLevel, type Miniflare, type WorkerOptions } from 'miniflare';
+import type { DirectArguments } from './workerd-direct-args';
+
+type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
+
+/** A Worker bundled as a deploy does, and the bindings wrangler.toml (and .dev.vars) give it. */
+export interface WorkerBuild {
+  outdir: string;
+  /** wrangler's `unstable_getMiniflareWorkerOptions` for wrangler.toml: plain data, so it can cross processes. */
+  workerOptions: Record<string, unknown>;
+}
+
+// What wrangler emits beside the bundle, by extension: the modules its [[rules]] made text, data or wasm.
+const MODULE_TYPES: Record<string, 'Text' | 'Data' | 'CompiledWasm'> = {
+  '.js': 'Text',
+  '.css': 'Text',
+  '.txt': 'Text',
+  '.html': 'Text',
+  '.sql': 'Text',
+  '.bin': 'Data',
+  '.wasm': 'CompiledWasm',
+};
+
+function modulesOf(outdir: string): NonNullable<Extract<WorkerOptions, { modules: unknown[] }>['modules']> {
+  const extra = readdirSync(outdir).filter((name) => name !== 'index.js' && MODULE_TYPES[extname(name)]);
+  return [
+    { type: 'ESModule', path: join(outdir, 'index.js') },
+    ...extra.map((name) => ({ type: MODULE_TYPES[extname(name)]!, path: join(outdir, name) })),
+  ];
+}
+
+/** Miniflare serving `build` on the arguments' address with their `--var` settings over wrangler.toml's. */
+export function directOptions(
+  build: WorkerBuild,
+  args: DirectArguments,
+  extra: Partial<MiniflareOptions> = {},
+): MiniflareOptions {
+  const workerOptions = build.workerOptions as WorkerOptions & { bindings?: Record<string, unknown> };
+  return {
+    ...workerOptions,
+    name: 'rider-service',
+    modules: modulesOf(build.outdir),
+    modulesRoot: build.outdir,
+    modulesRules: undefined,
+    bindings: { ...workerOptions.bindings, ...args.vars },
+    host: args.host,
+    port: args.port,
+    inspectorPort: args.inspectorPort,
+    defaultPersistRoot: args.persistTo,
+    // Cron Triggers fire by hand at /cdn-cgi/handler/scheduled?cron=... (wrangler's /__scheduled is its own).
+    unsafeTriggerHandlers: true,
+    // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
+    cf: false,
+    log: new Log(LogLevel.INFO),
+    ...extra,
+  } as MiniflareOptions;
+}
