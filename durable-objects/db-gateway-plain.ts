@@ -30,8 +30,9 @@ function copy(value: unknown, dropUndefined: boolean, depth: number): unknown {
   if (proto === Object.prototype || proto === null) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      // An own `$oid` would read as a marker; `__proto__` would set the copy's prototype instead of a field.
-      if (key === OID || key === '__proto__') return NOT_PLAIN;
+      // An own `$oid` would read as a marker; `__proto__` would set the copy's prototype instead of a field;
+      // `_bsontype` makes the BSON encoder read the object as one of its types, so it decides as before.
+      if (key === OID || key === '__proto__' || key === '_bsontype') return NOT_PLAIN;
       const field = (value as Record<string, unknown>)[key];
       if (field === undefined && dropUndefined) continue;
       const item = copy(field, dropUndefined, depth + 1);

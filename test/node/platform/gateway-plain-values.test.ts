@@ -67,10 +67,11 @@ describe('values crossing the database gateway plain', () => {
     expect(plainCopy({ at: new Point() })).toBe(NOT_PLAIN);
   });
 
-  it('never sends plain a value a marker could be mistaken for, nor one with a __proto__ key', () => {
+  it('never sends plain a value a marker could be mistaken for, nor one with a __proto__ or _bsontype key', () => {
     expect(plainCopy({ ref: { $oid: id.toHexString() } })).toBe(NOT_PLAIN);
     const sneaky = JSON.parse('{"__proto__": {"polluted": true}}');
     expect(plainCopy(sneaky)).toBe(NOT_PLAIN);
+    expect(plainCopy({ a: { _bsontype: 'ObjectId' } })).toBe(NOT_PLAIN);
     expect(acrossRpc(encodeValues([{ ref: { $oid: 'abc' } }]))).toEqual([{ ref: { $oid: 'abc' } }]);
   });
 
