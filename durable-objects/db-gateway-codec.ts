@@ -1,7 +1,8 @@
 import { BSON, type Document, MongoBulkWriteError, MongoError, MongoServerError, ObjectId } from 'mongodb';
+import { NOT_PLAIN, plainCopy, revivePlain } from './db-gateway-plain';
 
-// Values cross Durable Object RPC as BSON bytes: structured clone would turn ObjectId, Decimal128,
-// Long and Binary into plain objects. The decode options keep each value as the driver would hand it over.
+// Values cross Durable Object RPC plain when they can (db-gateway-plain.ts), else as BSON bytes: structured clone
+// would turn Decimal128, Long and Binary into plain objects. The decode options keep each value as the driver would hand it over.
 const DECODE: BSON.DeserializeOptions = { promoteLongs: false, promoteBuffers: false, promoteValues: true };
 
 /** One database operation as the Worker sends it to a gateway object (durable-objects/db-gateway.ts). */
@@ -15,10 +16,13 @@ export interface GatewayRequest {
   collection?: string;
   method: string;
   /** The values (filters, documents, pipelines), encoded as the driver encodes them: `undefined` stored as null. */
-  values: Uint8Array;
+  values: Carried;
   /** The options argument, undefined keys left out as the driver's option parsing expects. */
-  options: Uint8Array;
+  options: Carried;
 }
+
+/** A value as it crosses RPC: a structured-clone copy with ObjectId markers, or BSON bytes for the other types. */
+export type Carried = { plain: unknown } | { bson: Uint8Array };
 
 /** How many leading arguments of each method are values; the one after them is the options argument. */
 export const VALUE_ARGUMENTS: Record<string, number> = {
@@ -44,18 +48,29 @@ export const VALUE_ARGUMENTS: Record<string, number> = {
   command: 1,
 };
 
-export type GatewayReply = { ok: Uint8Array } | { error: Uint8Array };
+export type GatewayReply = { ok: Carried } | { error: Uint8Array };
 
-export function encodeValues(values: unknown[]): Uint8Array {
-  return BSON.serialize({ v: values });
+function carry(value: unknown, ignoreUndefined: boolean): Carried {
+  const plain = plainCopy(value, ignoreUndefined);
+  if (plain !== NOT_PLAIN) return { plain };
+  return { bson: BSON.serialize({ v: value }, { ignoreUndefined }) };
 }
 
-export function encodeOptions(options: Document | undefined): Uint8Array {
-  return BSON.serialize({ v: options ?? {} }, { ignoreUndefined: true });
+export function encodeValues(values: unknown[]): Carried {
+  return carry(values, false);
 }
 
-export function encodeResult(value: unknown): Uint8Array {
-  return BSON.serialize({ v: value ?? null });
+export function encodeOptions(options: Document | undefined): Carried {
+  return carry(options ?? {}, true);
+}
+
+export function encodeResult(value: unknown): Carried {
+  return carry(value ?? null, false);
+}
+
+/** The carried value as the driver would hand it over; a plain one is revived in place (the receiver owns its clone). */
+export function uncarry<T>(carried: Carried): T {
+  return ('plain' in carried ? revivePlain(carried.plain) : decode(carried.bson)) as T;
 }
 
 export function decode<T>(bytes: Uint8Array): T {
@@ -114,13 +129,32 @@ export function decodeError(bytes: Uint8Array): Error {
   return error;
 }
 
-/** The driver gives a new document an `_id` in place before sending it; the gateway path does the same, so callers can read it. */
+/** The driver gives a new document (`_id` null or absent) an `_id` in place before sending it; the gateway path does the same, so callers can read it. */
 export function assignIds(method: string, values: unknown[]): void {
   const give = (doc: unknown) => {
-    if (doc && typeof doc === 'object' && !('_id' in doc)) (doc as Document)._id = new ObjectId();
+    if (doc && typeof doc === 'object' && (doc as Document)._id == null) (doc as Document)._id = new ObjectId();
   };
   if (method === 'insertOne') give(values[0]);
   if (method === 'insertMany') for (const doc of values[0] as unknown[]) give(doc);
   if (method === 'bulkWrite')
     for (const op of values[0] as Document[]) if (op.insertOne) give(op.insertOne.document ?? op.insertOne);
+}
+
+// An insertMany's reply leaves out insertedIds: they are the `_id`s the Worker gave its documents (assignIds) and still holds.
+
+/** The gateway's reply to an insertMany: its result without insertedIds. */
+export function withoutInsertedIds(method: string, result: unknown): unknown {
+  if (method !== 'insertMany') return result;
+  const { insertedIds: _, ...rest } = result as Document;
+  return rest;
+}
+
+/** The Worker's insertMany result: insertedIds again, from the documents it sent, by their place in the batch. */
+export function withInsertedIds(method: string, values: unknown[], result: unknown): unknown {
+  if (method !== 'insertMany') return result;
+  const insertedIds: Record<number, unknown> = {};
+  (values[0] as Document[]).forEach((doc, index) => {
+    insertedIds[index] = doc._id;
+  });
+  return { ...(result as Document), insertedIds };
 }

@@ -3,12 +3,13 @@ import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mo
 import { LIMITS } from '../worker/platform/limits';
 import {
   bulkCounts,
-  decode,
   encodeError,
   encodeResult,
   type GatewayReply,
   type GatewayRequest,
+  uncarry,
   VALUE_ARGUMENTS,
+  withoutInsertedIds,
 } from './db-gateway-codec';
 import { type CounterSnapshot, ObjectCounters } from './object-counters';
 import { repairSocketTimeouts } from './socket-timeouts';
@@ -64,8 +65,8 @@ export class DbGateway extends DurableObject {
   }
 
   private async execute(request: GatewayRequest): Promise<unknown> {
-    const values = decode<unknown[]>(request.values);
-    const options = decode<Document>(request.options);
+    const values = uncarry<unknown[]>(request.values);
+    const options = uncarry<Document>(request.options);
     const client = this.client(request.uri, request.poolSize);
     const db = this.database(client, request.db);
     try {
@@ -147,5 +148,5 @@ async function runOnCollection(
     ...args,
     options,
   );
-  return method === 'bulkWrite' ? bulkCounts(result as Record<string, unknown>) : result;
+  return method === 'bulkWrite' ? bulkCounts(result as Record<string, unknown>) : withoutInsertedIds(method, result);
 }

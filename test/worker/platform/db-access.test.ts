@@ -70,6 +70,22 @@ describe('database gateway', () => {
     expect(result.insertedId.equals(doc._id!)).toBe(true);
   });
 
+  it('answers insertMany with the ids of its documents, giving one to each whose _id is null, as the driver does', async () => {
+    const store = gatewayStore('gw-many-ids');
+    const given = new ObjectId();
+    const docs: { n: number; _id?: ObjectId | null }[] = [{ n: 1 }, { n: 2, _id: given }, { n: 3, _id: null }];
+    const result = await store.db.collection<{ n: number }>('things').insertMany(docs as { n: number }[]);
+    expect(docs[1]!._id).toBe(given);
+    expect(docs.every((doc) => doc._id instanceof ObjectId)).toBe(true);
+    expect(result).toEqual({
+      acknowledged: true,
+      insertedCount: 3,
+      insertedIds: { 0: docs[0]!._id, 1: given, 2: docs[2]!._id },
+    });
+    const stored = await store.db.collection('things').find({}).sort({ n: 1 }).toArray();
+    expect(stored.map((doc) => doc._id.toHexString())).toEqual(docs.map((doc) => doc._id!.toHexString()));
+  });
+
   it('keeps MongoDB error codes: a duplicate key is 11000 with keyValue, a bulk write a MongoBulkWriteError', async () => {
     const store = gatewayStore('gw-errors');
     const things = store.db.collection('things');

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { z } from 'zod';
+import { acceptOrParse, fastAcceptor } from '../../platform/fast-accept';
 import { LIMITS } from '../../platform/limits';
 import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { EnvelopeFields, type QuarantineReason } from './envelope';
@@ -29,6 +30,12 @@ const issuesOf = (error: z.ZodError) =>
 
 /** Built once: constructing a zod schema costs more than parsing with it, and a batch may quarantine every envelope. */
 const ENVELOPE_FIELDS_ANY = EnvelopeFields.partial();
+
+// Valid envelopes, nearly all of them, skip zod's machinery; any other is parsed by zod for its issues as ever.
+const ACCEPT_ENVELOPE = fastAcceptor(EnvelopeFields);
+const ACCEPT_PROPERTIES = new Map(
+  Object.entries(ANALYTICS_EVENTS).map(([name, event]) => [name, fastAcceptor(event.properties)]),
+);
 
 /** What a quarantine row keeps of the raw envelope: shaped ids and versions, property keys, never values. */
 function quarantine(
@@ -90,7 +97,7 @@ export function classifyEvent(
   if (raw.schemaVersion !== LIMITS.analytics.schemaVersion) {
     return refuse('unknown-schema-version', [{ path: 'schemaVersion', code: 'unknown' }]);
   }
-  const envelope = EnvelopeFields.safeParse(input);
+  const envelope = acceptOrParse(EnvelopeFields, ACCEPT_ENVELOPE, input);
   if (!envelope.success) return refuse('invalid-envelope', issuesOf(envelope.error));
   const { name } = envelope.data;
   if (!isAnalyticsEventName(name)) return refuse('unknown-name', [{ path: 'name', code: 'unknown' }]);
@@ -103,7 +110,8 @@ export function classifyEvent(
   const identity = identityRefusal(envelope.data, caller);
   if (identity) return refuse(identity, [{ path: 'userId', code: identity }]);
 
-  const properties = ANALYTICS_EVENTS[name].properties.safeParse(envelope.data.properties);
+  const schema = ANALYTICS_EVENTS[name].properties;
+  const properties = acceptOrParse(schema, ACCEPT_PROPERTIES.get(name) ?? null, envelope.data.properties);
   if (!properties.success) {
     const unknownKey = properties.error.issues.some((issue) => issue.code === 'unrecognized_keys');
     return refuse(unknownKey ? 'unknown-property' : 'invalid-property', issuesOf(properties.error));

@@ -26,9 +26,10 @@ export const analyticsIngestRoutes = createRouter<AppEnv>().openapi(ingest, asyn
   }
   const caller = await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token'));
   const results = await ingestEvents(c.var.db, caller?.userId ?? null, events);
-  const count = (status: string) => results.filter((result) => result.status === status).length;
+  const counts = { accepted: 0, duplicate: 0, quarantined: 0 };
+  for (const result of results) counts[result.status] += 1;
   return c.json(
-    { results, accepted: count('accepted'), duplicates: count('duplicate'), quarantined: count('quarantined') },
+    { results, accepted: counts.accepted, duplicates: counts.duplicate, quarantined: counts.quarantined },
     200,
   );
 });

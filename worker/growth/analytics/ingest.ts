@@ -1,6 +1,7 @@
 import { MongoBulkWriteError, type ObjectId } from 'mongodb';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { classifyEvent } from './classify';
 import type { QuarantineReason } from './envelope';
 import { type ExperimentCatalog, loadExperimentCatalog, recordExposure } from './exposures';
@@ -38,10 +39,12 @@ export async function ingestEvents(store: Store, caller: ObjectId | null, batch:
   const namesExposure = batch.some((raw) => (raw as { name?: unknown } | null)?.name === EXPOSURE_EVENT);
   const experiments: ExperimentCatalog = namesExposure ? await loadExperimentCatalog(store) : new Map();
   const sorted = batch.map((raw) => classifyEvent(raw, caller, receivedAt, experiments));
-  const events = sorted.flatMap((entry, index) => (entry.kind === 'event' ? [{ index, doc: entry.doc }] : []));
-  const quarantined = sorted.flatMap((entry, index) =>
-    entry.kind === 'quarantine' ? [{ index, doc: entry.doc }] : [],
-  );
+  const events: { index: number; doc: AnalyticsEventDoc }[] = [];
+  const quarantined: AnalyticsQuarantineDoc[] = [];
+  sorted.forEach((entry, index) => {
+    if (entry.kind === 'event') events.push({ index, doc: entry.doc });
+    else quarantined.push(entry.doc);
+  });
 
   // The two collections are written at once: one round trip of waiting, not two, for a batch with both kinds.
   const [duplicates] = await Promise.all([
@@ -55,12 +58,7 @@ export async function ingestEvents(store: Store, caller: ObjectId | null, batch:
       : new Set<number>(),
     // A quarantined retry is the same refusal again: its first copy stays, the answer does not change.
     quarantined.length
-      ? insertKeepingFirst(() =>
-          store.analytics_quarantine.insertMany(
-            quarantined.map((entry) => entry.doc),
-            { ordered: false },
-          ),
-        )
+      ? insertKeepingFirst(() => store.analytics_quarantine.insertMany(quarantined, { ordered: false }))
       : undefined,
   ]);
   // A duplicate is recorded again too (the upsert changes nothing): a retry after a failure here completes the exposure.

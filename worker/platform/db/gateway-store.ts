@@ -1,13 +1,14 @@
 import type { Collection, Db, Document } from 'mongodb';
 import {
   assignIds,
-  decode,
   decodeError,
   encodeOptions,
   encodeValues,
   type GatewayReply,
   type GatewayRequest,
+  uncarry,
   VALUE_ARGUMENTS,
+  withInsertedIds,
 } from '../../../durable-objects/db-gateway-codec';
 import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
@@ -99,7 +100,7 @@ export function openGatewayStore(env: Env): Store {
         inFlight[index] = (inFlight[index] ?? 1) - 1;
       }
       if ('error' in reply) throw decodeError(reply.error);
-      return decode(reply.ok);
+      return withInsertedIds(method, values, uncarry(reply.ok));
     }
   }
 

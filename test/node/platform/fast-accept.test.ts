@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { acceptOrParse, DECLINED, fastAcceptor } from '../../../worker/platform/fast-accept';
+import { agreesWithZod, sampleOf } from '../../support/fast-accept-corpus';
+
+describe('fastAcceptor', () => {
+  const schema = z.object({
+    id: z.uuid(),
+    at: z.iso.datetime({ offset: true }),
+    name: z
+      .string()
+      .max(8)
+      .regex(/^[a-z]+$/, 'must be lower case'),
+    count: z.number().int().min(0).max(10).optional(),
+    ratio: z.number().min(0).max(1).optional(),
+    kind: z.enum(['a', 'b']).nullable().optional(),
+    flag: z.boolean().optional(),
+    nested: z.object({ n: z.number() }).strict().optional(),
+    bag: z.record(z.string(), z.unknown()).default({}),
+  });
+  const valid = { id: crypto.randomUUID(), at: '2026-01-02T03:04:05.678+01:00', name: 'abc' };
+
+  it("answers zod's output for valid input: fields in the schema's order, unknown keys stripped, defaults filled", () => {
+    const accept = fastAcceptor(schema)!;
+    const input = { extra: 1, name: 'abc', count: 3, kind: null, at: valid.at, id: valid.id, flag: false };
+    const out = accept(input);
+    expect(out).toStrictEqual(schema.parse(input));
+    expect(Object.keys(out as object)).toEqual(Object.keys(schema.parse(input)));
+    expect(accept({ ...valid, count: undefined })).toStrictEqual(schema.parse({ ...valid, count: undefined }));
+  });
+
+  it('declines whatever zod refuses, so zod answers it with its issues', () => {
+    const accept = fastAcceptor(schema)!;
+    for (const bad of [
+      { ...valid, id: 'nope' },
+      { ...valid, at: '2026-02-30T00:00:00Z' },
+      { ...valid, name: 'ABC' },
+      { ...valid, name: 'abcdefghi' },
+      { ...valid, count: 1.5 },
+      { ...valid, count: 11 },
+      { ...valid, ratio: Number.NaN },
+      { ...valid, kind: 'c' },
+      { ...valid, flag: 'yes' },
+      { ...valid, nested: { n: 1, m: 2 } },
+      { ...valid, bag: [] },
+      { id: valid.id },
+      'text',
+      null,
+      [],
+    ]) {
+      expect(schema.safeParse(bad).success).toBe(false);
+      expect(accept(bad)).toBe(DECLINED);
+      expect(acceptOrParse(schema, accept, bad)).toEqual(schema.safeParse(bad));
+    }
+  });
+
+  it('builds no acceptor for a construct it does not know, so that schema always goes to zod', () => {
+    expect(fastAcceptor(z.string().transform((s) => s.length))).toBeNull();
+    expect(fastAcceptor(z.object({ a: z.string().refine((s) => s !== 'x') }))).toBeNull();
+    expect(fastAcceptor(z.object({ a: z.string().email() }).strict())).not.toBeNull();
+    expect(fastAcceptor(z.object({ a: z.union([z.string(), z.number()]) }))).toBeNull();
+    expect(fastAcceptor(z.object({}).catchall(z.string()))).toBeNull();
+  });
+
+  it('agrees with zod over a corpus of valid and broken inputs', () => {
+    expect(agreesWithZod(schema, sampleOf(schema))).toBeGreaterThan(0);
+  });
+});
