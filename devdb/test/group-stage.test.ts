@@ -53,6 +53,10 @@ const GROUPS: Doc[] = [
   { _id: { $let: { vars: { t: '$tags' }, in: { $gt: ['$$t', 'x'] } } }, n: { $sum: { $floor: '$n' } } },
   { _id: { $lte: ['$at', at(10)] }, a: { $push: { $lt: ['$n', '$name'] } }, b: { $push: { $gte: ['$user', null] } } },
   { _id: '$user', n: { $sum: '$n' } },
+  // Keys by mingo's equality: missing, null and '' apart, dates by time, documents of scalars or not.
+  { _id: { role: '$user.role', at: '$at' }, c: { $sum: 1 } },
+  { _id: '$at', ids: { $push: '$_id' } },
+  { _id: { tags: '$tags', n: '$n' }, ids: { $push: '$_id' } },
   // Off the fast paths: mingo's errors and its handling of arrays, strings and dates.
   { _id: { $floor: '$name' } },
   { _id: { $divide: ['$n', 0] } },
