@@ -1,7 +1,8 @@
 import { Query } from 'mingo';
 import type { Options } from 'mingo/types';
 import { compare, isNil, normalize, typeOf } from 'mingo/util';
-import { scalarTag } from './group-keys.js';
+import { isTaggedScalar, scalarMembership, scalarTag } from './group-keys.js';
+import { plainName } from './paths.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -67,9 +68,7 @@ type ValueTest = (v: unknown) => boolean | undefined;
 /** The segments of a path made of ordinary names (no `$`, no array index, nothing Object.prototype holds). */
 function plainPath(key: string): string[] | undefined {
   const parts = key.split('.');
-  return parts.every((part) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(part) && !(part in Object.prototype))
-    ? parts
-    : undefined;
+  return parts.every(plainName) ? parts : undefined;
 }
 
 /** The value at `path` through documents (undefined where one lacks the next name), else OTHER. */
@@ -78,13 +77,14 @@ function valueAt(doc: Doc, path: string[]): unknown {
   for (const part of path) {
     if (value === undefined) return undefined;
     if (!isPlainObject(value)) return OTHER;
-    value = Object.hasOwn(value, part) ? value[part] : undefined;
+    // A plain name is never inherited from Object.prototype: an absent one reads undefined.
+    value = value[part];
   }
   return value;
 }
 
 /** A value the tests below compare whole: missing, null, a string, number, boolean, date or ObjectId. */
-const isScalar = (v: unknown) => v === undefined || v === null || scalarTag(v) !== undefined;
+const isScalar = (v: unknown) => v === null || isTaggedScalar(v);
 
 const RANGES: Record<string, (c: number) => boolean> = {
   $gt: (c) => c > 0,
@@ -123,16 +123,16 @@ function scalarTest(op: string, operand: unknown, nested: boolean): ((v: unknown
     case '$eq':
     case '$ne': {
       if (!comparable(operand)) return undefined;
-      const tag = operand === null ? undefined : scalarTag(operand);
-      const equal = (v: unknown) => (isNil(v) ? operand === null : scalarTag(v) === tag);
+      const same = scalarMembership([operand]);
+      const equal = (v: unknown) => (isNil(v) ? operand === null : same(v));
       return op === '$eq' ? equal : (v) => !equal(v);
     }
     case '$in':
     case '$nin': {
       if (!Array.isArray(operand) || !operand.every(comparable)) return undefined;
-      const tags = new Set(operand.filter((x) => x !== null).map((x) => scalarTag(x)));
+      const member = scalarMembership(operand.filter((x) => x !== null));
       const hasNull = operand.includes(null);
-      const within = (v: unknown) => (isNil(v) ? hasNull : tags.has(scalarTag(v)));
+      const within = (v: unknown) => (isNil(v) ? hasNull : member(v));
       return op === '$in' ? within : (v) => !within(v);
     }
     case '$gt':

@@ -92,3 +92,27 @@ export function scalarTag(v: unknown): string | undefined {
       return undefined;
   }
 }
+
+/**
+ * Whether a value equals one of `values` (each null or with a scalarTag) by mingo's `isEqual`: primitives through
+ * a native Set (no string built per test), dates and ObjectIds through their tags.
+ */
+export function scalarMembership(values: unknown[]): (v: unknown) => boolean {
+  const natives = new Set<unknown>();
+  const tags = new Set<string>();
+  for (const x of values) {
+    if (isNativeKey(x)) natives.add(x);
+    else tags.add(scalarTag(x)!);
+  }
+  if (tags.size === 0) return (v) => natives.has(v);
+  return (v) => (isNativeKey(v) ? natives.has(v) : tags.has(scalarTag(v) ?? ''));
+}
+
+/** Whether `v` has a scalarTag, without building it. */
+export function isTaggedScalar(v: unknown): boolean {
+  const type = typeof v;
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined') return true;
+  if (v === null || type !== 'object') return v === null;
+  if (v instanceof Date) return !Number.isNaN(v.getTime());
+  return v instanceof ObjectId;
+}
