@@ -5,6 +5,7 @@ import { assert, ensureArray, flatten, isEmpty, isOperator, MingoError, resolve 
 import { COMPILED_OPERATOR, compiledForStage } from './expressions.js';
 import { compileQuery } from './filter-compile.js';
 import { KeyedEntries } from './group-keys.js';
+import { plainName } from './paths.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -45,11 +46,6 @@ const RUNS: Record<string, (spec: unknown) => Run | undefined> = {
   $unwind: unwindStage,
   $lookup: lookupStage,
 };
-
-/** A top-level field name mingo reads and writes as a plain property (no path, index, `$` or prototype name). */
-function plainName(name: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && !(name in Object.prototype);
-}
 
 function mentionsNow(value: unknown): boolean {
   if (typeof value === 'string') return value.startsWith('$$NOW');
