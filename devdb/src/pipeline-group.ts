@@ -1,11 +1,11 @@
 import { Aggregator, Context, ProcessingMode } from 'mingo';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import { cloneDeep, compare, isNil, isNumber, isOperator } from 'mingo/util';
+import { compare, isNil, isNumber, isOperator } from 'mingo/util';
 import { compileExpression } from './expressions.js';
 import { KeyedEntries } from './group-keys.js';
 import type { Paced, Pacer } from './pacing.js';
-import { type Doc, isPlainObject } from './values.js';
+import { cloneDoc, type Doc, isPlainObject } from './values.js';
 
 /** Documents handed to mingo's `$group` at once (accumulators devdb does not run itself): whole groups. */
 const GROUPS_BATCH_DOCS = 2048;
@@ -195,7 +195,7 @@ export function* groupStage(
     fields.forEach((field, i) => {
       row[field] = accumulations[i]!.value();
     });
-    rows.push(copyInput ? (cloneDeep(row) as Doc) : row);
+    rows.push(copyInput ? cloneDoc(row) : row);
     if (pacer.tick()) yield;
   }
   return rows;
@@ -216,7 +216,7 @@ function* mingoGroupPaced(
 ): Paced<Doc[]> {
   const groups = new KeyedEntries<Doc[]>(isFieldsExpression(spec._id));
   for (const input of docs) {
-    const doc = copyInput ? (cloneDeep(input) as Doc) : input;
+    const doc = copyInput ? cloneDoc(input) : input;
     const key = evalExpr(doc, spec._id, evaluation) ?? null;
     const members = groups.get(key);
     if (members) members.push(doc);

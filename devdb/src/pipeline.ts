@@ -1,5 +1,5 @@
 import { Aggregator, Context, ProcessingMode } from 'mingo';
-import { cloneDeep } from 'mingo/util';
+import { Lazy } from 'mingo/lazy';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { drain, type Paced, type Pacer, runPaced, runToEnd, timeSlices, UNPACED } from './pacing.js';
@@ -115,9 +115,13 @@ function* evaluateStages(
     while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
     const segment = stages.slice(i, end);
     const passesOn = segment.every((s) => Object.keys(s).length === 1 && PASS_THROUGH_STAGES.has(stageName(s)));
-    const mode = copyInput && !passesOn ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
-    const aggregator = new Aggregator(segment.map(withCompiledExpressions), { ...options, processingMode: mode });
-    docs = yield* drain<Doc>(aggregator.stream(docs), pacer);
+    // Copied as they are pulled, as mingo's CLONE_INPUT would, by devdb's copy (no cycle bookkeeping per value).
+    const input = copyInput && !passesOn ? Lazy(docs).map((doc) => cloneDoc(doc as Doc)) : docs;
+    const aggregator = new Aggregator(segment.map(withCompiledExpressions), {
+      ...options,
+      processingMode: ProcessingMode.CLONE_OFF,
+    });
+    docs = yield* drain<Doc>(aggregator.stream(input), pacer);
     copyInput &&= passesOn;
     i = end;
   }
@@ -128,7 +132,7 @@ function* evaluateStages(
 function* copied(docs: Doc[], pacer: Pacer): Paced<Doc[]> {
   const out: Doc[] = [];
   for (const doc of docs) {
-    out.push(cloneDeep(doc) as Doc);
+    out.push(cloneDoc(doc));
     if (pacer.tick()) yield;
   }
   return out;
