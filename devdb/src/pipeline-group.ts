@@ -178,7 +178,9 @@ export function* groupStage(
     return yield* mingoGroupPaced(docs, spec, options, evaluation, copyInput, pacer);
   }
   const groupKey = evaluate(spec._id);
-  const groups = new KeyedEntries<Accumulation[]>(isFieldsExpression(spec._id));
+  const freshKeys = isFieldsExpression(spec._id);
+  const groups = new KeyedEntries<Accumulation[]>(freshKeys);
+  const pushed = fields.map((field) => Object.keys(spec[field] as Doc)[0] === '$push');
   for (const doc of docs) {
     const key = groupKey(doc) ?? null;
     let accumulations = groups.get(key);
@@ -195,10 +197,28 @@ export function* groupStage(
     fields.forEach((field, i) => {
       row[field] = accumulations[i]!.value();
     });
-    rows.push(copyInput ? cloneDoc(row) : row);
+    rows.push(copyInput && !ownsAll(row, fields, pushed, freshKeys) ? cloneDoc(row) : row);
     if (pacer.tick()) yield;
   }
   return rows;
+}
+
+/** A value no stage modifies in place: not a document, not an array. */
+const unshared = (v: unknown) => !Array.isArray(v) && !isPlainObject(v);
+
+/**
+ * Whether a row holds nothing a stored document may also hold, so it need not be copied: every value is a scalar,
+ * except the arrays `$push` built and a key document `{a: ..., b: ...}` built per document, themselves of scalars.
+ */
+function ownsAll(row: Doc, fields: string[], pushed: boolean[], freshKey: boolean): boolean {
+  const key = row._id;
+  if (!unshared(key) && !(freshKey && isPlainObject(key) && Object.values(key).every(unshared))) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const value = row[fields[i]!];
+    if (unshared(value)) continue;
+    if (!pushed[i] || !Array.isArray(value) || !value.every(unshared)) return false;
+  }
+  return true;
 }
 
 function mingoGroup(docs: Doc[], spec: Doc, options: Partial<Options>): Doc[] {
