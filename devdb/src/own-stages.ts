@@ -1,11 +1,11 @@
 import type { Iterator } from 'mingo/lazy';
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
-import { assert, ensureArray, flatten, isEmpty, isOperator, MingoError, resolve } from 'mingo/util';
+import { assert, ensureArray, flatten, isEmpty, isOperator, MingoError } from 'mingo/util';
 import { COMPILED_OPERATOR, compiledForStage } from './expressions.js';
 import { compileQuery } from './filter-compile.js';
 import { KeyedEntries } from './group-keys.js';
-import { plainName } from './paths.js';
+import { pathReader, plainName } from './paths.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -32,9 +32,10 @@ export function ownStage(stage: Doc): Doc | undefined {
   if (keys.length !== 1) return undefined;
   const name = keys[0]!;
   const spec = stage[name];
+  const build = RUNS[name];
   // $$NOW is read once per evaluation in some of mingo's stages and once per stage in others.
-  if (mentionsNow(spec)) return undefined;
-  const run = RUNS[name]?.(spec);
+  if (!build || mentionsNow(spec)) return undefined;
+  const run = build(spec);
   return run ? { [OWN_STAGE_OPERATOR]: { run } } : undefined;
 }
 
@@ -167,13 +168,15 @@ function lookupStage(spec: unknown): Run | undefined {
   if (keys !== 'as,foreignField,from,localField') return undefined;
   const { from, localField, foreignField, as } = spec;
   if (![from, localField, foreignField, as].every((v) => typeof v === 'string' && v !== '')) return undefined;
+  const localValue = pathReader(localField as string);
+  const foreignValue = pathReader(foreignField as string);
   return (docs, options) => {
     assert(!!options.collectionResolver, "$lookup requires 'collectionResolver' option to resolve named collection");
     const foreign = options.collectionResolver!(from as string);
     assert(Array.isArray(foreign), '$lookup could not resolve input collection');
     const byKey = new KeyedEntries<Doc[]>();
     for (const doc of foreign as Doc[]) {
-      for (const v of ensureArray(resolve(doc, foreignField as string) ?? null)) {
+      for (const v of ensureArray(foreignValue(doc) ?? null)) {
         const list = byKey.get(v);
         if (list) list.push(doc);
         else byKey.add(v, [doc]);
@@ -181,7 +184,7 @@ function lookupStage(spec: unknown): Run | undefined {
     }
     return docs.map((input) => {
       const doc = input as Doc;
-      const local = resolve(doc, localField as string) ?? null;
+      const local = localValue(doc) ?? null;
       const matches = Array.isArray(local)
         ? Array.from(new Set(flatten(local.map((v) => byKey.get(v)))))
         : (byKey.get(local) ?? []);
