@@ -1,6 +1,7 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { isDate, isEqual, isNil, isNumber, isObject, isOperator, MingoError, resolve, typeOf } from 'mingo/util';
+import { pathReader } from './paths.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -121,13 +122,16 @@ function mentions(expr: unknown, bound: Set<string>): boolean {
 function fieldPath(expr: string, bound: Set<string>): Compiled | undefined {
   if (!expr.startsWith('$$')) {
     const path = expr.slice(1);
-    return path === '' ? undefined : (doc) => resolve(doc, path);
+    return path === '' ? undefined : pathReader(path);
   }
   const dot = expr.indexOf('.');
   const name = expr.slice(2, dot === -1 ? undefined : dot);
   const rest = dot === -1 ? '' : expr.slice(dot + 1);
   // Evaluated at the top of a stage, mingo's root and current document are the document itself.
-  if (name === 'ROOT' || name === 'CURRENT') return (doc) => (rest === '' ? doc : resolve(doc, rest));
+  if (name === 'ROOT' || name === 'CURRENT') {
+    if (rest === '') return (doc) => doc;
+    return pathReader(rest);
+  }
   if (!bound.has(name)) return undefined;
   // As mingo resolves `$$name.path`: the path from an object holding the variables.
   const path = expr.slice(2);

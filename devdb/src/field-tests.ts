@@ -1,6 +1,7 @@
 import { Query } from 'mingo';
 import type { Options } from 'mingo/types';
-import { type Doc, isPlainObject, keyOf } from './values.js';
+import { scalarMembership } from './group-keys.js';
+import { type Doc, isPlainObject } from './values.js';
 
 // Tests of one top-level field that a plain comparison answers exactly, so a scan does not run mingo over every
 // document: mingo hashes an ObjectId through its string form on each `$in` and equality test, seconds at 100,000.
@@ -49,10 +50,11 @@ export function plainTest(name: string, condition: unknown, options: Partial<Opt
   const exact = new Query({ [name]: condition } as Doc, options);
   if (hashable(condition) || !isPlainObject(condition) || '$in' in condition) {
     const values = hashable(condition) ? [condition] : ((condition as Doc).$in as unknown[]);
-    const keys = new Set(values.map(keyOf));
+    // Equal exactly when keyOf is, without building a key string per document.
+    const member = scalarMembership(values);
     return (doc) => {
       const value = doc[name];
-      return hashable(value) ? keys.has(keyOf(value)) : exact.test(doc);
+      return hashable(value) ? member(value) : exact.test(doc);
     };
   }
   const bounds = Object.entries(condition).map(([op, bound]) => [op, rangeKey(bound)!] as const);

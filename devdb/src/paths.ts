@@ -1,3 +1,4 @@
+import { resolve } from 'mingo/util';
 import { type Doc, isPlainObject } from './values.js';
 
 /** Marker for "path does not exist", distinct from an explicit null. */
@@ -63,4 +64,28 @@ export function setPath(doc: Doc, path: string, value: unknown): void {
     }
   }
   cur[parts[parts.length - 1]!] = value;
+}
+
+/** A field name mingo reads and writes as a plain property: no path, array index, `$`, or name Object.prototype holds. */
+export function plainName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && !(name in Object.prototype);
+}
+
+/**
+ * mingo's `resolve(doc, path)` (an expression's `$a.b`), walking plain documents directly: a missing name or a
+ * scalar on the way gives undefined, as in mingo; an array or another object on the way is left to `resolve`.
+ */
+export function pathReader(path: string): (doc: Doc) => unknown {
+  const parts = path.split('.');
+  if (!parts.every(plainName)) return (doc) => resolve(doc, path);
+  return (doc) => {
+    if (!isPlainObject(doc)) return resolve(doc, path);
+    let value: unknown = doc;
+    for (const part of parts) {
+      if (isPlainObject(value)) value = value[part];
+      else if (value === undefined || value === null || typeof value !== 'object') return undefined;
+      else return resolve(doc, path);
+    }
+    return value;
+  };
 }

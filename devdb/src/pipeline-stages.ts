@@ -1,29 +1,25 @@
 import { Context } from 'mingo';
-import { isOperator } from 'mingo/util';
 import { $devdbCompiled, COMPILED_OPERATOR, compiledForStage } from './expressions.js';
+import { $devdbStage, OWN_STAGE_OPERATOR, ownStage, projectsExpression } from './own-stages.js';
 import { type Doc, isPlainObject } from './values.js';
 
-/** devdb's additions to the context a pipeline runs with: the operator standing for compiled expressions. */
+/**
+ * devdb's additions to the context a pipeline runs with: the operators standing for compiled expressions and for
+ * the stages devdb runs itself.
+ */
 export const DEVDB_STAGES = Context.init({
   expression: { [COMPILED_OPERATOR]: $devdbCompiled },
+  pipeline: { [OWN_STAGE_OPERATOR]: $devdbStage },
 } as unknown as Parameters<typeof Context.init>[0]);
 
-/** mingo's projection operators: in `$project` they are not expressions. */
-const PROJECTION_OPERATORS = new Set(['$slice', '$elemMatch']);
-
-/** A `$project` value that mingo evaluates as an expression: a field path or an expression operator. */
-function projectsExpression(value: unknown): boolean {
-  if (typeof value === 'string') return value.startsWith('$');
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && isOperator(keys[0]!) && !PROJECTION_OPERATORS.has(keys[0]!);
-}
-
 /**
- * `stage` with the expressions mingo evaluates per document compiled (devdb/src/expressions.ts): every value of
- * `$addFields`/`$set`, and the computed fields of `$project`. The stage itself stays mingo's.
+ * `stage` as devdb runs it: its own version of the stage (devdb/src/own-stages.ts), or mingo's stage with the
+ * expressions it evaluates per document compiled (devdb/src/expressions.ts): every value of `$addFields`/`$set`,
+ * and the computed fields of `$project`.
  */
 export function withCompiledExpressions(stage: Doc): Doc {
+  const own = ownStage(stage);
+  if (own) return own;
   const keys = Object.keys(stage);
   if (keys.length !== 1) return stage;
   const name = keys[0]!;

@@ -1,5 +1,5 @@
 import { Aggregator, Context, ProcessingMode } from 'mingo';
-import { cloneDeep } from 'mingo/util';
+import { Lazy } from 'mingo/lazy';
 import { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { drain, type Paced, type Pacer, runPaced, runToEnd, timeSlices, UNPACED } from './pacing.js';
@@ -76,7 +76,7 @@ function* evaluatePipeline(
     rest = rest.slice(1);
   }
   const snapshot = snapshotOf(db, rest);
-  rest = rest.map((stage) => unionWithPrefiltered(db, stage, ctx) ?? stage);
+  rest = rest.map((stage, i) => unionWithPrefiltered(db, stage, ctx, !copiedLater(rest, i)) ?? stage);
   // $lookup etc. may hand foreign documents to later stages that modify them.
   const base = mingoOptions({ ...ctx, collectionResolver: (name) => cloneDoc(snapshot(name)) });
   const options = { ...base, context: Context.from(base.context ?? Context.init(), DEVDB_STAGES) };
@@ -85,6 +85,19 @@ function* evaluatePipeline(
 
 /** Stages whose output documents are input documents, untouched (or documents of another collection, copied). */
 const PASS_THROUGH_STAGES = new Set(['$match', '$limit', '$skip', '$sort', '$unionWith']);
+
+const passesThrough = (stage: Doc) => Object.keys(stage).length === 1 && PASS_THROUGH_STAGES.has(stageName(stage));
+
+/**
+ * Whether documents entering the stream at stage `i` are copied later by evaluateStages before anything can
+ * modify them: every stage before passes documents on (so nothing has been copied yet), and the next one is a
+ * `$group` (which copies what it keeps) or there is none (results still shared are copied at the end).
+ */
+function copiedLater(stages: Doc[], i: number): boolean {
+  const next = stages[i + 1];
+  const grouping = next !== undefined && Object.keys(next).length === 1 && isPlainObject(next.$group);
+  return stages.slice(0, i).every(passesThrough) && (next === undefined || grouping);
+}
 
 /**
  * The stages in segments: a `$group` (paced by groupStage), or any other stage followed by the streaming stages
@@ -114,10 +127,14 @@ function* evaluateStages(
     if (end < stages.length && !STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
     while (end < stages.length && STREAMING_STAGES.has(stageName(stages[end]!))) end += 1;
     const segment = stages.slice(i, end);
-    const passesOn = segment.every((s) => Object.keys(s).length === 1 && PASS_THROUGH_STAGES.has(stageName(s)));
-    const mode = copyInput && !passesOn ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF;
-    const aggregator = new Aggregator(segment.map(withCompiledExpressions), { ...options, processingMode: mode });
-    docs = yield* drain<Doc>(aggregator.stream(docs), pacer);
+    const passesOn = segment.every(passesThrough);
+    // Copied as they are pulled, as mingo's CLONE_INPUT would, by devdb's copy (no cycle bookkeeping per value).
+    const input = copyInput && !passesOn ? Lazy(docs).map((doc) => cloneDoc(doc as Doc)) : docs;
+    const aggregator = new Aggregator(segment.map(withCompiledExpressions), {
+      ...options,
+      processingMode: ProcessingMode.CLONE_OFF,
+    });
+    docs = yield* drain<Doc>(aggregator.stream(input), pacer);
     copyInput &&= passesOn;
     i = end;
   }
@@ -128,7 +145,7 @@ function* evaluateStages(
 function* copied(docs: Doc[], pacer: Pacer): Paced<Doc[]> {
   const out: Doc[] = [];
   for (const doc of docs) {
-    out.push(cloneDeep(doc) as Doc);
+    out.push(cloneDoc(doc));
     if (pacer.tick()) yield;
   }
   return out;
@@ -175,11 +192,12 @@ function snapshotOf(db: Database | undefined, stages: Doc[]): (name: string) => 
 /**
  * A top-level `$unionWith` whose sub-pipeline starts with `$match`, rewritten to carry its input: the documents of
  * the collection that pass that `$match` (narrowed by an index as a find is, tested by the compiled filter, and
- * cloned so later stages may modify them), followed by the rest of the sub-pipeline. Without this, mingo gets a
+ * cloned, unless `copy` is false and nothing else runs on them, so later stages may modify them), followed by the
+ * rest of the sub-pipeline. Without this, mingo gets a
  * clone of the whole foreign collection and runs the `$match` itself (quadratic over a large `$in`, and blind to
  * the command's collation). mingo takes an array as `coll` in place of a name. Other forms return undefined.
  */
-function unionWithPrefiltered(db: Database | undefined, stage: Doc, ctx: QueryContext): Doc | undefined {
+function unionWithPrefiltered(db: Database | undefined, stage: Doc, ctx: QueryContext, copy: boolean): Doc | undefined {
   const spec = stage.$unionWith;
   if (Object.keys(stage).length !== 1 || !isPlainObject(spec) || typeof spec.coll !== 'string') return undefined;
   const sub = spec.pipeline;
@@ -195,7 +213,9 @@ function unionWithPrefiltered(db: Database | undefined, stage: Doc, ctx: QueryCo
   const narrowed = coll && !ctx.collation ? coll.candidates(filters[0]!) : undefined;
   let docs = narrowed ?? [...(coll?.docs.values() ?? [])];
   for (const filter of filters) docs = docs.filter(compileFilter(filter, ctx));
-  return { $unionWith: { ...spec, coll: cloneDoc(docs), pipeline: sub.slice(next) } };
+  const pipeline = sub.slice(next);
+  // Without stages of its own to run, its documents are copied later if they need to be (copiedLater).
+  return { $unionWith: { ...spec, coll: copy || pipeline.length > 0 ? cloneDoc(docs) : docs, pipeline } };
 }
 
 /**

@@ -4,6 +4,7 @@ import { foldFilter, foldValue, parseCollation } from './collation.js';
 import type { Collection } from './collection.js';
 import { fail } from './errors.js';
 import { hasPlainTest, plainTest } from './field-tests.js';
+import { compileQuery } from './filter-compile.js';
 import { firstSorted } from './first-sorted.js';
 import { assertNearIndex, extractNear, nearest } from './geo-near.js';
 import { GEO_CONTEXT } from './geo-operators.js';
@@ -81,8 +82,7 @@ export function compileFilter(filter: Doc | undefined, ctx: QueryContext = {}): 
     const others = compileFilter(rest, ctx);
     return (doc) => tests.every((test) => test(doc)) && others(doc);
   }
-  const query = new Query(filter, mingoOptions(ctx));
-  return (doc) => query.test(doc);
+  return compileQuery(filter, mingoOptions(ctx));
 }
 
 /** Documents matching `filter`, narrowed through an index when the filter allows it. */

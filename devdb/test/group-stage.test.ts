@@ -1,6 +1,7 @@
 import { Aggregator } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../src/pipeline.js';
+import { Store } from '../src/store.js';
 import type { Doc } from '../src/values.js';
 
 // devdb's own $group (a document at a time, compiled expressions) against mingo's $group over the same documents:
@@ -53,6 +54,10 @@ const GROUPS: Doc[] = [
   { _id: { $let: { vars: { t: '$tags' }, in: { $gt: ['$$t', 'x'] } } }, n: { $sum: { $floor: '$n' } } },
   { _id: { $lte: ['$at', at(10)] }, a: { $push: { $lt: ['$n', '$name'] } }, b: { $push: { $gte: ['$user', null] } } },
   { _id: '$user', n: { $sum: '$n' } },
+  // Keys by mingo's equality: missing, null and '' apart, dates by time, documents of scalars or not.
+  { _id: { role: '$user.role', at: '$at' }, c: { $sum: 1 } },
+  { _id: '$at', ids: { $push: '$_id' } },
+  { _id: { tags: '$tags', n: '$n' }, ids: { $push: '$_id' } },
   // Off the fast paths: mingo's errors and its handling of arrays, strings and dates.
   { _id: { $floor: '$name' } },
   { _id: { $divide: ['$n', 0] } },
@@ -143,6 +148,10 @@ describe('devdb pipelines and the documents they read', () => {
       [{ $sort: { _id: -1 } }, { $set: { 'user.role': 'changed' } }],
       [{ $limit: 4 }, { $group: { _id: '$user', docs: { $push: '$$ROOT' } } }, { $set: { '_id.role': 'changed' } }],
       [{ $skip: 1 }, { $sort: { _id: 1 } }],
+      // Rows holding stored documents or arrays in a key document or a $push list are copied; rows of scalars not.
+      [{ $group: { _id: { u: '$user' }, n: { $sum: 1 } } }, { $set: { '_id.u.role': 'changed' } }],
+      [{ $group: { _id: '$name', t: { $push: '$tags' } } }, { $set: { 't.0.0': 'changed' } }],
+      [{ $group: { _id: { n: '$name' }, a: { $push: '$n' } } }, { $set: { '_id.x': 1, 'a.0': 5 } }],
     ];
     for (const stages of pipelines) {
       const out = runPipeline(undefined, stages, DOCS, {});
@@ -151,5 +160,27 @@ describe('devdb pipelines and the documents they read', () => {
       expect(out.length).toBeGreaterThan(0);
     }
     expect(DOCS).toStrictEqual(before);
+  });
+
+  it("copy what a $group keeps of a $unionWith's documents, which reach it uncopied, before later stages change it", () => {
+    const db = new Store({}).ensureDb('shop');
+    const orders = db.ensureCollection('orders');
+    orders.insert({ _id: 10, user: 1, total: 30, items: ['a', 'b'] });
+    orders.insert({ _id: 11, user: 1, total: 12, items: ['b'] });
+    const before = structuredClone([...orders.docs.values()]);
+    const out = runPipeline(
+      db,
+      [
+        { $unionWith: { coll: 'orders', pipeline: [{ $match: { user: 1 } }] } },
+        { $group: { _id: '$user', items: { $push: '$items' }, first: { $first: '$$ROOT' } } },
+        { $set: { 'items.0.0': 'z', 'first.total': 0 } },
+      ],
+      [],
+      {},
+    );
+    expect(out).toStrictEqual([
+      { _id: 1, items: [['z', 'b'], ['b']], first: { _id: 10, user: 1, total: 0, items: ['a', 'b'] } },
+    ]);
+    expect([...orders.docs.values()]).toStrictEqual(before);
   });
 });
