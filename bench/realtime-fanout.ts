@@ -8,7 +8,8 @@
  * Run: npx tsx bench/realtime-fanout.ts   (FEED_CLIENTS, POSTS, CONVERSATIONS, ROUNDS override)
  * DIRECT=1 serves the Worker through Miniflare's own server instead of `wrangler dev`, whose proxy (a second
  * workerd relaying every frame) production has no counterpart of (scripts/workerd-direct.ts).
- * CPU_PROFILE=file.cpuprofile profiles this process (the clients and the dev database) while our posts fan out.
+ * CPU_PROFILE=file.cpuprofile profiles this process (the clients and the dev database) while our posts fan out;
+ * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate while our conversations exchange, printing its top rows.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,6 +20,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
 import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
+import { printProfile, profileIsolate } from './isolate-profile.js';
 
 const FEED_CLIENTS = Number(process.env.FEED_CLIENTS ?? 1000);
 const POSTS = Number(process.env.POSTS ?? 5);
@@ -271,6 +273,8 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     return { perSecond: latencies.length / seconds, p99: percentile(latencies, 99) };
   };
   console.log(`Exchanging ${ROUNDS * 2} messages in each conversation…`);
+  const workerProfile = process.env.WORKER_PROFILE;
+  const profiling = workerProfile ? await profileIsolate(stack.inspectorPort, workerProfile) : undefined;
   const oursChat = await exchange(
     async (pair, from, text) => {
       // A send answered with no JSON at all (the runtime restarted under load) is refused too.
@@ -286,6 +290,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     },
     (pair, from) => ({ once: (cb) => (from === 'a' ? pair.sb : pair.sa).once('message:created', cb) }),
   );
+  if (profiling) printProfile(await profiling.stop(), CONVERSATIONS * ROUNDS * 2, 'message', 30, workerProfile!);
   for (const pair of pairs) {
     pair.sa.disconnect();
     pair.sb.disconnect();

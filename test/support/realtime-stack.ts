@@ -117,6 +117,8 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     /** What wrangler dev printed so far, for a failure report. */
     output: () => output,
     jwtSecret: JWT_SECRET,
+    /** workerd's DevTools inspector, for a bench that profiles the Worker (bench/isolate-profile.ts). */
+    inspectorPort,
     api,
     rider,
     connect,

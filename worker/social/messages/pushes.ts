@@ -1,5 +1,6 @@
 import type { ObjectId } from 'mongodb';
-import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
+import { type DeliveryOutcome, reachOf, sendReached } from '../../notifications/push/deliver';
+import type { Dispatch } from '../../notifications/push/dispatch';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
@@ -20,8 +21,9 @@ export interface NewMessage {
 
 /**
  * Pushes a new message to every other participant but those who blocked the sender and those with
- * the conversation on screen; worker/notifications/push/deliver.ts skips riders whose messages push is off.
- * Answers the recipients pushed to and deliver's outcomes, in the same order.
+ * the conversation on screen. Whom a push can reach at all comes first (worker/notifications/push/deliver.ts:
+ * messages push on, a sendable token): most riders of a busy chat have no token, and for them neither the
+ * blocks, nor the directory, nor the badge is read. Answers the recipients pushed to and their outcomes, in the same order.
  */
 export async function pushNewMessage(
   store: Store,
@@ -31,16 +33,29 @@ export async function pushNewMessage(
   const senderId = message.userId;
   const conversationId = conversation._id.toHexString();
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
-  const [blockers, viewers] = await Promise.all([
-    senderId ? blockersAmong(store, senderId, others) : new Set<string>(),
-    viewersOf(env, others, conversationId),
+  const reach = await reachOf(
+    store,
+    env,
+    others.map((userId) => ({ userId, category: 'messages' as const })),
+  );
+  const reachable = others.flatMap((userId, i) => {
+    const one = reach[i]!;
+    return one.status === 'reachable' ? [{ userId, tokens: one.tokens }] : [];
+  });
+  if (!reachable.length) return { recipients: [], outcomes: [] };
+  const ids = reachable.map((one) => one.userId);
+  const [blockers, viewers, unread] = await Promise.all([
+    senderId ? blockersAmong(store, senderId, ids) : new Set<string>(),
+    viewersOf(env, ids, conversationId),
+    unreadConversationCounts(store, ids),
   ]);
-  const recipients = others.filter((id) => !blockers.has(id.toHexString()) && !viewers.has(id.toHexString()));
-  if (!recipients.length) return { recipients, outcomes: [] };
-  const unread = await unreadConversationCounts(store, recipients);
-  const requests: DeliveryRequest[] = recipients.map((userId) => ({
+  const due = reachable.filter(
+    ({ userId }) => !blockers.has(userId.toHexString()) && !viewers.has(userId.toHexString()),
+  );
+  const dispatches: Dispatch[] = due.map(({ userId, tokens }) => ({
     userId,
     category: 'messages',
+    tokens,
     notification: messageNotification({
       conversationId,
       messageId: message._id.toHexString(),
@@ -49,7 +64,7 @@ export async function pushNewMessage(
       unreadConversations: unread.get(userId.toHexString()) ?? 0,
     }),
   }));
-  return { recipients, outcomes: await deliver(store, env, requests) };
+  return { recipients: due.map(({ userId }) => userId), outcomes: await sendReached(store, env, dispatches) };
 }
 
 /** Who has the conversation on screen; when the directory cannot say, nobody (a banner too many beats a missed message). */
