@@ -85,4 +85,20 @@ describe('a direct message', () => {
       expect(counted.operations.sort()).toEqual(['pushTokens.find', 'users.find']);
     });
   });
+
+  it('pushed to a rider watching the conversation reads nothing from the database', async () => {
+    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const presence = api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(ben._id));
+    await presence.attach('shard-a', 'socket-1');
+    await presence.view('shard-a', 'socket-1', id.toHexString(), 1);
+    await withStore(async (store) => {
+      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'see it live');
+      if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+      const counted = countingStore(store);
+      const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
+      expect(pushed.recipients).toEqual([]);
+      expect(counted.operations).toEqual([]);
+    });
+  });
 });

@@ -21,9 +21,10 @@ export interface NewMessage {
 
 /**
  * Pushes a new message to every other participant but those who blocked the sender and those with
- * the conversation on screen. Whom a push can reach at all comes first (worker/notifications/push/deliver.ts:
- * messages push on, a sendable token): most riders of a busy chat have no token, and for them neither the
- * blocks, nor the directory, nor the badge is read. Answers the recipients pushed to and their outcomes, in the same order.
+ * the conversation on screen. Each step reads only for the riders the steps before left: who has it on screen
+ * (the directory, no database), whom a push can reach at all (worker/notifications/push/deliver.ts: messages push
+ * on, a sendable token), then blocks and badges; a rider watching the chat, or without a device, costs no block
+ * or badge read. Answers the recipients pushed to and their outcomes, in the same order.
  */
 export async function pushNewMessage(
   store: Store,
@@ -33,25 +34,24 @@ export async function pushNewMessage(
   const senderId = message.userId;
   const conversationId = conversation._id.toHexString();
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
+  const viewers = await viewersOf(env, others, conversationId);
+  const away = others.filter((id) => !viewers.has(id.toHexString()));
   const reach = await reachOf(
     store,
     env,
-    others.map((userId) => ({ userId, category: 'messages' as const })),
+    away.map((userId) => ({ userId, category: 'messages' as const })),
   );
-  const reachable = others.flatMap((userId, i) => {
+  const reachable = away.flatMap((userId, i) => {
     const one = reach[i]!;
     return one.status === 'reachable' ? [{ userId, tokens: one.tokens }] : [];
   });
   if (!reachable.length) return { recipients: [], outcomes: [] };
   const ids = reachable.map((one) => one.userId);
-  const [blockers, viewers, unread] = await Promise.all([
+  const [blockers, unread] = await Promise.all([
     senderId ? blockersAmong(store, senderId, ids) : new Set<string>(),
-    viewersOf(env, ids, conversationId),
     unreadConversationCounts(store, ids),
   ]);
-  const due = reachable.filter(
-    ({ userId }) => !blockers.has(userId.toHexString()) && !viewers.has(userId.toHexString()),
-  );
+  const due = reachable.filter(({ userId }) => !blockers.has(userId.toHexString()));
   const dispatches: Dispatch[] = due.map(({ userId, tokens }) => ({
     userId,
     category: 'messages',
