@@ -68,10 +68,15 @@ export async function reachOf(
   env: Env,
   targets: { userId: ObjectId; category: PushCategory }[],
   now = new Date(),
+  /** The targets' live tokens when the caller read them already (liveTokensOf), so they are not read again. */
+  known?: PushTokenDoc[],
 ): Promise<Reach[]> {
   if (!targets.length) return [];
   const userIds = distinctIds(targets.map((target) => target.userId));
-  const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
+  const [stored, tokens] = await Promise.all([
+    readStoredPreferences(store, userIds),
+    known ?? liveTokensOf(store, userIds),
+  ]);
   const tokensByUser = groupByUser(tokens);
   const vapid = readVapid(env);
   const web = 'problem' in vapid ? null : webRulesForSending(env);

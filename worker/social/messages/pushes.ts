@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { type DeliveryOutcome, reachOf, sendReached } from '../../notifications/push/deliver';
 import type { Dispatch } from '../../notifications/push/dispatch';
+import { liveTokensOf } from '../../notifications/push-tokens/service';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
@@ -22,9 +23,9 @@ export interface NewMessage {
 /**
  * Pushes a new message to every other participant but those who blocked the sender and those with
  * the conversation on screen. Each step reads only for the riders the steps before left: who has it on screen
- * (the directory, no database), whom a push can reach at all (worker/notifications/push/deliver.ts: messages push
- * on, a sendable token), then blocks and badges; a rider watching the chat, or without a device, costs no block
- * or badge read. Answers the recipients pushed to and their outcomes, in the same order.
+ * (the directory, no database), who has a live token, whom a push can reach (worker/notifications/push/deliver.ts:
+ * messages push on, a sendable token), then blocks and badges: a rider watching the chat costs no read, one without
+ * a device the token read alone. Answers the recipients pushed to and their outcomes, in the same order.
  */
 export async function pushNewMessage(
   store: Store,
@@ -36,12 +37,16 @@ export async function pushNewMessage(
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
   const viewers = await viewersOf(env, others, conversationId);
   const away = others.filter((id) => !viewers.has(id.toHexString()));
+  const tokens = away.length ? await liveTokensOf(store, away) : [];
+  const withDevice = away.filter((id) => tokens.some((token) => token.userId.equals(id)));
   const reach = await reachOf(
     store,
     env,
-    away.map((userId) => ({ userId, category: 'messages' as const })),
+    withDevice.map((userId) => ({ userId, category: 'messages' as const })),
+    new Date(),
+    tokens,
   );
-  const reachable = away.flatMap((userId, i) => {
+  const reachable = withDevice.flatMap((userId, i) => {
     const one = reach[i]!;
     return one.status === 'reachable' ? [{ userId, tokens: one.tokens }] : [];
   });
