@@ -9,7 +9,7 @@ import { insertMessage } from './service';
 export type SendRefused = 'not-found' | 'messaging-blocked';
 
 /**
- * Stores a message from a participant, in three round trips one after another: the conversation (membership), the
+ * Stores a message from a participant in four round trips, one after another: the conversation (membership), the
  * blocks either way, the message, then one write of the conversation's latest message and the sender's read marker.
  * The message is stored before the conversation names it, so a reader never finds a latest message that is not there.
  */
