@@ -8,7 +8,8 @@
  * Run: npx tsx bench/realtime-fanout.ts   (FEED_CLIENTS, POSTS, CONVERSATIONS, ROUNDS override)
  * DIRECT=1 serves the Worker through Miniflare's own server instead of `wrangler dev`, whose proxy (a second
  * workerd relaying every frame) production has no counterpart of (scripts/workerd-direct.ts).
- * CPU_PROFILE=file.cpuprofile profiles this process (the clients and the dev database) while our posts fan out.
+ * CPU_PROFILE=file.cpuprofile profiles this process (the clients and the dev database) while our posts fan out;
+ * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate while our conversations exchange, printing its top rows.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,6 +20,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { startRealtimeStack } from '../test/support/realtime-stack.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
 import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
+import { printProfile, profileIsolate } from './isolate-profile.js';
+import { treeCpuSeconds } from './process-cpu.js';
 
 const FEED_CLIENTS = Number(process.env.FEED_CLIENTS ?? 1000);
 const POSTS = Number(process.env.POSTS ?? 5);
@@ -53,6 +56,8 @@ const within = (arrival: Promise<unknown>) =>
 interface Exchange {
   perSecond: number;
   p99: number;
+  /** Median time until the sender's REST call answered. */
+  answered: number;
 }
 
 /** Runs `rounds` broadcasts; each resolves with every client's latency from `send` to receipt. */
@@ -253,6 +258,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     receiver: (pair: (typeof pairs)[number], from: 'a' | 'b') => { once: (cb: () => void) => void },
   ): Promise<Exchange> => {
     const latencies: number[] = [];
+    const answers: number[] = [];
     const start = performance.now();
     await Promise.all(
       pairs.map(async (pair) => {
@@ -261,6 +267,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
           const arrived = within(new Promise<void>((resolve) => receiver(pair, from).once(resolve)));
           const sentAt = performance.now();
           await send(pair, from, `round ${round}`);
+          answers.push(performance.now() - sentAt);
           if (await arrived) latencies.push(performance.now() - sentAt);
           else lost++;
         }
@@ -268,9 +275,18 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     );
     const seconds = (performance.now() - start) / 1000;
     latencies.sort((x, y) => x - y);
-    return { perSecond: latencies.length / seconds, p99: percentile(latencies, 99) };
+    answers.sort((x, y) => x - y);
+    return {
+      perSecond: latencies.length / seconds,
+      p99: percentile(latencies, 99),
+      answered: percentile(answers, 50),
+    };
   };
   console.log(`Exchanging ${ROUNDS * 2} messages in each conversation…`);
+  const workerProfile = process.env.WORKER_PROFILE;
+  const profiling = workerProfile ? await profileIsolate(stack.inspectorPort, workerProfile) : undefined;
+  const cpuBefore = treeCpuSeconds(stack.workerPid);
+  const ownBefore = process.cpuUsage();
   const oursChat = await exchange(
     async (pair, from, text) => {
       // A send answered with no JSON at all (the runtime restarted under load) is refused too.
@@ -286,6 +302,9 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     },
     (pair, from) => ({ once: (cb) => (from === 'a' ? pair.sb : pair.sa).once('message:created', cb) }),
   );
+  const cpuAfter = treeCpuSeconds(stack.workerPid);
+  const own = process.cpuUsage(ownBefore);
+  if (profiling) printProfile(await profiling.stop(), CONVERSATIONS * ROUNDS * 2, 'message', 30, workerProfile!);
   for (const pair of pairs) {
     pair.sa.disconnect();
     pair.sb.disconnect();
@@ -309,7 +328,11 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
       }),
     );
     latencies.sort((x, y) => x - y);
-    return { perSecond: latencies.length / ((performance.now() - start) / 1000), p99: percentile(latencies, 99) };
+    return {
+      perSecond: latencies.length / ((performance.now() - start) / 1000),
+      p99: percentile(latencies, 99),
+      answered: 0,
+    };
   })();
   for (const { wa, wb } of barePairs) {
     wa.close();
@@ -320,9 +343,14 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
   console.log(
     `  messages/s: ours ${oursChat.perSecond.toFixed(0)}, bare ws ${bareChat.perSecond.toFixed(0)}, ratio ${ratio(bareChat.perSecond, oursChat.perSecond)} slower`,
   );
+  if (cpuBefore !== undefined && cpuAfter !== undefined)
+    console.log(
+      `  the Worker's processes used ${((1000 * (cpuAfter - cpuBefore)) / (CONVERSATIONS * ROUNDS * 2)).toFixed(1)} ms of CPU per message sent (wrangler's proxy included unless DIRECT=1); this process (the dev database and the clients) ${((own.user + own.system) / 1000 / (CONVERSATIONS * ROUNDS * 2)).toFixed(1)} ms`,
+    );
   console.log(
     `  sends refused by the service: ${refused}; stored but not delivered within ${LOST_AFTER_MS / 1000} s: ${lost - refused}`,
   );
+  console.log(`  sender answered (REST send, p50): ours ${ms(oursChat.answered)}`);
   console.log(
     `  p99 delivery: ours ${ms(oursChat.p99)}, bare ws ${ms(bareChat.p99)}, ratio ${ratio(oursChat.p99, bareChat.p99)}`,
   );

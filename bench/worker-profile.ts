@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { startDevDb } from '../devdb/src/server.js';
 import { envelope } from './analytics-envelopes.js';
+import { printProfile, profileIsolate } from './isolate-profile.js';
 import { type BenchRoute, riderRoutes, runLoad, startLocalStack } from './local-stack.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
@@ -21,65 +21,6 @@ const PORT = Number(process.env.PORT ?? 8805);
 const INSPECTOR_PORT = Number(process.env.INSPECTOR_PORT ?? 9239);
 const TOP = Number(process.env.TOP ?? 25);
 const PROFILE_OUT = process.env.PROFILE_OUT ?? '/tmp/worker.cpuprofile';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** A minimal DevTools-protocol client: one request at a time, answered by id. */
-async function inspector(url: string) {
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  let next = 1;
-  const pending = new Map<number, (result: unknown) => void>();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
-  });
-  return {
-    send: <T>(method: string, params: object = {}) =>
-      new Promise<T>((resolve) => {
-        const id = next++;
-        pending.set(id, resolve as (result: unknown) => void);
-        socket.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => socket.close(),
-  };
-}
-
-/** Self time per key, from the samples (each sample's time delta goes to the node it landed on). */
-function selfTimes(profile: Profile, key: (node: ProfileNode) => string): [string, number][] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)!;
-    const k = key(node);
-    totals.set(k, (totals.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  return [...totals].sort((a, b) => b[1] - a[1]);
-}
-
-const moduleOf = (url: string) => {
-  if (!url) return '(native / idle)';
-  const nodeModules = url.lastIndexOf('node_modules/');
-  if (nodeModules !== -1)
-    return url
-      .slice(nodeModules + 13)
-      .split('/')
-      .slice(0, 2)
-      .join('/');
-  return url.replace(/^.*\/work\/[^/]+\//, '').replace(/^file:\/\//, '');
-};
 
 async function main() {
   const devdb = await startDevDb({ port: 0, quiet: true });
@@ -105,13 +46,7 @@ async function main() {
     // Warm-up: compiled code and held connections, as in steady operation.
     for (const [, send] of routes) await runLoad(40, CONCURRENCY, send);
 
-    const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as {
-      webSocketDebuggerUrl: string;
-    }[];
-    const devtools = await inspector(targets[0]!.webSocketDebuggerUrl);
-    await devtools.send('Profiler.enable');
-    await devtools.send('Profiler.setSamplingInterval', { interval: 200 });
-    await devtools.send('Profiler.start');
+    const profiling = await profileIsolate(INSPECTOR_PORT, PROFILE_OUT);
     const started = performance.now();
     for (const [route, send] of routes) {
       const figures = await runLoad(REQUESTS, CONCURRENCY, send);
@@ -120,36 +55,10 @@ async function main() {
       );
     }
     const wallMs = performance.now() - started;
-    const { profile } = await devtools.send<{ profile: Profile }>('Profiler.stop');
-    devtools.close();
-    fs.writeFileSync(PROFILE_OUT, JSON.stringify(profile));
-
+    const profile = await profiling.stop();
     const requests = REQUESTS * routes.length;
-    const all = selfTimes(profile, () => 'all');
-    const idle = selfTimes(profile, (n) => n.callFrame.functionName).find(([name]) => name === '(idle)')?.[1] ?? 0;
-    const busy = (all[0]?.[1] ?? 0) - idle;
-    console.log(
-      `\n${requests} requests in ${(wallMs / 1000).toFixed(1)} s; the isolate was busy ${busy.toFixed(0)} ms: ${(busy / requests).toFixed(2)} ms of JavaScript per request (samples every 200 µs; raw profile: ${PROFILE_OUT})`,
-    );
-    const print = (title: string, rows: [string, number][]) => {
-      console.log(`\n${title}`);
-      for (const [name, ms] of rows.filter(([name]) => name !== '(idle)').slice(0, TOP))
-        console.log(
-          `${(ms / requests).toFixed(3).padStart(8)} ms/request ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${name}`,
-        );
-    };
-    print(
-      'self time by module',
-      selfTimes(profile, (n) => (n.callFrame.functionName === '(idle)' ? '(idle)' : moduleOf(n.callFrame.url))),
-    );
-    print(
-      'self time by function',
-      selfTimes(profile, (n) =>
-        n.callFrame.functionName === '(idle)'
-          ? '(idle)'
-          : `${n.callFrame.functionName || '(anonymous)'}  ${moduleOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`,
-      ),
-    );
+    console.log(`\n${requests} requests in ${(wallMs / 1000).toFixed(1)} s`);
+    printProfile(profile, requests, 'request', TOP, PROFILE_OUT);
   } finally {
     await stack.stop();
     await devdb.close();

@@ -106,6 +106,10 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     /** What the Worker printed so far, for a failure report. */
     output: () => output,
     jwtSecret: JWT_SECRET,
+    /** workerd's DevTools inspector, for a bench that profiles the Worker (bench/isolate-profile.ts). */
+    inspectorPort,
+    /** The process serving the Worker (wrangler or scripts/workerd-direct.ts); workerd runs beneath it. */
+    workerPid: worker.pid!,
     api,
     rider,
     connect,

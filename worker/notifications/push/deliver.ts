@@ -53,22 +53,30 @@ const groupByUser = (tokens: PushTokenDoc[]) => {
   return byUser;
 };
 
+/** Whom a push may reach: a skip and its reason, or the sendable tokens to send it to. */
+export type Reach =
+  | { status: 'skipped'; reason: 'category-off' | 'quiet-hours' | 'no-live-tokens' }
+  | { status: 'reachable'; tokens: PushTokenDoc[] };
+
 /**
- * Applies every sender rule of the interface spec's "Push notifications" part for MANY users in a few
- * round trips: preferences of all users in one query, live tokens of all users in one query, quiet hours
- * for reminders and event news, malformed tokens dropped, chunks of <= 100 to EXPO_PUSH_URL and one request per
- * web push subscription, 429/5xx retried with backoff, insertMany into notificationDeliveryLog in writes of
- * LIMITS.push.logWriteBatch rows. Outcomes in input order.
+ * The sender rules of the interface spec's "Push notifications" part that decide before anything is built, for
+ * MANY users in two concurrent reads (preferences of all users, live tokens of all users): the category off, quiet
+ * hours for reminders and event news, no sendable token. Answers in input order.
  */
-export async function deliver(
+export async function reachOf(
   store: Store,
   env: Env,
-  requests: DeliveryRequest[],
+  targets: { userId: ObjectId; category: PushCategory }[],
   now = new Date(),
-): Promise<DeliveryOutcome[]> {
-  if (!requests.length) return [];
-  const userIds = distinctIds(requests.map((request) => request.userId));
-  const [stored, tokens] = await Promise.all([readStoredPreferences(store, userIds), liveTokensOf(store, userIds)]);
+  /** The targets' live tokens when the caller read them already (liveTokensOf), so they are not read again. */
+  known?: PushTokenDoc[],
+): Promise<Reach[]> {
+  if (!targets.length) return [];
+  const userIds = distinctIds(targets.map((target) => target.userId));
+  const [stored, tokens] = await Promise.all([
+    readStoredPreferences(store, userIds),
+    known ?? liveTokensOf(store, userIds),
+  ]);
   const tokensByUser = groupByUser(tokens);
   const vapid = readVapid(env);
   const web = 'problem' in vapid ? null : webRulesForSending(env);
@@ -76,36 +84,49 @@ export async function deliver(
   // One line a run, not one a token: the operator's fix is one setting.
   if (webSkipped)
     console.warn(`${(vapid as { problem: string }).problem} ${webSkipped} web push subscriptions skipped.`);
-  const outcomes: (DeliveryOutcome | null)[] = [];
-  const dispatches: Dispatch[] = [];
-  const dispatchOf: number[] = [];
-  for (const request of requests) {
-    const id = request.userId.toHexString();
-    const live = tokensByUser.get(id) ?? [];
-    const preferences = withDefaults(stored.get(id), deviceTimeZone(live));
-    const skip = !preferences[request.category].push
-      ? 'category-off'
-      : QUIET_CATEGORIES.has(request.category) && isQuietAt(preferences.quietHours, now)
-        ? 'quiet-hours'
-        : sendableTokens(live, web).length === 0
-          ? 'no-live-tokens'
-          : null;
-    if (skip) {
-      outcomes.push({ status: 'skipped', reason: skip });
-      continue;
-    }
-    outcomes.push(null);
-    dispatchOf.push(outcomes.length - 1);
-    dispatches.push({ ...request, tokens: sendableTokens(live, web) });
-  }
+  return targets.map((target) => {
+    const live = tokensByUser.get(target.userId.toHexString()) ?? [];
+    const preferences = withDefaults(stored.get(target.userId.toHexString()), deviceTimeZone(live));
+    if (!preferences[target.category].push) return { status: 'skipped', reason: 'category-off' };
+    if (QUIET_CATEGORIES.has(target.category) && isQuietAt(preferences.quietHours, now))
+      return { status: 'skipped', reason: 'quiet-hours' };
+    const sendable = sendableTokens(live, web);
+    return sendable.length
+      ? { status: 'reachable', tokens: sendable }
+      : { status: 'skipped', reason: 'no-live-tokens' };
+  });
+}
+
+/**
+ * Sends pushes whose reach was decided (reachOf): chunks of <= 100 to EXPO_PUSH_URL and one request per web push
+ * subscription, 429/5xx retried with backoff, insertMany into notificationDeliveryLog in writes of
+ * LIMITS.push.logWriteBatch rows. Outcomes in input order.
+ */
+export async function sendReached(store: Store, env: Env, dispatches: Dispatch[], now = new Date()) {
   const tickets = await dispatchAll(store, env, dispatches, now);
-  tickets.forEach((perToken, i) => {
+  return tickets.map((perToken): DeliveryOutcome => {
     const ok = perToken.flatMap((t) =>
       t.status === 'ok' ? [{ token: t.token, ...(t.ticketId ? { ticketId: t.ticketId } : {}) }] : [],
     );
-    outcomes[dispatchOf[i]!] = ok.length
+    return ok.length
       ? { status: 'accepted', tickets: ok }
       : { status: 'failed', error: perToken[0]?.error?.message ?? 'no ticket' };
   });
-  return outcomes as DeliveryOutcome[];
+}
+
+/** Applies every sender rule of the interface spec's "Push notifications" part (reachOf, then sendReached). Outcomes in input order. */
+export async function deliver(
+  store: Store,
+  env: Env,
+  requests: DeliveryRequest[],
+  now = new Date(),
+): Promise<DeliveryOutcome[]> {
+  const reach = await reachOf(store, env, requests, now);
+  const dispatches = requests.flatMap((request, i) => {
+    const one = reach[i]!;
+    return one.status === 'reachable' ? [{ ...request, tokens: one.tokens }] : [];
+  });
+  const sent = await sendReached(store, env, dispatches, now);
+  let next = 0;
+  return reach.map((one) => (one.status === 'reachable' ? sent[next++]! : one));
 }

@@ -96,18 +96,26 @@ export async function unreadScopes(store: Store, userId: ObjectId): Promise<Unre
   });
 }
 
-/** Records a new message as the conversation's latest; concurrent messages keep the newest. */
-export async function recordActivity(
+/**
+ * Records a sent message in its conversation in one write: the newest message and activity (concurrent messages
+ * keep the newest), and the sender's read marker moved to it, never back (the array filter matches only a marker
+ * behind it; the `$not` form also matches a null marker, where `$lt` on an ObjectId would not).
+ */
+export async function recordSentMessage(
   store: Store,
   conversationId: ObjectId,
-  message: { _id: ObjectId; createdAt: Date },
+  message: { _id: ObjectId; userId: ObjectId; createdAt: Date },
 ) {
   await store.conversations.updateOne(
     { _id: conversationId },
     {
       $max: { lastActivityAt: message.createdAt, lastMessageId: message._id },
-      $set: { updatedAt: message.createdAt },
+      $set: {
+        updatedAt: message.createdAt,
+        'readMarkers.$[sender]': { userId: message.userId, messageId: message._id, readAt: message.createdAt },
+      },
     },
+    { arrayFilters: [{ 'sender.userId': message.userId, 'sender.messageId': { $not: { $gte: message._id } } }] },
   );
 }
 

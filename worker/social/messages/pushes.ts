@@ -1,5 +1,7 @@
 import type { ObjectId } from 'mongodb';
-import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notifications/push/deliver';
+import { type DeliveryOutcome, reachOf, sendReached } from '../../notifications/push/deliver';
+import type { Dispatch } from '../../notifications/push/dispatch';
+import { liveTokensOf } from '../../notifications/push-tokens/service';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
@@ -20,8 +22,10 @@ export interface NewMessage {
 
 /**
  * Pushes a new message to every other participant but those who blocked the sender and those with
- * the conversation on screen; worker/notifications/push/deliver.ts skips riders whose messages push is off.
- * Answers the recipients pushed to and deliver's outcomes, in the same order.
+ * the conversation on screen. Each step reads only for the riders the steps before left: who has it on screen
+ * (the directory, no database), who has a live token, whom a push can reach (worker/notifications/push/deliver.ts:
+ * messages push on, a sendable token), then blocks and badges: a rider watching the chat costs no read, one without
+ * a device the token read alone. Answers the recipients pushed to and their outcomes, in the same order.
  */
 export async function pushNewMessage(
   store: Store,
@@ -31,16 +35,32 @@ export async function pushNewMessage(
   const senderId = message.userId;
   const conversationId = conversation._id.toHexString();
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
-  const [blockers, viewers] = await Promise.all([
-    senderId ? blockersAmong(store, senderId, others) : new Set<string>(),
-    viewersOf(env, others, conversationId),
+  const viewers = await viewersOf(env, others, conversationId);
+  const away = others.filter((id) => !viewers.has(id.toHexString()));
+  const tokens = away.length ? await liveTokensOf(store, away) : [];
+  const withDevice = away.filter((id) => tokens.some((token) => token.userId.equals(id)));
+  const reach = await reachOf(
+    store,
+    env,
+    withDevice.map((userId) => ({ userId, category: 'messages' as const })),
+    new Date(),
+    tokens,
+  );
+  const reachable = withDevice.flatMap((userId, i) => {
+    const one = reach[i]!;
+    return one.status === 'reachable' ? [{ userId, tokens: one.tokens }] : [];
+  });
+  if (!reachable.length) return { recipients: [], outcomes: [] };
+  const ids = reachable.map((one) => one.userId);
+  const [blockers, unread] = await Promise.all([
+    senderId ? blockersAmong(store, senderId, ids) : new Set<string>(),
+    unreadConversationCounts(store, ids),
   ]);
-  const recipients = others.filter((id) => !blockers.has(id.toHexString()) && !viewers.has(id.toHexString()));
-  if (!recipients.length) return { recipients, outcomes: [] };
-  const unread = await unreadConversationCounts(store, recipients);
-  const requests: DeliveryRequest[] = recipients.map((userId) => ({
+  const due = reachable.filter(({ userId }) => !blockers.has(userId.toHexString()));
+  const dispatches: Dispatch[] = due.map(({ userId, tokens }) => ({
     userId,
     category: 'messages',
+    tokens,
     notification: messageNotification({
       conversationId,
       messageId: message._id.toHexString(),
@@ -49,7 +69,7 @@ export async function pushNewMessage(
       unreadConversations: unread.get(userId.toHexString()) ?? 0,
     }),
   }));
-  return { recipients, outcomes: await deliver(store, env, requests) };
+  return { recipients: due.map(({ userId }) => userId), outcomes: await sendReached(store, env, dispatches) };
 }
 
 /** Who has the conversation on screen; when the directory cannot say, nobody (a banner too many beats a missed message). */

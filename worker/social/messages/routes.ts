@@ -4,14 +4,15 @@ import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
+import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
-import { refuseBlocked } from '../blocks/refusals';
+import { BLOCK_REFUSALS } from '../blocks/refusals';
 import { ownConversation } from '../conversations/own';
-import { moveReadMarker, recordActivity } from '../conversations/service';
 import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
-import { insertMessage, listMessages } from './service';
+import { sendMessage } from './send';
+import { listMessages } from './service';
 import { messageView } from './views';
 
 const TAGS = ['direct messages'];
@@ -64,15 +65,11 @@ export const messageRoutes = createRouter<AppEnv>()
     return c.json(after ? { ...page, nextCursor: null } : page, 200);
   })
   .openapi(send, async (c) => {
-    const conversation = await ownConversation(c, c.req.valid('param').id);
     const senderId = new ObjectId(c.var.user._id);
-    await refuseBlocked(c.var.db, senderId, conversation.participantIds);
-    const message = await insertMessage(c.var.db, conversation._id, senderId, c.req.valid('json').text);
-    // Two updates of different fields, so one round trip for both; writing a message reads everything before it.
-    await Promise.all([
-      recordActivity(c.var.db, conversation._id, message),
-      moveReadMarker(c.var.db, conversation._id, senderId, message._id),
-    ]);
+    const sent = await sendMessage(c.var.db, new ObjectId(c.req.valid('param').id), senderId, c.req.valid('json').text);
+    if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
+    if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
+    const { conversation, message } = sent;
     // The sender is the caller, whose account the access check read.
     const view = messageView(message, c.var.account);
     const event = { conversationId: view.conversationId, message: view };

@@ -1,0 +1,104 @@
+import { ObjectId } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { openRequestConnection } from '../../../worker/platform/db/connection';
+import type { Store } from '../../../worker/platform/db/store';
+import { pushNewMessage } from '../../../worker/social/messages/pushes';
+import { sendMessage } from '../../../worker/social/messages/send';
+import { register, type TestAccount } from '../../support/accounts';
+import { countingStore } from '../../support/counting-store';
+import { createApi } from '../../support/worker-api';
+
+// The round trips a direct message costs: every one runs through a gateway object, and a busy chat sends many.
+
+const api = createApi('message-round-trips');
+
+async function conversation(owner: TestAccount, others: TestAccount[]) {
+  const res = await api.fetch('/api/conversations', {
+    method: 'POST',
+    headers: { 'x-auth-token': owner.token },
+    json: { participantIds: others.map((other) => other._id) },
+  });
+  expect(res.status).toBe(201);
+  return new ObjectId(((await res.json()) as { _id: string })._id);
+}
+
+async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  const connection = openRequestConnection(api.env);
+  try {
+    return await fn(connection.store);
+  } finally {
+    await connection.release();
+  }
+}
+
+describe('a direct message', () => {
+  it('is stored in four operations: the conversation, the blocks, the message, one write of the conversation', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    await withStore(async (store) => {
+      const counted = countingStore(store);
+      const sent = await sendMessage(counted.store, id, new ObjectId(ana._id), 'hi');
+      expect(sent).not.toBeTypeOf('string');
+      expect(counted.operations).toEqual([
+        'conversations.findOne',
+        'user_blocks.countDocuments',
+        'dm_messages.insertOne',
+        'conversations.updateOne',
+      ]);
+      const stored = await store.conversations.findOne({ _id: id });
+      const message = typeof sent === 'string' ? undefined : sent.message;
+      expect(stored?.lastMessageId?.toHexString()).toBe(message?._id.toHexString());
+      expect(stored?.readMarkers.find((m) => m.userId.toHexString() === ana._id)?.messageId?.toHexString()).toBe(
+        message?._id.toHexString(),
+      );
+    });
+  });
+
+  it("moves the sender's read marker to the newest of concurrent sends, never back, and keeps the other's", async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    await withStore(async (store) => {
+      const sent = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => sendMessage(store, id, new ObjectId(ana._id), `m${i}`)),
+      );
+      const newest = sent
+        .map((one) => (typeof one === 'string' ? '' : one.message._id.toHexString()))
+        .sort()
+        .at(-1);
+      const stored = await store.conversations.findOne({ _id: id });
+      expect(stored?.lastMessageId?.toHexString()).toBe(newest);
+      const markers = new Map(stored?.readMarkers.map((m) => [m.userId.toHexString(), m.messageId?.toHexString()]));
+      expect(markers.get(ana._id)).toBe(newest);
+      expect(markers.get(ben._id)).toBeUndefined();
+    });
+  });
+
+  it('pushed to a rider without a device reads their live tokens alone: no preferences, blocks or badge', async () => {
+    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+    const id = await conversation(ana, [ben]);
+    await withStore(async (store) => {
+      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'anyone there?');
+      if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+      const counted = countingStore(store);
+      const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
+      expect(pushed.recipients).toEqual([]);
+      expect(counted.operations).toEqual(['pushTokens.find']);
+    });
+  });
+
+  it('pushed to a rider watching the conversation reads nothing from the database', async () => {
+    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const presence = api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(ben._id));
+    await presence.attach('shard-a', 'socket-1');
+    await presence.view('shard-a', 'socket-1', id.toHexString(), 1);
+    await withStore(async (store) => {
+      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'see it live');
+      if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+      const counted = countingStore(store);
+      const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
+      expect(pushed.recipients).toEqual([]);
+      expect(counted.operations).toEqual([]);
+    });
+  });
+});
