@@ -1,14 +1,14 @@
 // Runs the Worker in workerd through Miniflare's own server, with no `wrangler dev` proxy in front: every request
 // and WebSocket frame reaches the Worker as in production, with no second workerd relaying it (README, Local
 // stack). It takes the `wrangler dev` arguments the local stack uses; it does not reload on changes.
-// Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--var NAME:VALUE ...]
+// Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--log-level warn] [--var NAME:VALUE ...]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { Log, LogLevel, Miniflare, type WorkerOptions } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
-import { directArguments } from './workerd-direct-args';
+import { type DirectLogLevel, directArguments } from './workerd-direct-args';
 
 // What wrangler emits beside the bundle, by extension: the modules its [[rules]] made text, data or wasm.
 const MODULE_TYPES: Record<string, 'Text' | 'Data' | 'CompiledWasm'> = {
@@ -19,6 +19,16 @@ const MODULE_TYPES: Record<string, 'Text' | 'Data' | 'CompiledWasm'> = {
   '.sql': 'Text',
   '.bin': 'Data',
   '.wasm': 'CompiledWasm',
+};
+
+// Miniflare's levels for wrangler's names (Miniflare has none between info and debug for wrangler's 'log').
+const MINIFLARE_LEVELS: Record<DirectLogLevel, LogLevel> = {
+  none: LogLevel.NONE,
+  error: LogLevel.ERROR,
+  warn: LogLevel.WARN,
+  info: LogLevel.INFO,
+  log: LogLevel.INFO,
+  debug: LogLevel.DEBUG,
 };
 
 /** Bundles the Worker as a deploy does (no Docker needed: the voice box image is not built). */
@@ -69,7 +79,7 @@ async function main(): Promise<void> {
     unsafeTriggerHandlers: true,
     // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
     cf: false,
-    log: new Log(LogLevel.INFO),
+    log: new Log(MINIFLARE_LEVELS[args.logLevel]),
   } as ConstructorParameters<typeof Miniflare>[0]);
   const url = await mf.ready;
   console.log(`Ready on ${url.origin}`);

@@ -28,6 +28,11 @@ export interface RealtimeStackOptions {
    * proxy relays every request and frame through a second workerd: what production has no counterpart of.
    */
   direct?: boolean;
+  /**
+   * `wrangler dev --log-level` for either runner: `warn` leaves out the line per request (each one a call from
+   * workerd to the Node process that prints it); the Worker's own console output is printed at every level.
+   */
+  logLevel?: 'warn' | 'info';
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -51,6 +56,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const inspectorPort = await freePort();
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', state);
+  if (options.logLevel) args.push('--log-level', options.logLevel);
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   const [command, ...prefix] = options.direct
     ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
@@ -112,6 +118,8 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
 
   return {
     url,
+    /** The process serving the Worker (wrangler dev or the direct runner); workerd runs under it. */
+    pid: worker.pid!,
     /** The Worker's database and signing secret, for a bench that seeds riders directly. */
     databaseUri: vars.MONGODB_URI,
     /** What wrangler dev printed so far, for a failure report. */
