@@ -284,8 +284,9 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
   };
   console.log(`Exchanging ${ROUNDS * 2} messages in each conversation…`);
   const workerProfile = process.env.WORKER_PROFILE;
-  const profiling = workerProfile ? await profileIsolate(stack.inspectorPort, workerProfile) : undefined;
-  const cpuBefore = treeCpuSeconds(stack.workerPid);
+  // The bench starts its stack as a process of its own, which always has an inspector port.
+  const profiling = workerProfile ? await profileIsolate(stack.inspectorPort!, workerProfile) : undefined;
+  const cpuBefore = treeCpuSeconds(stack.pid);
   const ownBefore = process.cpuUsage();
   const oursChat = await exchange(
     async (pair, from, text) => {
@@ -302,7 +303,7 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     },
     (pair, from) => ({ once: (cb) => (from === 'a' ? pair.sb : pair.sa).once('message:created', cb) }),
   );
-  const cpuAfter = treeCpuSeconds(stack.workerPid);
+  const cpuAfter = treeCpuSeconds(stack.pid);
   const own = process.cpuUsage(ownBefore);
   if (profiling) printProfile(await profiling.stop(), CONVERSATIONS * ROUNDS * 2, 'message', 30, workerProfile!);
   for (const pair of pairs) {

@@ -1,10 +1,15 @@
 // The `wrangler dev` arguments scripts/workerd-direct.ts takes, so the local stack starts either with the same list.
 
+/** `wrangler dev --log-level`'s values; below `info` no request is logged, which costs workerd a call to Node each. */
+export const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'] as const;
+export type DirectLogLevel = (typeof LOG_LEVELS)[number];
+
 export interface DirectArguments {
   host: string;
   port: number;
   persistTo: string | undefined;
   inspectorPort: number | undefined;
+  logLevel: DirectLogLevel;
   vars: Record<string, string>;
 }
 
@@ -15,6 +20,7 @@ export function directArguments(argv: string[]): DirectArguments {
     port: 8787,
     persistTo: undefined,
     inspectorPort: undefined,
+    logLevel: 'info',
     vars: {},
   };
   for (let i = 0; i < argv.length; i++) {
@@ -26,7 +32,11 @@ export function directArguments(argv: string[]): DirectArguments {
     else if (flag === '--port') parsed.port = Number(value);
     else if (flag === '--persist-to') parsed.persistTo = value;
     else if (flag === '--inspector-port') parsed.inspectorPort = Number(value);
-    else if (flag === '--var') {
+    else if (flag === '--log-level') {
+      if (!LOG_LEVELS.includes(value as DirectLogLevel))
+        throw new Error(`--log-level takes one of ${LOG_LEVELS.join(', ')}, got ${value}`);
+      parsed.logLevel = value as DirectLogLevel;
+    } else if (flag === '--var') {
       const at = value.indexOf(':');
       if (at < 1) throw new Error(`--var takes NAME:VALUE, got ${value}`);
       parsed.vars[value.slice(0, at)] = value.slice(at + 1);

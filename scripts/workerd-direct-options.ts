@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Log, LogLevel, type Miniflare, type WorkerOptions } from 'miniflare';
-import type { DirectArguments } from './workerd-direct-args';
+import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
 
 type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
 
@@ -23,6 +23,16 @@ const MODULE_TYPES: Record<string, 'Text' | 'Data' | 'CompiledWasm'> = {
   '.sql': 'Text',
   '.bin': 'Data',
   '.wasm': 'CompiledWasm',
+};
+
+// Miniflare's levels for wrangler's names (Miniflare has none between info and debug for wrangler's 'log').
+const MINIFLARE_LEVELS: Record<DirectLogLevel, LogLevel> = {
+  none: LogLevel.NONE,
+  error: LogLevel.ERROR,
+  warn: LogLevel.WARN,
+  info: LogLevel.INFO,
+  log: LogLevel.INFO,
+  debug: LogLevel.DEBUG,
 };
 
 function modulesOf(outdir: string): NonNullable<Extract<WorkerOptions, { modules: unknown[] }>['modules']> {
@@ -55,7 +65,7 @@ export function directOptions(
     unsafeTriggerHandlers: true,
     // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
     cf: false,
-    log: new Log(LogLevel.INFO),
+    log: new Log(MINIFLARE_LEVELS[args.logLevel]),
     ...extra,
   } as MiniflareOptions;
 }

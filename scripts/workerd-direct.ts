@@ -1,7 +1,7 @@
 // Runs the Worker in workerd through Miniflare's own server, with no `wrangler dev` proxy in front: every request
 // and WebSocket frame reaches the Worker as in production, with no second workerd relaying it (README, Local
 // stack). It takes the `wrangler dev` arguments the local stack uses; it does not reload on changes.
-// Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--var NAME:VALUE ...]
+// Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--log-level warn] [--var NAME:VALUE ...]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,13 +1,15 @@
 /**
- * The scale harness (docs/scale.md): simulated riders on the local stack (wrangler dev + the dev
- * database, test/support/realtime-stack.ts), driven by the activity model of bench/scale/model.ts;
+ * The scale harness (docs/scale.md): simulated riders on the local stack (the Worker in workerd through
+ * Miniflare's own server, no wrangler proxy; DIRECT=0 for wrangler dev; + the dev database,
+ * test/support/realtime-stack.ts), driven by the activity model of bench/scale/model.ts;
  * then a shard restart and a 10 s database outage under load; then the model fed with what was
  * measured, checked against this run, and run at 100,000 and 1,000,000 riders. Prints one table.
- * Bounded: stops by itself after DEADLINE_S (default 570 s), loopback only.
- * Run: npm run bench:scale   (RIDERS, FACTOR, STEADY_S, SHARDS, DEADLINE_S override)
+ * Bounded: stops by itself after DEADLINE_S (default 900 s), loopback only.
+ * Run: npm run bench:scale   (RIDERS, DIRECT, FACTOR, STEADY_S, SHARDS, CONNECT_BUDGET_S, DEADLINE_S override)
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startRealtimeStack } from '../../test/support/realtime-stack.js';
 import { applyIndexes } from '../../worker/data.js';
@@ -25,17 +27,26 @@ import {
   RIDER_ACTIVITY,
   relativeError,
 } from './model.js';
+import { holding, type ProcessHolding, perRider, recordPeaks, treeHoldings } from './processes.js';
 import { cuttableProxy } from './proxy.js';
 import { connectedCount, joinedWithin, openRider, type Rider, RiderStats, reactionKey } from './riders.js';
 
 const RIDERS = Number(process.env.RIDERS ?? 5000);
+/**
+ * The Worker served through Miniflare's own server (scripts/workerd-direct.ts), as production has no proxy in
+ * front; DIRECT=0 runs it under `wrangler dev`, whose proxy workerd holds about 6 open files per rider.
+ */
+const DIRECT = process.env.DIRECT !== '0';
 /** The activity model sped up this many times, so a minute's run carries enough events to measure. */
 const FACTOR = Number(process.env.FACTOR ?? 2);
 const STEADY_S = Number(process.env.STEADY_S ?? 45);
 const SHARDS = Number(process.env.SHARDS ?? 8);
-const DEADLINE_S = Number(process.env.DEADLINE_S ?? 570);
-/** Connecting stops after this long, with whoever joined: as many riders as this machine holds in the time. */
-const CONNECT_BUDGET_S = Number(process.env.CONNECT_BUDGET_S ?? 150);
+const DEADLINE_S = Number(process.env.DEADLINE_S ?? 900);
+/**
+ * Connecting stops after this long, with whoever joined. 5,000 riders joined in 315 s on a 2-core machine whose
+ * load average other work held at 17-33 (an idle one connected 2,000 at 53 a second), so the default leaves room.
+ */
+const CONNECT_BUDGET_S = Number(process.env.CONNECT_BUDGET_S ?? 420);
 const OUTAGE_MS = 10_000;
 /** How long after a failure the harness waits for the service to answer again before calling it "never". */
 const RECOVERY_WAIT_S = Number(process.env.RECOVERY_WAIT_S ?? 120);
@@ -48,6 +59,13 @@ const MAX_IN_FLIGHT = 150;
 const FD_SHARE = 0.85;
 
 const begun = performance.now();
+/** The machine's load average (1, 5, 15 min): other work on it slows every figure of the run. */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+const loadAtStart = loadAverage();
 const elapsed = () => ((performance.now() - begun) / 1000).toFixed(0);
 const log = (line: string) => console.log(`[${elapsed().padStart(3)} s] ${line}`);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,62 +91,23 @@ type Counters = {
   riderPresence: (CounterRow & { riderId: string })[];
 };
 
-/** The processes of the stack serving `port` (wrangler and its workerd children), by pid, from /proc. */
-function stackProcesses(port: string): number[] {
-  const parent = new Map<number, number>();
-  const roots: number[] = [];
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const pid = Number(name);
-      parent.set(pid, Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes('wrangler') && cmdline.includes(`--port ${port}`)) roots.push(pid);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 10; p = parent.get(p) ?? 0, hops++) if (roots.includes(p)) return true;
-    return false;
-  };
-  return [...parent.keys()].filter(inTree);
+/** The stack's processes as last seen: kept so that what outlives the stack's own stop can be ended by pid. */
+let stackPids: number[] = [];
+
+/** What the stack's processes (the runner and its workerd children) hold now. */
+function stackHoldings(root: number): ProcessHolding[] {
+  const holdings = treeHoldings(root);
+  if (holdings.length) stackPids = holdings.map((h) => h.pid);
+  return holdings;
 }
 
-/**
- * The stack process nearest its open-file limit: its descriptors, its soft limit. workerd holds several per
- * connected rider (the socket, pipes of the object it talks to), and past its limit it fails every request.
- */
-function stackFileDescriptors(port: string): { open: number; limit: number } {
-  let nearest = { open: 0, limit: Number.POSITIVE_INFINITY };
-  for (const pid of stackProcesses(port)) {
-    try {
-      const open = readdirSync(`/proc/${pid}/fd`).length;
-      const limits = readFileSync(`/proc/${pid}/limits`, 'utf8');
-      const limit = Number(/Max open files\s+(\d+)/.exec(limits)?.[1] ?? Number.POSITIVE_INFINITY);
-      if (open / limit > nearest.open / nearest.limit) nearest = { open, limit };
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return nearest;
-}
-
-/** CPU seconds the stack's processes used so far (utime + stime, from /proc). */
-function stackCpuSeconds(port: string): number {
-  let ticks = 0;
-  for (const pid of stackProcesses(port)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks / 100;
-}
+/** CPU seconds the stack's processes used so far. */
+const stackCpuSeconds = (root: number) => stackHoldings(root).reduce((n, h) => n + h.cpuSeconds, 0);
 
 async function main() {
-  log(`Scale harness: ${RIDERS} riders, activity ×${FACTOR}, ${STEADY_S} s steady, ${SHARDS} shards`);
+  log(
+    `Scale harness: ${RIDERS} riders, activity ×${FACTOR}, ${STEADY_S} s steady, ${SHARDS} shards, ${DIRECT ? 'workerd direct (no proxy)' : 'wrangler dev'}`,
+  );
   const proxy = { current: null as Awaited<ReturnType<typeof cuttableProxy>> | null };
   // The dev database in a process of its own: in this one, thousands of clients' frames would starve it.
   const devdb = spawn(process.execPath, ['--import', 'tsx', 'devdb/src/cli.ts', '--port', '0', '--memory'], {
@@ -136,16 +115,25 @@ async function main() {
   });
   const devdbUri = await new Promise<string>((resolve, reject) => {
     let said = '';
+    let isReady = false;
     devdb.stdout!.on('data', (chunk: Buffer) => {
+      // What the dev database says after it is ready (a connection it closed, a slow sweep) belongs in the run's log.
+      if (isReady) return void process.stderr.write(chunk);
       said += chunk.toString();
       const ready = /devdb ready (mongodb:\/\/\S+)/.exec(said);
-      if (ready) resolve(ready[1]!);
+      if (ready) {
+        isReady = true;
+        resolve(ready[1]!);
+      }
     });
     devdb.on('exit', (code) => reject(new Error(`devdb exited with ${code}: ${said}`)));
   });
   const stopDevdb = () => devdb.exitCode === null && devdb.kill('SIGKILL');
   process.on('exit', stopDevdb);
   const stack = await startRealtimeStack({
+    direct: DIRECT,
+    // No line per request: thousands of upgrades and the steady REST traffic would each cost a call to Node.
+    logLevel: 'warn',
     vars: { REALTIME_SHARDS: String(SHARDS) },
     // The stack's own in-process database stays idle; the Worker reaches the separate one through the proxy.
     routeDatabase: async () => {
@@ -154,11 +142,11 @@ async function main() {
     },
   });
   const db = proxy.current!;
-  const port = new URL(stack.url).port;
+  stackHoldings(stack.pid);
   // Whatever of this stack did not stop by itself, by pid.
   killStack = () => {
     stopDevdb();
-    for (const pid of stackProcesses(port)) {
+    for (const pid of stackPids) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -173,7 +161,7 @@ async function main() {
   };
   const riders: Rider[] = [];
   try {
-    await run(stack, db, riders, port);
+    await run(stack, db, riders, devdb.pid!);
   } finally {
     if (process.env.STACK_LOG) writeFileSync(process.env.STACK_LOG, stack.output());
     const said = stack
@@ -195,7 +183,7 @@ async function run(
   stack: Awaited<ReturnType<typeof startRealtimeStack>>,
   db: Awaited<ReturnType<typeof cuttableProxy>>,
   riders: Rider[],
-  port: string,
+  devdbPid: number,
 ) {
   const client = new MongoClient(stack.databaseUri);
   const store = client.db(databaseName(stack.databaseUri, undefined));
@@ -281,13 +269,21 @@ async function run(
   await client.close();
 
   log(`Connecting ${RIDERS} riders (${CONNECT_BATCH} at a time)…`);
+  // Open files and memory with no rider connected: what each process gains per rider is measured from here.
+  const idle = stackHoldings(stack.pid);
+  const others = [
+    { role: 'harness', pid: process.pid },
+    { role: 'dev database', pid: devdbPid },
+  ];
+  const idleOthers = others.flatMap((o) => holding(o.pid) ?? []);
   const connectStart = performance.now();
   const joinTimes: number[] = [];
   for (let i = 0; i < RIDERS && performance.now() - connectStart < CONNECT_BUDGET_S * 1000; i += CONNECT_BATCH) {
-    const fds = stackFileDescriptors(port);
-    if (i > 0 && fds.open + (fds.open / i) * CONNECT_BATCH > FD_SHARE * fds.limit) {
+    const growth = perRider(idle, stackHoldings(stack.pid), i);
+    const full = growth.find((p) => p.openFiles + p.filesPerRider * CONNECT_BATCH > FD_SHARE * p.openFileLimit);
+    if (i > 0 && full) {
       log(
-        `  stopping at ${i} riders: a stack process holds ${fds.open} of its ${fds.limit} open files (${(fds.open / i).toFixed(1)} per rider); another batch would pass ${FD_SHARE * 100} %`,
+        `  stopping at ${i} riders: ${full.name} (pid ${full.pid}) holds ${full.openFiles} of its ${full.openFileLimit} open files (${full.filesPerRider.toFixed(2)} more per rider); another batch would pass ${FD_SHARE * 100} %`,
       );
       break;
     }
@@ -320,13 +316,20 @@ async function run(
     ).toFixed(1)} s)`,
   );
   const sample = riders.slice(0, 100).map((rider) => rider.id);
+  // What holding the riders costs each process: open files (against `ulimit -n`) and resident memory.
+  const readAll = () => [...stackHoldings(stack.pid), ...others.flatMap((o) => holding(o.pid) ?? [])];
+  const holdings = perRider([...idle, ...idleOthers], readAll(), connectedCount(riders));
+  for (const p of holdings) log(`  ${holdingLine(p, others)}`);
+  // The most each process held at any second of the run from here on (failure runs included).
+  const peaks = new Map<number, ProcessHolding>();
+  const sampler = setInterval(() => recordPeaks(peaks, readAll()), 1000);
 
   // Calibration: posts alone, each waited for at every rider, to price one frame; then feed reads.
   const posts: string[] = [];
   const sentAt = new Map<string, number>();
   const calibration = { posts: 5, reads: 20 };
   const before = await counters();
-  const cpuBefore = stackCpuSeconds(port);
+  const cpuBefore = stackCpuSeconds(stack.pid);
   const firstArrivals: number[] = [];
   for (let n = 0; n < calibration.posts; n++) {
     const text = `calibration ${n}`;
@@ -341,7 +344,7 @@ async function run(
   const afterPosts = await counters();
   for (let n = 0; n < calibration.reads; n++) await api('/feed', tokens[n]!);
   const afterReads = await counters();
-  const calibrationCpu = stackCpuSeconds(port) - cpuBefore;
+  const calibrationCpu = stackCpuSeconds(stack.pid) - cpuBefore;
   const delta = (a: Counters, b: Counters, kind: 'socketShards' | 'dbGateways', field: keyof CounterDelta) =>
     summedDelta<CounterRow & { name: string }>(a[kind], b[kind], (row) => row.name)[field];
   const calibrationFrames = [...Array(calibration.posts).keys()].reduce(
@@ -447,7 +450,7 @@ async function run(
   // Under load the admin check's database read can fail: the run goes on without the objects' figures.
   const steadyFrom = {
     counters: await counters(sample).catch(() => null),
-    cpu: stackCpuSeconds(port),
+    cpu: stackCpuSeconds(stack.pid),
     at: performance.now(),
   };
   const steadyMarks = {
@@ -464,9 +467,10 @@ async function run(
     await pause(1000);
     held.push(connectedCount(riders));
   }
+  const steadyHoldings = perRider([...idle, ...idleOthers], readAll(), connectedCount(riders));
   const steadyTo = {
     counters: await counters(sample).catch(() => null),
-    cpu: stackCpuSeconds(port),
+    cpu: stackCpuSeconds(stack.pid),
     at: performance.now(),
   };
   const steadySeconds = (steadyTo.at - steadyFrom.at) / 1000;
@@ -476,8 +480,6 @@ async function run(
     framesOutPerSecond: (stats.framesOut - steadyMarks.framesOut) / steadySeconds,
     framesInPerSecond: (stats.framesIn - steadyMarks.framesIn) / steadySeconds,
     restPerSecond: steadyRestCount / steadySeconds,
-    restP50: percentile(steadyRest, 50),
-    restP95: percentile(steadyRest, 95),
     connectErrors: stats.connectErrors - steadyMarks.errors,
     dropped: stats.dropped - steadyMarks.dropped,
     heldMin: Math.min(...held),
@@ -574,6 +576,7 @@ async function run(
   );
 
   running = false;
+  clearInterval(sampler);
   // The generators see `running` at their next arrival; a slow kind may sleep for minutes, so they are not awaited.
   void generators;
   for (let wait = 0; wait < 100 && inFlight > 0; wait++) await pause(100);
@@ -713,16 +716,27 @@ async function run(
   const measuredPresenceRps = presenceRows.reduce((n, r) => n + r.rps, 0) / Math.max(1, presenceRows.length);
 
   console.log(
-    `\n=== Scale harness: ${opened} riders on this machine (of ${RIDERS} asked) (activity ×${FACTOR}, ${steadySeconds.toFixed(0)} s steady) ===`,
+    `\n=== Scale harness: ${opened} riders on this machine (of ${RIDERS} asked; ${DIRECT ? 'workerd direct' : 'wrangler dev'}) (activity ×${FACTOR}, ${steadySeconds.toFixed(0)} s steady) ===`,
   );
   console.log(
     `connections held: min ${steady.heldMin}, mean ${steady.heldMean.toFixed(0)} (of ${opened} opened; each carries /feed and /messages)`,
   );
   console.log(
+    `open files and memory when connecting ended (machine load average ${loadAtStart} at the start, ${loadAverage()} now, ${os.availableParallelism()} cores):`,
+  );
+  for (const p of holdings) console.log(`  ${holdingLine(p, others)}`);
+  console.log('at the end of the steady phase:');
+  for (const p of steadyHoldings) console.log(`  ${holdingLine(p, others)}`);
+  console.log('most held at any second from the end of connecting through the failure runs:');
+  for (const p of peaks.values())
+    console.log(
+      `  ${others.find((o) => o.pid === p.pid)?.role ?? 'stack'} ${p.name} (pid ${p.pid}): ${p.openFiles} of ${p.openFileLimit} open files, ${(p.residentBytes / 2 ** 20).toFixed(0)} MB resident`,
+    );
+  console.log(
     `connect: ${opened} riders in ${connectSeconds.toFixed(0)} s; connect errors in steady phase ${steady.connectErrors}, dropped sockets ${steady.dropped}`,
   );
   console.log(
-    `REST: ${steady.restPerSecond.toFixed(1)}/s, p50 ${steady.restP50.toFixed(1)} ms, p95 ${steady.restP95.toFixed(1)} ms; failures by status over the whole run ${JSON.stringify(Object.fromEntries(restFailures))}; generator skipped ${skipped} events (in-flight cap)`,
+    `REST: ${steady.restPerSecond.toFixed(1)}/s, p50 ${pct(steadyRest, 50)} ms, p95 ${pct(steadyRest, 95)} ms; failures by status over the whole run ${JSON.stringify(Object.fromEntries(restFailures))}; generator skipped ${skipped} events (in-flight cap)`,
   );
   console.log(
     `fan-out (feed event written → receiver): last receiver p50 ${pct(lastLatencies, 50)}, p95 ${pct(lastLatencies, 95)}, p99 ${pct(lastLatencies, 99)} ms over ${lastLatencies.length} events; per receiver p50 ${pct(receiverLatencies, 50)}, p99 ${pct(receiverLatencies, 99)} ms`,
@@ -838,6 +852,12 @@ async function run(
   console.log(
     'prices: developers.cloudflare.com/workers/platform/pricing and /durable-objects/platform/pricing as read 2026-11-23 (bench/scale/model.ts CLOUDFLARE_PRICES); MongoDB cluster not included',
   );
+}
+
+/** One process's open files and memory at the connected riders, and what each rider added. */
+function holdingLine(p: ReturnType<typeof perRider>[number], others: { role: string; pid: number }[]): string {
+  const role = others.find((o) => o.pid === p.pid)?.role ?? 'stack';
+  return `${role} ${p.name} (pid ${p.pid}): ${p.openFiles} of ${p.openFileLimit} open files (${p.filesPerRider.toFixed(2)} per rider), ${(p.residentBytes / 2 ** 20).toFixed(0)} MB resident (${(p.bytesPerRider / 1024).toFixed(0)} KB per rider)`;
 }
 
 const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p).toFixed(0) : 'n/a');

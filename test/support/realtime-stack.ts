@@ -37,6 +37,11 @@ export interface RealtimeStackOptions {
    * files do (test/support/stack-build-setup.ts builds it once per run).
    */
   build?: WorkerBuild;
+  /**
+   * `wrangler dev --log-level` for either runner: `warn` leaves out the line per request (each one a call from
+   * workerd to the Node process that prints it); the Worker's own console output is printed at every level.
+   */
+  logLevel?: 'warn' | 'info';
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -56,7 +61,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     ...options.vars,
   };
   let output = '';
-  const stopWorker = options.build
+  const worker = options.build
     ? await serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
     : await startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
@@ -101,15 +106,15 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
 
   return {
     url,
+    /** The process serving the Worker (wrangler dev, the direct runner, or this one); workerd runs under it. */
+    pid: worker.pid,
     /** The Worker's database and signing secret, for a bench that seeds riders directly. */
     databaseUri: vars.MONGODB_URI,
     /** What the Worker printed so far, for a failure report. */
     output: () => output,
     jwtSecret: JWT_SECRET,
     /** workerd's DevTools inspector, for a bench that profiles the Worker (bench/isolate-profile.ts). */
-    inspectorPort,
-    /** The process serving the Worker (wrangler or scripts/workerd-direct.ts); workerd runs beneath it. */
-    workerPid: worker.pid!,
+    inspectorPort: worker.inspectorPort,
     api,
     rider,
     connect,
@@ -117,7 +122,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
       for (const socket of sockets) socket.disconnect();
       // Let the closes reach the Worker before it stops, so none is cut mid-proxy.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await stopWorker();
+      await worker.stop();
       await devdb.close();
       rmSync(state, { recursive: true, force: true });
     },
@@ -133,12 +138,19 @@ interface WorkerPlace {
   vars: Record<string, string>;
 }
 
-/** The built Worker in workerd through Miniflare; its logs go to `log`. Resolves to its stop. */
+/** The built Worker in workerd through Miniflare, under this process; its logs go to `log`. */
 async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: string) => void) {
   const mf = new Miniflare(
     directOptions(
       build,
-      { host: '127.0.0.1', port: place.port, persistTo: place.state, inspectorPort: undefined, vars: place.vars },
+      {
+        host: '127.0.0.1',
+        port: place.port,
+        persistTo: place.state,
+        inspectorPort: undefined,
+        logLevel: 'info',
+        vars: place.vars,
+      },
       {
         handleRuntimeStdio(stdout: Readable, stderr: Readable) {
           stdout.on('data', (chunk: Buffer) => log(chunk.toString()));
@@ -148,16 +160,17 @@ async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: s
     ),
   );
   await mf.ready;
-  return () => mf.dispose();
+  return { stop: () => mf.dispose(), pid: process.pid, inspectorPort: undefined };
 }
 
-/** `wrangler dev`, or the direct runner, as a process of its own. Resolves to its stop once it is ready. */
+/** `wrangler dev`, or the direct runner, as a process of its own, once it is ready. */
 async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPlace, log: (chunk: string) => void) {
   // An inspector port of its own: wrangler's default (9229) is taken by whichever stack started first, and a
   // second wrangler dev binding it at the same moment dies ("Address already in use").
   const inspectorPort = await freePort();
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(place.port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', place.state);
+  if (options.logLevel) args.push('--log-level', options.logLevel);
   for (const [name, value] of Object.entries(place.vars)) args.push('--var', `${name}:${value}`);
   const [command, ...prefix] = options.direct
     ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
@@ -176,7 +189,7 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     });
     worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
   });
-  return () => stopProcess(worker);
+  return { stop: () => stopProcess(worker), pid: worker.pid!, inspectorPort };
 }
 
 /** Resolves once the socket has joined its namespace, or rejects with the server's connect_error. */

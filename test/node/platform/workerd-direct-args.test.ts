@@ -24,8 +24,14 @@ describe('the arguments of the runner without wrangler proxy', () => {
       port: 8799,
       persistTo: '/tmp/state',
       inspectorPort: 9799,
+      logLevel: 'info',
       vars: { MONGODB_URI: 'mongodb://127.0.0.1:27018/rider', JWT_SECRET: 's' },
     });
+  });
+
+  it("takes wrangler's log level, so that a bench can turn off the per-request log", () => {
+    expect(directArguments(['--log-level', 'warn']).logLevel).toBe('warn');
+    expect(() => directArguments(['--log-level', 'loud'])).toThrow('--log-level takes one of none, error, warn');
   });
 
   it('refuses an option it would otherwise ignore, and a flag without its value', () => {
