@@ -156,6 +156,9 @@ export default defineConfig({
           environment: 'node',
           include: STACK_FILES,
           globalSetup: ['./test/support/stack-build-setup.ts'],
+          // Each file's stack is its own; the modules they load (Miniflare above all, seconds of CPU to import) are
+          // loaded once per test process instead of once per file.
+          isolate: false,
           testTimeout: 30_000,
         },
       },
