@@ -146,6 +146,9 @@ export default defineConfig({
             'voice-node/test/**/*.test.ts',
           ],
           exclude: STACK_FILES,
+          // No file mocks modules or changes the environment, so a test process keeps what it loaded (the driver,
+          // the dev database, the Worker's sources) for the next file instead of importing it all again.
+          isolate: false,
           testTimeout: 30_000,
         },
       },
