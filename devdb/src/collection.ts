@@ -1,5 +1,13 @@
 import { fail } from './errors.js';
-import { duplicateKeyError, ID_INDEX_SPEC, Index, type IndexSpec, sameKey, sameOptions } from './indexes.js';
+import {
+  duplicateKeyError,
+  ID_INDEX_SPEC,
+  Index,
+  type IndexSpec,
+  type KeyEntry,
+  sameKey,
+  sameOptions,
+} from './indexes.js';
 import { type Doc, isPlainObject, keyOf, withIdFirst } from './values.js';
 
 /** Receives one journal record per applied change; absent in memory-only mode. */
@@ -42,8 +50,16 @@ export class Collection {
     validateId(doc._id);
     const id = keyOf(doc._id);
     if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX_SPEC, [doc._id]);
-    for (const index of this.indexes.values()) index.assertUnique(doc, id, this.ns);
-    this.store(id, doc);
+    // Each index's keys are worked out once, for the uniqueness check and for filing the document.
+    const keyed: [Index, KeyEntry[] | null][] = [];
+    for (const index of this.indexes.values()) {
+      const entries = index.keyEntries(doc);
+      index.assertUnique(doc, id, this.ns, entries);
+      keyed.push([index, entries]);
+    }
+    this.docs.set(id, doc);
+    for (const [index, entries] of keyed) index.add(doc, id, entries);
+    this.journal?.({ o: 'put', c: this.name, d: doc });
     return doc;
   }
 

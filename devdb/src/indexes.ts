@@ -60,7 +60,7 @@ export function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   return SEMANTIC_OPTIONS.every((opt) => keyOf(a[opt]) === keyOf(b[opt]));
 }
 
-interface KeyEntry {
+export interface KeyEntry {
   key: string;
   values: unknown[];
 }
@@ -73,10 +73,13 @@ export class Index {
   readonly spec: IndexSpec;
   readonly fields: string[];
   readonly unique: boolean;
-  private readonly entries = new Map<string, Set<string>>();
+  /** One id as a plain string, a Set only once a key is shared: most keys hold one document. */
+  private readonly entries = new Map<string, string | Set<string>>();
   private readonly partial: Query | undefined;
   /** Case-insensitive collation: keys hold folded strings, so `Bob` and `bob` collide. */
   private readonly foldStrength: 1 | 2 | undefined;
+  /** No dotted field: a document's own fields hold the keys, with no path to walk. */
+  private readonly topLevel: boolean;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -84,6 +87,7 @@ export class Index {
     this.unique = spec.unique === true;
     this.foldStrength = parseCollation(spec.collation)?.foldStrength;
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
+    this.topLevel = this.fields.every((field) => !field.includes('.'));
   }
 
   /** Usable for `{field: value}` lookups: single ascending/descending field, covering every document. */
@@ -110,6 +114,38 @@ export class Index {
   /** Key entries of a document, or null when the index leaves it out (sparse/partial). */
   keyEntries(doc: Doc): KeyEntry[] | null {
     if (this.partial && !this.partial.test(doc)) return null;
+    if (this.topLevel) {
+      const entry = this.scalarKeyEntry(doc);
+      if (entry !== undefined) return entry && [entry];
+    }
+    return this.expandedKeyEntries(doc);
+  }
+
+  /**
+   * The one entry of a document whose indexed fields are top-level non-array values (null when sparse leaves
+   * it out), or undefined when some field holds an array and the multikey expansion must run.
+   */
+  private scalarKeyEntry(doc: Doc): KeyEntry | null | undefined {
+    const { fields } = this;
+    const values: unknown[] = new Array(fields.length);
+    let present = false;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      if (!Object.hasOwn(doc, field)) {
+        values[i] = null;
+        continue;
+      }
+      const value = doc[field];
+      if (Array.isArray(value)) return undefined;
+      values[i] = value;
+      present = true;
+    }
+    if (this.spec.sparse && !present) return null;
+    return { key: this.keyFor(values), values };
+  }
+
+  /** Every field's values under MongoDB's multikey rules, one entry per distinct combination. */
+  expandedKeyEntries(doc: Doc): KeyEntry[] | null {
     const perField = this.fields.map((f) => valuesAtPath(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.every((v) => v === MISSING))) return null;
     let combos: unknown[][] = [[]];
@@ -123,8 +159,7 @@ export class Index {
     const seen = new Set<string>();
     const out: KeyEntry[] = [];
     for (const values of combos) {
-      const keyed = this.foldStrength ? values.map((v) => foldValue(v, this.foldStrength!)) : values;
-      const key = keyed.length === 1 ? keyOf(keyed[0]) : JSON.stringify(keyed.map(keyOf));
+      const key = this.keyFor(values);
       if (!seen.has(key)) {
         seen.add(key);
         out.push({ key, values });
@@ -133,39 +168,65 @@ export class Index {
     return out;
   }
 
-  add(doc: Doc, id: string): void {
-    for (const { key } of this.keyEntries(doc) ?? []) {
-      const ids = this.entries.get(key) ?? new Set<string>();
-      this.entries.set(key, ids);
-      ids.add(id);
+  /** One field's canonical key; several fields' keys each prefixed by its length, so no content forges a boundary. */
+  private keyFor(values: unknown[]): string {
+    const keyed = this.foldStrength ? values.map((v) => foldValue(v, this.foldStrength!)) : values;
+    if (keyed.length === 1) return keyOf(keyed[0]);
+    let key = '';
+    for (const value of keyed) {
+      const part = keyOf(value);
+      key += `${part.length}:${part}`;
+    }
+    return key;
+  }
+
+  /** Files `id` under each key; `entries` are the document's, when the caller has them already. */
+  add(doc: Doc, id: string, entries: KeyEntry[] | null = this.keyEntries(doc)): void {
+    for (const { key } of entries ?? []) {
+      const ids = this.entries.get(key);
+      if (ids === undefined) this.entries.set(key, id);
+      else if (typeof ids === 'string') {
+        if (ids !== id) this.entries.set(key, new Set([ids, id]));
+      } else ids.add(id);
     }
   }
 
   remove(doc: Doc, id: string): void {
     for (const { key } of this.keyEntries(doc) ?? []) {
       const ids = this.entries.get(key);
-      if (!ids) continue;
+      if (ids === undefined) continue;
+      if (typeof ids === 'string') {
+        if (ids === id) this.entries.delete(key);
+        continue;
+      }
       ids.delete(id);
-      if (ids.size === 0) this.entries.delete(key);
+      if (ids.size === 1) this.entries.set(key, ids.values().next().value!);
     }
   }
 
-  /** Throws mongod's E11000 error if `doc` (stored as `id`) would duplicate a key, or 16755 for a bad geo key. */
-  assertUnique(doc: Doc, id: string, ns: string): void {
+  /**
+   * Throws mongod's E11000 error if `doc` (stored as `id`) would duplicate a key, or 16755 for a bad geo key;
+   * `entries` are the document's, when the caller has them already.
+   */
+  assertUnique(doc: Doc, id: string, ns: string, entries?: KeyEntry[] | null): void {
     this.assertGeoKeys(doc);
     if (!this.unique) return;
-    for (const { key, values } of this.keyEntries(doc) ?? []) {
+    for (const { key, values } of entries === undefined ? (this.keyEntries(doc) ?? []) : (entries ?? [])) {
       const ids = this.entries.get(key);
-      if (!ids) continue;
-      for (const other of ids) {
-        if (other !== id) throw duplicateKeyError(ns, this.spec, values);
-      }
+      if (ids === undefined || ids === id) continue;
+      const others = typeof ids === 'string' ? 1 : ids.size - (ids.has(id) ? 1 : 0);
+      if (others > 0) throw duplicateKeyError(ns, this.spec, values);
     }
   }
 
   /** Ids holding exactly this canonical single-field key. */
-  lookup(valueKey: string): ReadonlySet<string> | undefined {
-    return this.entries.get(valueKey);
+  lookup(valueKey: string): Iterable<string> {
+    return this.ids(valueKey);
+  }
+
+  private ids(key: string): Iterable<string> {
+    const ids = this.entries.get(key);
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
   }
 }
 

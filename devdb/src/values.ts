@@ -109,10 +109,16 @@ export function cloneDoc<T>(v: T): T {
   return out as T;
 }
 
+/** A document's first field, without listing them all (Object.keys order: plain documents inherit no fields). */
+function firstKey(doc: Doc): string | undefined {
+  for (const key in doc) return key;
+  return undefined;
+}
+
 /** MongoDB always stores `_id` as the first field. */
 export function withIdFirst(doc: Doc): Doc {
   if (!('_id' in doc)) return { _id: new ObjectId(), ...doc };
-  if (Object.keys(doc)[0] === '_id') return doc;
+  if (firstKey(doc) === '_id') return doc;
   const { _id, ...rest } = doc;
   return { _id, ...rest };
 }
