@@ -3,7 +3,7 @@ import { IdString, pathId } from '../../platform/http/ids';
 import { PageQuery, pageOf } from '../../platform/http/pagination';
 import { LIMITS } from '../../platform/limits';
 import { APPROVAL_STATUSES } from '../catalog/vocabulary';
-import { eventFields, oneFormEach, SubmittedEvent } from '../submissions/schema';
+import { eventFields, oneFormEach, optionalEventDetails, SubmittedEvent } from '../submissions/schema';
 
 // The admin desk's shapes.
 
@@ -110,13 +110,7 @@ export const EditBody = z
     venue: eventFields.venue
       .optional()
       .describe('the given venue fields replace the stored ones; lat and lng together, or location (not both)'),
-    organizer: eventFields.organizer.optional(),
-    participation: eventFields.participation.optional(),
-    spectating: eventFields.spectating.optional(),
-    image: eventFields.image.optional(),
-    series: eventFields.series.optional(),
-    resultsUrl: eventFields.resultsUrl.optional(),
-    website: eventFields.website.optional(),
+    ...optionalEventDetails,
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, { message: 'names no field to change' })

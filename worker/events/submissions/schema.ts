@@ -155,6 +155,17 @@ function submissionRules(
   oneFormEach(body, ctx);
 }
 
+/** The details a submission and a desk edit may each leave out: who runs the event, how to take part, where to read more. */
+export const optionalEventDetails = {
+  organizer: eventFields.organizer.optional(),
+  participation: eventFields.participation.optional(),
+  spectating: eventFields.spectating.optional(),
+  image: eventFields.image.optional(),
+  series: eventFields.series.optional(),
+  resultsUrl: eventFields.resultsUrl.optional(),
+  website: eventFields.website.optional(),
+};
+
 export const SubmitBody = z
   .object({
     title: eventFields.title,
@@ -175,13 +186,7 @@ export const SubmitBody = z
     isOnline: eventFields.isOnline.optional(),
     schedule: eventFields.schedule.optional(),
     venue: eventFields.venue.optional(),
-    organizer: eventFields.organizer.optional(),
-    participation: eventFields.participation.optional(),
-    spectating: eventFields.spectating.optional(),
-    image: eventFields.image.optional(),
-    series: eventFields.series.optional(),
-    resultsUrl: eventFields.resultsUrl.optional(),
-    website: eventFields.website.optional(),
+    ...optionalEventDetails,
   })
   .strict()
   .superRefine(submissionRules)

@@ -23,8 +23,8 @@ import {
   findSubscription,
   hasCriterion,
   listSubscriptions,
+  newSubscriptionFields,
   organizerExists,
-  storedFields,
 } from './service';
 import { eventSubscriptionView } from './views';
 
@@ -116,20 +116,7 @@ export const eventSubscriptionRoutes = createRouter<AppEnv>()
   })
   .openapi(create, async (c) => {
     const input = c.req.valid('json');
-    const fields = storedFields(input);
-    if (
-      !hasCriterion({
-        sports: [],
-        disciplines: [],
-        eventKinds: [],
-        intents: [],
-        level: [],
-        place: null,
-        organizerId: null,
-        ...fields,
-      })
-    )
-      throw refusal(SUBSCRIPTION_REFUSALS, 'no-criterion');
+    if (!hasCriterion(newSubscriptionFields(input))) throw refusal(SUBSCRIPTION_REFUSALS, 'no-criterion');
     await checkOrganizer(c, input);
     const created = await createSubscription(c.var.db, new ObjectId(c.var.user._id), input);
     if (created === 'limit') throw refusal(SUBSCRIPTION_REFUSALS, created);

@@ -42,6 +42,9 @@ const EMPTY: Stored = {
   organizerId: null,
 };
 
+/** What a new subscription stores: the given criteria, every other one empty. */
+export const newSubscriptionFields = (input: SubscriptionInput): Stored => ({ ...EMPTY, ...storedFields(input) });
+
 export const hasCriterion = (s: SubscriptionCriteria) =>
   !!(
     s.sports.length ||
@@ -73,7 +76,7 @@ export async function createSubscription(
   );
   if (!slot.modifiedCount) return 'limit';
   const now = new Date();
-  const fields = { ...EMPTY, ...storedFields(input) };
+  const fields = newSubscriptionFields(input);
   const doc: EventSubscriptionDoc = {
     _id: new ObjectId(),
     userId,

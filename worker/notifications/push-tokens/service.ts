@@ -3,17 +3,11 @@ import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../documents';
 
-export interface TokenRegistration {
-  token: string;
-  platform: PushPlatform;
-  transport: PushTransport;
-  endpoint?: string;
-  keys?: { p256dh: string; auth: string };
-  appVersion?: string;
-  deviceModel?: string;
-  timezone?: string;
-  locale?: string;
-}
+/** What a device registers: the stored token's own fields, without its owner and state. */
+export type TokenRegistration = Pick<
+  PushTokenDoc,
+  'token' | 'platform' | 'transport' | 'endpoint' | 'keys' | 'appVersion' | 'deviceModel' | 'timezone' | 'locale'
+>;
 
 /**
  * Upserts the token in one atomic update: a new token is inserted, a known one moves to this user
