@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
-import type { DeadReason, PushPlatform, PushTokenDoc, PushTransport } from '../documents';
+import type { DeadReason, PushTokenDoc } from '../documents';
 
 /** What a device registers: the stored token's own fields, without its owner and state. */
 export type TokenRegistration = Pick<
