@@ -1,6 +1,6 @@
 import type { UpdateFilter } from 'mongodb';
 import type { Store } from '../../platform/db/store';
-import type { EventSourceDoc } from '../documents';
+import type { EventSourceDoc, IngestionRunDoc } from '../documents';
 import type { EventRecord } from './event-record';
 import type { EventSource } from './sources';
 
@@ -36,14 +36,11 @@ export async function keepSourceRecords(store: Store, source: string, records: E
   return { written: changed.length, skipped: records.length - changed.length };
 }
 
-export interface RunCounts {
-  fetched: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  duplicates: number;
-  failed: number;
-}
+/** What one run counted, as its ingestion_runs row stores it. */
+export type RunCounts = Pick<
+  IngestionRunDoc,
+  'fetched' | 'inserted' | 'updated' | 'unchanged' | 'duplicates' | 'failed'
+>;
 
 /** A source's settings and health after a run, in one atomic update (created on its first run). */
 export async function recordSourceHealth(

@@ -50,6 +50,20 @@ function duplicateField(stay: ReturnType<typeof storedFields>, others: StayDoc[]
 const mayEdit = (caller: Caller, spot: SpotRead, stay: StayDoc) =>
   caller.isAdmin || Boolean(spot.createdBy?.equals(caller.userId) || stay.createdBy?.equals(caller.userId));
 
+/** The stay as stored now with its spot, if the caller may edit it; else why not. */
+async function editableStay(
+  store: Store,
+  spotId: ObjectId,
+  stayId: string,
+  caller: Caller,
+): Promise<{ spot: SpotRead; stay: StayDoc } | { outcome: 'spot-not-found' | 'not-found' | 'not-yours' }> {
+  const spot = await readSpot(store, spotId);
+  if (!spot) return { outcome: 'spot-not-found' };
+  const stay = spot.stays?.find((each) => each._id === stayId);
+  if (!stay) return { outcome: 'not-found' };
+  return mayEdit(caller, spot, stay) ? { spot, stay } : { outcome: 'not-yours' };
+}
+
 /** The filter clause that lets only those `mayEdit` allows through. */
 const editableBy = (caller: Caller, stayId: string): Document[] =>
   caller.isAdmin
@@ -109,11 +123,9 @@ export async function replaceStay(
   const wanted: Record<string, unknown> = storedFields(fields);
   const wantedStay = Object.fromEntries(MUTABLE.map((key) => [key, wanted[key] ?? { $exists: false }]));
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const spot = await readSpot(store, spotId);
-    if (!spot) return { outcome: 'spot-not-found' };
-    const stay = spot.stays?.find((each) => each._id === stayId);
-    if (!stay) return { outcome: 'not-found' };
-    if (!mayEdit(caller, spot, stay)) return { outcome: 'not-yours' };
+    const found = await editableStay(store, spotId, stayId, caller);
+    if ('outcome' in found) return found;
+    const { spot, stay } = found;
     const mismatched = placeMismatches(fields, spot);
     if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
     const field = duplicateField(
@@ -161,11 +173,8 @@ export async function deleteStay(
   caller: Caller,
 ): Promise<{ outcome: 'deleted' } | Refused> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const spot = await readSpot(store, spotId);
-    if (!spot) return { outcome: 'spot-not-found' };
-    const stay = spot.stays?.find((each) => each._id === stayId);
-    if (!stay) return { outcome: 'not-found' };
-    if (!mayEdit(caller, spot, stay)) return { outcome: 'not-yours' };
+    const found = await editableStay(store, spotId, stayId, caller);
+    if ('outcome' in found) return found;
     const { modifiedCount } = await store.spots.updateOne(
       { _id: spotId, $and: [{ stays: { $elemMatch: { _id: stayId } } }, ...editableBy(caller, stayId)] },
       { $pull: { stays: { _id: stayId } }, $set: { updatedAt: new Date() } },
