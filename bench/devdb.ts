@@ -29,6 +29,7 @@ import { wprPipeline } from '../worker/growth/dashboard/pipelines.js';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from '../worker/growth/dashboard/service.js';
 import { experimentResults } from '../worker/growth/experiments/service.js';
 import { createStore } from '../worker/platform/db/store.js';
+import { seedExperimentUnits } from './experiment-units.js';
 
 const INSERTS = 10_000;
 const FINDS = 1_000;
@@ -103,7 +104,7 @@ async function seedDashboard(db: Db, now: number): Promise<void> {
   }
 }
 
-/** As bench/experiments.ts: one action per unit, a third of them inside the unit's conversion window. */
+/** The experiment bench/experiments.ts times, over the same units. */
 async function seedExperiment(db: Db, now: number): Promise<void> {
   await db.collection('experiments').insertOne({
     _id: new ObjectId(),
@@ -118,50 +119,7 @@ async function seedExperiment(db: Db, now: number): Promise<void> {
     createdAt: new Date(now),
     updatedAt: new Date(now),
   });
-  for (let done = 0; done < EXPOSURES; done += BATCH) {
-    const users: Record<string, unknown>[] = [];
-    const exposures: Record<string, unknown>[] = [];
-    const events: Record<string, unknown>[] = [];
-    for (let i = done; i < Math.min(EXPOSURES, done + BATCH); i++) {
-      const first = new Date(now - 21 * DAY + Math.random() * 14 * DAY);
-      const userId = i < EXPOSURES / 2 ? new ObjectId() : null;
-      const installationId = userId ? null : `bench-unit-${i}`;
-      if (userId)
-        users.push({
-          _id: userId,
-          name: `Unit ${i}`,
-          email: `unit-${i}@bench.test`,
-          role: null,
-          createdAt: first,
-          updatedAt: first,
-        });
-      exposures.push({
-        _id: new ObjectId(),
-        experimentKey: 'bench_results',
-        userId,
-        installationId,
-        variant: Math.random() < 0.5 ? 'control' : 'treatment',
-        firstExposedAt: first,
-        createdAt: first,
-        updatedAt: first,
-      });
-      const offset =
-        Math.random() < 0.35 ? Math.random() * 6 * DAY : Math.random() < 0.5 ? -Math.random() * 3 * DAY : 8 * DAY;
-      const at = new Date(first.getTime() + offset);
-      events.push(
-        eventDoc({
-          name: userId ? 'trick_added' : 'spot_viewed',
-          at,
-          userId,
-          platform: userId ? 'server' : 'ios',
-          envelope: installationId ? { anonymousId: installationId } : {},
-        }),
-      );
-    }
-    if (users.length) await db.collection('users').insertMany(users);
-    await db.collection('experiment_exposures').insertMany(exposures);
-    await db.collection('analytics_events').insertMany(events);
-  }
+  await seedExperimentUnits(db, EXPOSURES, now);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -17,6 +17,7 @@ import { startDevDb } from '../devdb/src/server.js';
 import { applyIndexes } from '../worker/data.js';
 import { experimentResults } from '../worker/growth/experiments/service.js';
 import { createStore } from '../worker/platform/db/store.js';
+import { seedExperimentUnits } from './experiment-units.js';
 import { runLoad, startLocalStack } from './local-stack.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 2000);
@@ -24,8 +25,6 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const EXPOSURES = Number(process.env.EXPOSURES ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 3);
 const PORT = Number(process.env.PORT ?? 8801);
-const DAY = 24 * 60 * 60 * 1000;
-const BATCH = 5_000;
 
 const devdb = await startDevDb({ port: 0, quiet: true });
 const uri = `${devdb.uri}/bench_experiments`;
@@ -99,58 +98,7 @@ try {
   const now = Date.now();
   const seedStart = performance.now();
   const riderUnits = Math.floor(EXPOSURES / 2);
-  for (let done = 0; done < EXPOSURES; done += BATCH) {
-    const size = Math.min(BATCH, EXPOSURES - done);
-    const users: Record<string, unknown>[] = [];
-    const exposures: Record<string, unknown>[] = [];
-    const events: Record<string, unknown>[] = [];
-    for (let i = done; i < done + size; i++) {
-      const first = new Date(now - 21 * DAY + Math.random() * 14 * DAY);
-      const variant = Math.random() < 0.5 ? 'control' : 'treatment';
-      const isRider = i < riderUnits;
-      const userId = isRider ? new ObjectId() : null;
-      const installationId = isRider ? null : `bench-unit-${i}`;
-      if (userId) {
-        users.push({
-          _id: userId,
-          name: `Unit ${i}`,
-          email: `unit-${i}@bench.test`,
-          role: null,
-          createdAt: first,
-          updatedAt: first,
-        });
-      }
-      exposures.push({
-        _id: new ObjectId(),
-        experimentKey: 'bench_results',
-        userId,
-        installationId,
-        variant,
-        firstExposedAt: first,
-        createdAt: first,
-        updatedAt: first,
-      });
-      // One action per unit: a third inside the window, the rest before the exposure or after the window.
-      const offset =
-        Math.random() < 0.35 ? Math.random() * 6 * DAY : Math.random() < 0.5 ? -Math.random() * 3 * DAY : 8 * DAY;
-      const at = new Date(first.getTime() + offset);
-      events.push({
-        _id: new ObjectId(),
-        eventId: crypto.randomUUID(),
-        name: userId ? 'trick_added' : 'spot_viewed',
-        occurredAt: at,
-        receivedAt: at,
-        userId,
-        anonymousId: installationId,
-        platform: userId ? 'server' : 'ios',
-        schemaVersion: 1,
-        properties: {},
-      });
-    }
-    if (users.length) await db.collection('users').insertMany(users);
-    await db.collection('experiment_exposures').insertMany(exposures);
-    await db.collection('analytics_events').insertMany(events);
-  }
+  await seedExperimentUnits(db, EXPOSURES, now);
   await db.collection('experiments').updateOne({ key: 'bench_results' }, { $set: { status: 'running' } });
   console.log(
     `seeded ${EXPOSURES} exposures (${riderUnits} riders), ${EXPOSURES} events in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
