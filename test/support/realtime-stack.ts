@@ -179,6 +179,10 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
   });
+  // A stack whose start was given up (a hook that timed out, a bench that threw) is never stopped by its caller;
+  // left running, each such wrangler and its workerd kept gigabytes and a core busy after the run had ended.
+  const stopOnExit = () => worker.kill('SIGTERM');
+  process.once('exit', stopOnExit);
   let output = '';
   worker.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
   await new Promise<void>((resolve, reject) => {
@@ -189,7 +193,11 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     });
     worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
   });
-  return { stop: () => stopProcess(worker), pid: worker.pid!, inspectorPort };
+  const stop = () => {
+    process.off('exit', stopOnExit);
+    return stopProcess(worker);
+  };
+  return { stop, pid: worker.pid!, inspectorPort };
 }
 
 /** Resolves once the socket has joined its namespace, or rejects with the server's connect_error. */
