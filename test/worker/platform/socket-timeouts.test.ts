@@ -1,7 +1,11 @@
 import { env } from 'cloudflare:test';
 import { connect, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_UNREF_TIMER, repairSocketTimeouts } from '../../../durable-objects/socket-timeouts';
+import {
+  RUNTIME_SET_TIMEOUT,
+  RUNTIME_UNREF_TIMER,
+  repairSocketTimeouts,
+} from '../../../durable-objects/socket-timeouts';
 
 // The driver arms a socket's idle timeout for the handshake and disarms it with setTimeout(0)
 // (durable-objects/socket-timeouts.ts): a disarmed timer must never fire, or long queries answer 503.
@@ -33,12 +37,14 @@ describe('socket idle timeouts in workerd', () => {
   it("workerd's own timer refresh still loses the handle (when this fails, drop the repair)", async () => {
     repairSocketTimeouts();
     const proto = Socket.prototype as unknown as Record<string | symbol, unknown>;
-    const repaired = proto._unrefTimer;
+    const repaired = { unref: proto._unrefTimer, set: proto.setTimeout };
     proto._unrefTimer = proto[RUNTIME_UNREF_TIMER];
+    proto.setTimeout = proto[RUNTIME_SET_TIMEOUT];
     try {
       expect(await timesOutAfterDisarming()).toBe(true);
     } finally {
-      proto._unrefTimer = repaired;
+      proto._unrefTimer = repaired.unref;
+      proto.setTimeout = repaired.set;
     }
   });
 
