@@ -1,6 +1,6 @@
 import { Context } from 'mingo';
 import { $devdbCompiled, COMPILED_OPERATOR, compiledForStage } from './expressions.js';
-import { $devdbStage, OWN_STAGE_OPERATOR, ownStage, projectsExpression } from './own-stages.js';
+import { $devdbStage, OWN_STAGE_OPERATOR, ownStage, projectsExpression, withNestedLookups } from './own-stages.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -15,7 +15,7 @@ export const DEVDB_STAGES = Context.init({
 /**
  * `stage` as devdb runs it: its own version of the stage (devdb/src/own-stages.ts), or mingo's stage with the
  * expressions it evaluates per document compiled (devdb/src/expressions.ts): every value of `$addFields`/`$set`,
- * and the computed fields of `$project`.
+ * and the computed fields of `$project`; a `$lookup` by `localField`/`foreignField` in a sub-pipeline is devdb's too.
  */
 export function withCompiledExpressions(stage: Doc): Doc {
   const own = ownStage(stage);
@@ -32,5 +32,5 @@ export function withCompiledExpressions(stage: Doc): Doc {
     const fields = Object.entries(spec).map(([field, v]) => [field, projectsExpression(v) ? compiledForStage(v) : v]);
     return { [name]: Object.fromEntries(fields) };
   }
-  return stage;
+  return withNestedLookups(stage);
 }
