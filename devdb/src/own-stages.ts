@@ -178,7 +178,7 @@ function lookupStage(spec: unknown): Run | undefined {
   const localValue = pathReader(localField as string);
   const foreignValue = pathReader(foreignField as string);
   // An empty pipeline is the plain form, as in mingo.
-  const stages = correlated && (pipeline as Doc[]).length > 0 ? (pipeline as Doc[]).map(withOwnLookups) : undefined;
+  const stages = correlated && (pipeline as Doc[]).length > 0 ? subPipeline(pipeline as Doc[]) : undefined;
   type LookupSpec = Parameters<typeof $lookup>[1];
   return (docs, options) => {
     assert(!!options.collectionResolver, "$lookup requires 'collectionResolver' option to resolve named collection");
@@ -200,19 +200,19 @@ function lookupStage(spec: unknown): Run | undefined {
         : (byKey.get(local) ?? []);
     };
     if (!stages) return docs.map((input) => ({ ...(input as Doc), [as as string]: matching(input as Doc) }));
-    // mingo's stage over the matches alone (its `let` and variables); a copy each, as the pipeline may change them.
+    // mingo's stage over the matches alone, with its `let` and variables.
     const sub = { let: spec.let, pipeline: stages, as };
     return docs.map((input) => {
       const doc = input as Doc;
-      const matches = cloneDoc(matching(doc));
-      return $lookup(Lazy([doc]), { ...sub, from: matches } as LookupSpec, options).next().value as Doc;
+      return $lookup(Lazy([doc]), { ...sub, from: matching(doc) } as LookupSpec, options).next().value as Doc;
     });
   };
 }
 
 /**
  * `stage` with every `$lookup` by `localField`/`foreignField` in the sub-pipelines it holds (`$facet`, `$lookup`,
- * `$unionWith`, at any depth) run as devdb's own, so a nested one matches as a top-level one does.
+ * `$unionWith`, at any depth) run as devdb's own, so a nested one matches as a top-level one does; a `$lookup`
+ * pipeline also copies the foreign documents it may change (subPipeline).
  */
 export function withNestedLookups(stage: Doc): Doc {
   const keys = Object.keys(stage);
@@ -224,10 +224,30 @@ export function withNestedLookups(stage: Doc): Doc {
     const facets = Object.entries(spec).map(([facet, p]) => [facet, Array.isArray(p) ? p.map(withOwnLookups) : p]);
     return { $facet: Object.fromEntries(facets) };
   }
-  if ((name === '$lookup' || name === '$unionWith') && Array.isArray(spec.pipeline)) {
-    return { [name]: { ...spec, pipeline: spec.pipeline.map(withOwnLookups) } };
+  if (name === '$lookup' && Array.isArray(spec.pipeline))
+    return { $lookup: { ...spec, pipeline: subPipeline(spec.pipeline) } };
+  if (name === '$unionWith' && Array.isArray(spec.pipeline)) {
+    return { $unionWith: { ...spec, pipeline: spec.pipeline.map(withOwnLookups) } };
   }
   return stage;
+}
+
+/** Stages that hand on the documents they are given, unchanged. */
+const FILTERING_STAGES = new Set(['$match', '$limit', '$skip', '$sort']);
+
+/**
+ * A `$lookup` sub-pipeline as devdb runs it: its nested lookups devdb's own, and the foreign documents copied after
+ * its leading filtering stages. It runs once per input document over the same foreign documents, and a stage
+ * writing a nested path (`$set: {'meta.n': ...}`) changes the object it was given: without copies each run would
+ * see the previous runs' changes.
+ */
+function subPipeline(pipeline: unknown[]): Doc[] {
+  const stages = pipeline.map(withOwnLookups) as Doc[];
+  let filters = 0;
+  while (isPlainObject(stages[filters]) && FILTERING_STAGES.has(Object.keys(stages[filters]!).join())) filters++;
+  if (filters === stages.length) return stages;
+  const copy = { [OWN_STAGE_OPERATOR]: { run: (docs: Iterator) => docs.map((doc) => cloneDoc(doc)) } };
+  return [...stages.slice(0, filters), copy, ...stages.slice(filters)];
 }
 
 /** A stage of a sub-pipeline: a `$lookup` by `localField`/`foreignField` as devdb's own, others with their nested ones. */

@@ -89,7 +89,7 @@ describe('aggregate', () => {
     });
   });
 
-  it('runs a $lookup pipeline with localField/foreignField over the matching foreign documents only', async () => {
+  it('runs a $lookup pipeline with localField/foreignField over the matches only, each run on copies', async () => {
     const db = t.db();
     await db.collection<AnyDoc>('crews').insertMany([
       { _id: 1, name: 'x', meta: { runs: 0 } },
@@ -160,6 +160,17 @@ describe('aggregate', () => {
       ])
       .toArray();
     expect(crews(outer!.riders)).toEqual(expected);
+    // Without localField/foreignField each rider's run sees every crew, still unchanged by the runs before.
+    const uncorrelated = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([
+        { $lookup: { from: 'crews', let: lookup.let, pipeline: lookup.pipeline, as: 'crews' } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(
+      crews(uncorrelated).map(([id, list]) => [id, list.map(([, rider, runs]: unknown[]) => [rider, runs])]),
+    ).toEqual(['a', 'b', 'c', 'd'].map((id) => [id, Array.from({ length: 5 }, () => [id, 1])]));
     // Without a pipeline the matches are the same documents.
     const plain = await db
       .collection<AnyDoc>('riders')
