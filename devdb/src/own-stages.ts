@@ -1,6 +1,6 @@
 import type { Iterator } from 'mingo/lazy';
 import { Lazy } from 'mingo/lazy';
-import { $lookup } from 'mingo/operators/pipeline';
+import { $addFields, $lookup } from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { assert, ensureArray, flatten, isEmpty, isOperator, MingoError } from 'mingo/util';
 import { COMPILED_OPERATOR, compiledForStage } from './expressions.js';
@@ -87,6 +87,37 @@ function addFieldsStage(spec: unknown): Run | undefined {
       }
       return out;
     });
+}
+
+/**
+ * `$addFields`/`$set` writing a nested path (`'meta.n'`), as mingo's stage with each written field's top-level value
+ * copied first: mingo's stage shallow-copies the document and writes into the objects below, which other documents
+ * may hold too (the same foreign document joined by `$lookup` to several). Other forms return undefined.
+ */
+export function nestedWriteStage(stage: Doc): Doc | undefined {
+  const keys = Object.keys(stage);
+  const spec = stage[keys[0]!];
+  if (keys.length !== 1 || (keys[0] !== '$addFields' && keys[0] !== '$set') || !isPlainObject(spec)) return undefined;
+  const tops = [
+    ...new Set(
+      Object.keys(spec)
+        .filter((field) => field.includes('.'))
+        .map((f) => f.split('.')[0]!),
+    ),
+  ];
+  if (tops.length === 0) return undefined;
+  const copied = (doc: Doc): Doc => {
+    const out = { ...doc };
+    for (const top of tops) if (Object.hasOwn(doc, top)) out[top] = cloneDoc(doc[top]);
+    return out;
+  };
+  const run: Run = (docs, options) =>
+    $addFields(
+      docs.map((doc) => copied(doc as Doc)),
+      spec,
+      options,
+    );
+  return { [OWN_STAGE_OPERATOR]: { run } };
 }
 
 /** mingo's projection operators: in `$project` they are not expressions. */
@@ -254,5 +285,5 @@ function subPipeline(pipeline: unknown[]): Doc[] {
 function withOwnLookups<T>(stage: T): T {
   if (!isPlainObject(stage)) return stage;
   const run = Object.keys(stage).length === 1 ? lookupStage(stage.$lookup) : undefined;
-  return (run ? { [OWN_STAGE_OPERATOR]: { run } } : withNestedLookups(stage)) as T;
+  return (run ? { [OWN_STAGE_OPERATOR]: { run } } : (nestedWriteStage(stage) ?? withNestedLookups(stage))) as T;
 }

@@ -1,6 +1,13 @@
 import { Context } from 'mingo';
 import { $devdbCompiled, COMPILED_OPERATOR, compiledForStage } from './expressions.js';
-import { $devdbStage, OWN_STAGE_OPERATOR, ownStage, projectsExpression, withNestedLookups } from './own-stages.js';
+import {
+  $devdbStage,
+  nestedWriteStage,
+  OWN_STAGE_OPERATOR,
+  ownStage,
+  projectsExpression,
+  withNestedLookups,
+} from './own-stages.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -26,7 +33,10 @@ export function withCompiledExpressions(stage: Doc): Doc {
   const spec = stage[name];
   if (!isPlainObject(spec)) return stage;
   if (name === '$addFields' || name === '$set') {
-    return { [name]: Object.fromEntries(Object.entries(spec).map(([field, v]) => [field, compiledForStage(v)])) };
+    const compiled = {
+      [name]: Object.fromEntries(Object.entries(spec).map(([field, v]) => [field, compiledForStage(v)])),
+    };
+    return nestedWriteStage(compiled) ?? compiled;
   }
   if (name === '$project') {
     const fields = Object.entries(spec).map(([field, v]) => [field, projectsExpression(v) ? compiledForStage(v) : v]);

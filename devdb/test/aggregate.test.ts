@@ -184,6 +184,27 @@ describe('aggregate', () => {
     );
   });
 
+  it('writes a nested path into its own copy of an object other documents share', async () => {
+    const db = t.db();
+    await db.collection<AnyDoc>('crews').insertOne({ _id: 1, meta: { runs: 0 } });
+    await db.collection<AnyDoc>('riders').insertMany([
+      { _id: 'a', crew: 1 },
+      { _id: 'b', crew: 1 },
+    ]);
+    const bump = { $set: { 'crew.meta.runs': { $add: ['$crew.meta.runs', 1] } } };
+    // Both riders join the same crew document: each bumps its own.
+    const joined = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([
+        { $lookup: { from: 'crews', localField: 'crew', foreignField: '_id', as: 'crew' } },
+        { $unwind: '$crew' },
+        bump,
+      ])
+      .toArray();
+    expect(joined.map((r) => r.crew.meta.runs)).toEqual([1, 1]);
+    expect(await db.collection<AnyDoc>('crews').findOne({ _id: 1 })).toEqual({ _id: 1, meta: { runs: 0 } });
+  });
+
   it('runs a $unionWith sub-pipeline led by $match as mingo does, without touching stored documents', async () => {
     const db = await shop();
     const wanted = [12, 13, ...Array.from({ length: 40 }, (_, i) => 1000 + i)];
