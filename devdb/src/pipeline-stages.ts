@@ -1,6 +1,13 @@
 import { Context } from 'mingo';
 import { $devdbCompiled, COMPILED_OPERATOR, compiledForStage } from './expressions.js';
-import { $devdbStage, OWN_STAGE_OPERATOR, ownStage, projectsExpression } from './own-stages.js';
+import {
+  $devdbStage,
+  nestedWriteStage,
+  OWN_STAGE_OPERATOR,
+  ownStage,
+  projectsExpression,
+  withNestedLookups,
+} from './own-stages.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**
@@ -15,7 +22,7 @@ export const DEVDB_STAGES = Context.init({
 /**
  * `stage` as devdb runs it: its own version of the stage (devdb/src/own-stages.ts), or mingo's stage with the
  * expressions it evaluates per document compiled (devdb/src/expressions.ts): every value of `$addFields`/`$set`,
- * and the computed fields of `$project`.
+ * and the computed fields of `$project`; a `$lookup` by `localField`/`foreignField` in a sub-pipeline is devdb's too.
  */
 export function withCompiledExpressions(stage: Doc): Doc {
   const own = ownStage(stage);
@@ -26,11 +33,14 @@ export function withCompiledExpressions(stage: Doc): Doc {
   const spec = stage[name];
   if (!isPlainObject(spec)) return stage;
   if (name === '$addFields' || name === '$set') {
-    return { [name]: Object.fromEntries(Object.entries(spec).map(([field, v]) => [field, compiledForStage(v)])) };
+    const compiled = {
+      [name]: Object.fromEntries(Object.entries(spec).map(([field, v]) => [field, compiledForStage(v)])),
+    };
+    return nestedWriteStage(compiled) ?? compiled;
   }
   if (name === '$project') {
     const fields = Object.entries(spec).map(([field, v]) => [field, projectsExpression(v) ? compiledForStage(v) : v]);
     return { [name]: Object.fromEntries(fields) };
   }
-  return stage;
+  return withNestedLookups(stage);
 }

@@ -1,6 +1,8 @@
-import { Aggregator, update as mingoUpdate, ProcessingMode } from 'mingo';
+import { Aggregator, Context, update as mingoUpdate, ProcessingMode } from 'mingo';
+import type { Options } from 'mingo/types';
 import type { Modifier } from 'mingo/updater';
 import { MingoError } from 'mingo/util';
+import { ARRAY_FILTER_CONTEXT } from './array-filters.js';
 import { fail } from './errors.js';
 import { setPath } from './paths.js';
 import { mingoOptions, type QueryContext } from './query.js';
@@ -87,6 +89,7 @@ function assertStorablePath(op: string, path: string): void {
 }
 
 export interface UpdateOptions extends QueryContext {
+  /** As parseArrayFilters gives them. */
   arrayFilters?: Doc[];
   /** The statement's filter; mingo needs it to resolve the positional `$`. */
   filter?: Doc;
@@ -130,10 +133,7 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
       modifier as Modifier<Doc>,
       opts.arrayFilters,
       needsCondition ? opts.filter : undefined,
-      {
-        cloneMode: 'copy',
-        queryOptions: mingoOptions(opts),
-      },
+      { cloneMode: 'copy', queryOptions: updateQueryOptions(opts) },
     );
   } catch (err) {
     if (err instanceof MingoError && err.message.includes('immutable field')) fail('ImmutableField', err.message);
@@ -144,6 +144,13 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
     fail('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
   return withIdFirst(next);
+}
+
+/** mingo's options for an update's queries: the array filters' operator too (devdb/src/array-filters.ts). */
+function updateQueryOptions(opts: UpdateOptions): Partial<Options> {
+  const base = mingoOptions(opts);
+  if (!opts.arrayFilters) return base;
+  return { ...base, context: Context.from(base.context ?? Context.init(), ARRAY_FILTER_CONTEXT) };
 }
 
 /** Runs an update pipeline over one document; a result without `_id` keeps the old one, as in mongod. */

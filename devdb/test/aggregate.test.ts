@@ -89,6 +89,122 @@ describe('aggregate', () => {
     });
   });
 
+  it('runs a $lookup pipeline with localField/foreignField over the matches only, each run on copies', async () => {
+    const db = t.db();
+    await db.collection<AnyDoc>('crews').insertMany([
+      { _id: 1, name: 'x', meta: { runs: 0 } },
+      { _id: 2, name: 'y', meta: { runs: 0 } },
+      { _id: 3, name: ['z', 'x'], meta: { runs: 0 } },
+      { _id: 4, meta: { runs: 0 } },
+      { _id: 5, name: null, meta: { runs: 0 } },
+    ]);
+    await db
+      .collection<AnyDoc>('riders')
+      .insertMany([
+        { _id: 'a', crew: ['x', 'y', 'nobody'] },
+        { _id: 'b', crew: 'z' },
+        { _id: 'c' },
+        { _id: 'd', crew: 'nobody' },
+      ]);
+    const lookup = {
+      from: 'crews',
+      localField: 'crew',
+      foreignField: 'name',
+      let: { rider: '$_id' },
+      // The set counts runs over one copy: a pipeline changing the matches must not change them for the next rider.
+      pipeline: [
+        { $sort: { _id: 1 } },
+        { $set: { 'meta.runs': { $add: ['$meta.runs', 1] } } },
+        { $addFields: { rider: '$$rider' } },
+      ],
+      as: 'crews',
+    };
+    const crews = (rows: AnyDoc[]) =>
+      rows.map((r) => [r._id, r.crews.map((c: AnyDoc) => [c._id, c.rider, c.meta.runs])]);
+    const top = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([{ $lookup: lookup }, { $sort: { _id: 1 } }])
+      .toArray();
+    // An array local value matches any element (foreign arrays too), a missing one matches null and missing.
+    const expected = [
+      [
+        'a',
+        [
+          [1, 'a', 1],
+          [2, 'a', 1],
+          [3, 'a', 1],
+        ],
+      ],
+      ['b', [[3, 'b', 1]]],
+      [
+        'c',
+        [
+          [4, 'c', 1],
+          [5, 'c', 1],
+        ],
+      ],
+      ['d', []],
+    ];
+    expect(crews(top)).toEqual(expected);
+    // The same inside a $facet and inside another $lookup's pipeline.
+    const [faceted] = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([{ $facet: { all: [{ $lookup: lookup }, { $sort: { _id: 1 } }] } }])
+      .toArray();
+    expect(crews(faceted!.all)).toEqual(expected);
+    const [outer] = await db
+      .collection<AnyDoc>('crews')
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $lookup: { from: 'riders', pipeline: [{ $lookup: lookup }, { $sort: { _id: 1 } }], as: 'riders' } },
+      ])
+      .toArray();
+    expect(crews(outer!.riders)).toEqual(expected);
+    // Without localField/foreignField each rider's run sees every crew, still unchanged by the runs before.
+    const uncorrelated = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([
+        { $lookup: { from: 'crews', let: lookup.let, pipeline: lookup.pipeline, as: 'crews' } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(
+      crews(uncorrelated).map(([id, list]) => [id, list.map(([, rider, runs]: unknown[]) => [rider, runs])]),
+    ).toEqual(['a', 'b', 'c', 'd'].map((id) => [id, Array.from({ length: 5 }, () => [id, 1])]));
+    // Without a pipeline the matches are the same documents.
+    const plain = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([
+        { $lookup: { from: 'crews', localField: 'crew', foreignField: 'name', as: 'crews' } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(plain.map((r) => [r._id, r.crews.map((c: AnyDoc) => c._id).sort()])).toEqual(
+      expected.map(([id, list]) => [id, (list as number[][]).map(([crew]) => crew)]),
+    );
+  });
+
+  it('writes a nested path into its own copy of an object other documents share', async () => {
+    const db = t.db();
+    await db.collection<AnyDoc>('crews').insertOne({ _id: 1, meta: { runs: 0 } });
+    await db.collection<AnyDoc>('riders').insertMany([
+      { _id: 'a', crew: 1 },
+      { _id: 'b', crew: 1 },
+    ]);
+    const bump = { $set: { 'crew.meta.runs': { $add: ['$crew.meta.runs', 1] } } };
+    // Both riders join the same crew document: each bumps its own.
+    const joined = await db
+      .collection<AnyDoc>('riders')
+      .aggregate([
+        { $lookup: { from: 'crews', localField: 'crew', foreignField: '_id', as: 'crew' } },
+        { $unwind: '$crew' },
+        bump,
+      ])
+      .toArray();
+    expect(joined.map((r) => r.crew.meta.runs)).toEqual([1, 1]);
+    expect(await db.collection<AnyDoc>('crews').findOne({ _id: 1 })).toEqual({ _id: 1, meta: { runs: 0 } });
+  });
+
   it('runs a $unionWith sub-pipeline led by $match as mingo does, without touching stored documents', async () => {
     const db = await shop();
     const wanted = [12, 13, ...Array.from({ length: 40 }, (_, i) => 1000 + i)];

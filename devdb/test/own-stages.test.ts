@@ -64,6 +64,8 @@ const PIPELINES: Doc[][] = [
     { $addFields: { account: { $arrayElemAt: ['$account', 0] } } },
     { $project: { createdAt: '$account.createdAt', excluded: { $eq: ['$account.isBot', true] } } },
   ],
+  [{ $set: { 'nested.userId': 1, 'tags.a': 2, 'at.x': '$n' } }],
+  [{ $addFields: { 'nested.x': '$n', n: 1, 'key.a': { $add: ['$key.a', 1] } } }],
 ];
 
 /** Plain documents as lists of [field, value]: toStrictEqual then compares field order too. */
@@ -75,14 +77,32 @@ function ordered(value: unknown): unknown {
   return value;
 }
 
+/**
+ * mingo's `$lookup` lists hold undefined for each element of an array local value that matches nothing; MongoDB's
+ * hold only the matching documents, as devdb's do.
+ */
+function withoutUnmatched(stage: Doc, docs: Doc[]): Doc[] {
+  const as = (stage.$lookup as Doc | undefined)?.as as string | undefined;
+  if (as === undefined) return docs;
+  return docs.map((doc) => ({ ...doc, [as]: (doc[as] as unknown[]).filter((match) => match !== undefined) }));
+}
+
+/** mingo's stages one after another, their `$lookup` lists without mingo's undefined. */
+function mingoRun(stages: Doc[], docs: Doc[], options: ConstructorParameters<typeof Aggregator>[1]): Doc[] {
+  let out = docs;
+  for (const stage of stages) out = withoutUnmatched(stage, new Aggregator([stage], options).run(out) as Doc[]);
+  return out;
+}
+
 function outcome(stages: Doc[], own: boolean): { rows?: unknown; error?: string } {
   const options = {
     collectionResolver: (name: string) => (name === 'users' ? structuredClone(USERS) : []),
     context: own ? Context.from(GEO_CONTEXT, DEVDB_STAGES) : GEO_CONTEXT,
   };
   try {
-    const pipeline = own ? stages.map(withCompiledExpressions) : stages;
-    return { rows: ordered(new Aggregator(pipeline, options).run(structuredClone(DOCS))) };
+    const docs = structuredClone(DOCS);
+    const pipeline = stages.map(withCompiledExpressions);
+    return { rows: ordered(own ? new Aggregator(pipeline, options).run(docs) : mingoRun(stages, docs, options)) };
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -96,12 +116,46 @@ describe('devdb own stages', () => {
   it('are used for the forms they cover, so the comparisons above test them', () => {
     const own = (stage: Doc) => Object.keys(withCompiledExpressions(stage))[0] === '$devdbStage';
     expect(PIPELINES.map((stages) => stages.every(own))).toStrictEqual([
-      ...[true, true, true, true, true, true, false],
+      ...[true, true, true, true, true, true, true],
       ...[true, true, false, false, false, true],
       ...[true, true, true, true, false],
       ...[true, true, true, true, true, true, true],
+      ...[true, true],
     ]);
   });
+
+  // The concise correlated form: mingo's stage runs the pipeline over the whole foreign collection, MongoDB over the
+  // documents the plain form matches. So the reference is the plain form, then the pipeline over each list.
+  const SUB_PIPELINES: Doc[][] = [
+    [{ $project: { createdAt: 1 } }],
+    [{ $match: { isBot: { $ne: true } } }, { $sort: { createdAt: -1 } }, { $addFields: { who: '$$who' } }],
+    [{ $count: 'n' }],
+    [{ $set: { createdAt: 0 } }],
+    [{ $unionWith: { coll: 'users', pipeline: [{ $match: { isBot: true } }] } }],
+  ];
+  it.each(SUB_PIPELINES.map((sub) => [JSON.stringify(sub), sub]))(
+    'run a $lookup pipeline over the documents localField/foreignField match: %s',
+    (_, sub) => {
+      const join = { from: 'users', localField: 'userId', foreignField: '_id', as: 'account' };
+      const options = {
+        collectionResolver: (name: string) => (name === 'users' ? structuredClone(USERS) : []),
+        context: Context.from(GEO_CONTEXT, DEVDB_STAGES),
+      };
+      const stage = { $lookup: { ...join, let: { who: '$_id' }, pipeline: sub } };
+      const own = new Aggregator([withCompiledExpressions(stage)], options).run(structuredClone(DOCS)) as Doc[];
+      const plain = new Aggregator([withCompiledExpressions({ $lookup: join })], options).run(structuredClone(DOCS));
+      const expected = (plain as Doc[]).map((doc) => ({
+        ...doc,
+        account: mingoRun(sub, structuredClone(doc.account) as Doc[], {
+          ...options,
+          context: GEO_CONTEXT,
+          variables: { who: doc._id },
+        }),
+      }));
+      expect(Object.keys(withCompiledExpressions(stage))).toStrictEqual(['$devdbStage']);
+      expect(ordered(own)).toStrictEqual(ordered(expected));
+    },
+  );
 
   it('answer a client naming their operator as mingo answers an unknown stage', () => {
     expect(outcome([{ $devdbStage: { run: 1 } }], true)).toStrictEqual({

@@ -1,3 +1,4 @@
+import { parseArrayFilters } from '../array-filters.js';
 import { fail } from '../errors.js';
 import { findDocs, optionalDoc, projectDoc } from '../query.js';
 import { applyUpdate, type UpdateOptions, upsertDocument } from '../update.js';
@@ -22,7 +23,7 @@ function findAndModify(cmd: Doc, ctx: CommandContext): Doc {
 
   const opts: UpdateOptions = {
     ...queryContext(cmd),
-    arrayFilters: Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Doc[]) : undefined,
+    arrayFilters: parseArrayFilters(cmd.arrayFilters, update),
     filter: query,
   };
   const fields = optionalDoc(cmd, 'fields');

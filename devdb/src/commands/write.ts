@@ -1,3 +1,4 @@
+import { parseArrayFilters } from '../array-filters.js';
 import type { Collection } from '../collection.js';
 import { DevDbError, ErrorCodes, fail } from '../errors.js';
 import { matching } from '../query.js';
@@ -84,7 +85,7 @@ function update(cmd: Doc, ctx: CommandContext): Doc {
     const opts: UpdateOptions = {
       ...cmdContext,
       ...(isPlainObject(stmt.collation) ? { collation: stmt.collation } : {}),
-      arrayFilters: Array.isArray(stmt.arrayFilters) ? (stmt.arrayFilters as Doc[]) : undefined,
+      arrayFilters: parseArrayFilters(stmt.arrayFilters, stmt.u),
       filter,
     };
     let targets = matching(coll, filter, opts);
