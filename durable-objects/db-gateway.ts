@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
+import { type Collection, type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
 import { LIMITS } from '../worker/platform/limits';
 import {
   bulkCounts,
@@ -45,6 +45,11 @@ export class DbGateway extends DurableObject {
   private readonly clients = new Map<string, MongoClient>();
   /** Per client, its Db objects by database name (tests use a database per file; production one). */
   private readonly databases = new WeakMap<MongoClient, Map<string, Db>>();
+  /** Per Db, its Collection objects by name: `db.collection()` resolves its options anew on every call too. */
+  private readonly collections = new WeakMap<Db, Map<string, Collection>>();
+  /** The last connection string and its client key: one string in production, so the key is worked out once. */
+  private lastUri = '';
+  private lastKey = '';
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
 
@@ -74,10 +79,10 @@ export class DbGateway extends DurableObject {
         if (request.method !== 'command') throw new Error(`The database gateway does not run Db.${request.method}.`);
         return await db.command(values[0] as Document, options);
       }
-      return await runOnCollection(db, request.collection, request.method, values, options);
+      return await runOnCollection(this.collection(db, request.collection), request.method, values, options);
     } catch (err) {
       // A closed client never reopens by itself: the next call starts a new one.
-      if ((err as Error).name === 'MongoTopologyClosedError') this.forget(clientKey(request.uri), client);
+      if ((err as Error).name === 'MongoTopologyClosedError') this.forget(this.clientKey(request.uri), client);
       throw err;
     }
   }
@@ -94,6 +99,19 @@ export class DbGateway extends DurableObject {
     return db;
   }
 
+  private collection(db: Db, name: string): Collection {
+    const byName = this.collections.get(db) ?? new Map<string, Collection>();
+    this.collections.set(db, byName);
+    const collection = byName.get(name) ?? db.collection(name);
+    byName.set(name, collection);
+    return collection;
+  }
+
+  private clientKey(uri: string): string {
+    if (uri !== this.lastUri) [this.lastUri, this.lastKey] = [uri, clientKey(uri)];
+    return this.lastKey;
+  }
+
   private forget(key: string, client: MongoClient): void {
     if (this.clients.get(key) !== client) return;
     this.clients.delete(key);
@@ -102,7 +120,7 @@ export class DbGateway extends DurableObject {
   }
 
   private client(uri: string, poolSize: number): MongoClient {
-    const key = clientKey(uri);
+    const key = this.clientKey(uri);
     let client = this.clients.get(key);
     if (client) {
       // Most recently used last, so the oldest is the one let go.
@@ -131,15 +149,13 @@ function clientKey(uri: string): string {
 }
 
 async function runOnCollection(
-  db: Db,
-  name: string,
+  collection: Collection,
   method: string,
   values: unknown[],
   options: Document,
 ): Promise<unknown> {
   if (!(method in VALUE_ARGUMENTS) || method === 'command')
     throw new Error(`The database gateway does not run Collection.${method}.`);
-  const collection = db.collection(name);
   // Every value position filled, an omitted one as undefined, so the options never land in a filter's place.
   const args = Array.from({ length: VALUE_ARGUMENTS[method]! }, (_, i) => values[i] ?? undefined);
   if (method === 'find') return collection.find(values[0] as Document, options).toArray();

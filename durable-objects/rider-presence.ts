@@ -10,6 +10,12 @@ interface Viewing {
   seq: number;
 }
 
+/** What a rider's directory entry says in one read: the shards holding their sockets, and the conversations those show. */
+export interface PresenceEntry {
+  shards: string[];
+  viewing: string[];
+}
+
 /**
  * The directory entry of one rider (one object per rider id): which socket shards hold their
  * connections, so an event for them goes to those shards only (docs/realtime.md, Topology), and
@@ -56,12 +62,24 @@ export class RiderPresence extends DurableObject {
 
   /** The shards holding at least one of this rider's sockets. */
   shards(): Promise<string[]> {
-    return this.counters.track(() => this.shardsHere());
+    return this.counters.track(async () => (await this.entryHere()).shards);
   }
 
-  private async shardsHere(): Promise<string[]> {
-    const keys = (await this.ctx.storage.list({ prefix: PREFIX })).keys();
-    return [...new Set([...keys].map((key) => key.slice(PREFIX.length, key.lastIndexOf(':'))))];
+  /** The whole entry in one call and one storage read: a message's publish and its push both need it. */
+  entry(): Promise<PresenceEntry> {
+    return this.counters.track(() => this.entryHere());
+  }
+
+  private async entryHere(): Promise<PresenceEntry> {
+    const shards = new Set<string>();
+    const viewing = new Set<string>();
+    // The object stores only socket and viewing keys, so one list reads both.
+    for (const [key, value] of await this.ctx.storage.list()) {
+      if (key.startsWith(PREFIX)) shards.add(key.slice(PREFIX.length, key.lastIndexOf(':')));
+      else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
+        viewing.add((value as Viewing).conversationId!);
+    }
+    return { shards: [...shards], viewing: [...viewing] };
   }
 
   /**
@@ -84,11 +102,6 @@ export class RiderPresence extends DurableObject {
 
   /** Whether any of this rider's sockets shows the conversation. */
   viewing(conversationId: string): Promise<boolean> {
-    return this.counters.track(() => this.viewingHere(conversationId));
-  }
-
-  private async viewingHere(conversationId: string): Promise<boolean> {
-    const views = await this.ctx.storage.list<Viewing>({ prefix: VIEWING });
-    return [...views.values()].some((view) => view.conversationId === conversationId);
+    return this.counters.track(async () => (await this.entryHere()).viewing.includes(conversationId));
   }
 }

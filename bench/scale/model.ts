@@ -8,8 +8,8 @@
  * - a feed-wide event (post, removal, reaction change): one `broadcast` RPC to every shard, one frame
  *   to every /feed socket;
  * - a comment: the post author's presence read, one `deliver` to their shard, one frame;
- * - a message: each participant's presence read, one `deliver` per shard involved, one frame to each
- *   other participant's socket, one presence `viewing` read per recipient (the push check);
+ * - a message: each participant's presence read (shared by the delivery and the push check), one `deliver` per
+ *   shard involved, one frame to each other participant's socket;
  * - typing start/stop from a client: one inbound frame at its shard, each peer's presence read, one
  *   `deliver` per peer's shard; the participants come from the database at most once a minute per
  *   conversation and shard (LIMITS.realtime.peerCacheMs);
@@ -287,10 +287,7 @@ export function predict(
   const typingPeerReads = rate.typingFrames * others;
   const named = {
     presenceReads:
-      rate.comments +
-      rate.messages * (activity.conversationSize + others) +
-      typingPeerReads +
-      rate.readMarkers * others,
+      rate.comments + rate.messages * activity.conversationSize + typingPeerReads + rate.readMarkers * others,
     deliverCalls:
       rate.comments * devices +
       rate.messages * activity.conversationSize * devices +
@@ -335,8 +332,8 @@ export function predict(
   // Database: REST writes and reads, account reads on connect, participants on a typing cache miss.
   const restWrites = rate.posts + rate.reactions + rate.comments + rate.messages + rate.readMarkers;
   // A shard asks for a conversation's participants at most once a minute per typist (peerCacheMs):
-  // taken as once per message written (an upper bound when one writes several a minute); two operations each.
-  const peerLookups = Math.min(rate.typingFrames, rate.messages) * 2;
+  // taken as once per message written (an upper bound when one writes several a minute); one operation each.
+  const peerLookups = Math.min(rate.typingFrames, rate.messages);
   const dbOps =
     restWrites * costs.dbOpsPerRestWrite + rate.restReads * costs.dbOpsPerRestRead + rate.sessions * 2 + peerLookups;
   const gatewayRps = dbOps / topology.dbGateways;
@@ -367,7 +364,7 @@ export function predict(
           MONTH_SECONDS *
           prices.objectGb +
         topology.dbGateways * MONTH_SECONDS * prices.objectGb,
-      // Presence writes: attach, detach, view; reads: shards, viewing, view's check.
+      // Presence writes: attach, detach, view; reads: the entry (shards and views), view's check.
       rowsWritten: (rate.sessions * 3 + rate.viewingChanges) * MONTH_SECONDS,
       rowsRead: (named.presenceReads + rate.viewingChanges * 2) * MONTH_SECONDS,
     },

@@ -10,8 +10,7 @@ import { MissingSettingError } from '../platform/setting-error';
 import { signingKeys } from '../platform/tokens/keys';
 import { accountForToken } from '../platform/tokens/service';
 import { verifyWithKeys } from '../platform/tokens/token';
-import { blockedBetween } from './blocks/service';
-import { findConversation } from './conversations/service';
+import { findConversationWithBlock } from './conversations/service';
 
 type Peers = { peers: string[] } | { refused: string };
 
@@ -92,10 +91,10 @@ export class SocketShard extends SocketShardBase<Env> {
     if (cached && Date.now() - cached.at < LIMITS.realtime.peerCacheMs) return cached.peers;
     const peers = await this.withStore(async (store): Promise<Peers> => {
       const rider = new ObjectId(userId);
-      const conversation = await findConversation(store, new ObjectId(conversationId), rider);
-      if (!conversation) return { refused: 'Conversation not found.' };
-      const others = conversation.participantIds.filter((id) => !id.equals(rider));
-      if (await blockedBetween(store, rider, others)) return { refused: 'You cannot message this rider.' };
+      const found = await findConversationWithBlock(store, new ObjectId(conversationId), rider);
+      if (!found) return { refused: 'Conversation not found.' };
+      if (found.blocked) return { refused: 'You cannot message this rider.' };
+      const others = found.conversation.participantIds.filter((id) => !id.equals(rider));
       return { peers: others.map((id) => id.toHexString()) };
     });
     this.peerCache.set(key, { peers, at: Date.now() });

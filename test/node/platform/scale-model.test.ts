@@ -85,8 +85,8 @@ describe('the scale model', () => {
     // One frame, to the other participant's socket (the sender's own connection is excluded).
     expect(p.messagesOutPerSecond).toBeCloseTo(1);
     expect(p.messagesInPerSecond).toBeCloseTo(0);
-    // Two presence reads for the shards, one for the push check: 3 per message.
-    expect(p.presence.requestsPerSecond * 3600).toBeCloseTo(3);
+    // One presence read per participant, shared by the delivery and the push check: 2 per message.
+    expect(p.presence.requestsPerSecond * 3600).toBeCloseTo(2);
     // The REST write's database operations.
     expect(p.dbOpsPerSecond).toBeCloseTo(COSTS.dbOpsPerRestWrite);
     expect(p.restPerSecond).toBeCloseTo(1);
@@ -97,8 +97,8 @@ describe('the scale model', () => {
     expect(p.messagesInPerSecond).toBeCloseTo(3);
     // The message's frame and three typing frames to the one peer.
     expect(p.messagesOutPerSecond).toBeCloseTo(4);
-    // The participants are read once per message (cached after), two operations.
-    expect(p.dbOpsPerSecond).toBeCloseTo(COSTS.dbOpsPerRestWrite + 2);
+    // The participants and their blocks are read once per message (cached after), in one operation.
+    expect(p.dbOpsPerSecond).toBeCloseTo(COSTS.dbOpsPerRestWrite + 1);
   });
 
   it('predicts the fan-out from the frames one shard writes, or all of them when shards run one at a time', () => {

@@ -139,6 +139,23 @@ describe('block effects on direct messages', () => {
   }
 });
 
+describe('blocks outside a conversation', () => {
+  it('refuse no message: a block between the sender and a rider who is not a participant, either way', async () => {
+    const [caller, other, outsider, another] = [
+      await register(api),
+      await register(api),
+      await register(api),
+      await register(api),
+    ];
+    const opened = await startConversation(caller, other);
+    const { _id } = await opened.json<{ _id: string }>();
+    expect((await block(outsider._id, caller)).status).toBe(200);
+    expect((await block(caller._id, another)).status).toBe(200);
+    expect((await block(other._id, outsider)).status).toBe(200);
+    for (const sender of [caller, other]) expect((await send(_id, sender)).status).toBe(201);
+  });
+});
+
 describe('block effects on the feed', () => {
   it("hides the blocked rider's posts from the blocker only, in the feed and as one post", async () => {
     const [blocker, blocked, bystander] = [await register(api), await register(api), await register(api)];

@@ -2,8 +2,10 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
 import type { Store } from '../../../worker/platform/db/store';
+import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/directory';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
 import { sendMessage } from '../../../worker/social/messages/send';
+import { messageView } from '../../../worker/social/messages/views';
 import { register, type TestAccount } from '../../support/accounts';
 import { countingStore } from '../../support/counting-store';
 import { createApi } from '../../support/worker-api';
@@ -32,7 +34,7 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
 }
 
 describe('a direct message', () => {
-  it('is stored in four operations: the conversation, the blocks, the message, one write of the conversation', async () => {
+  it('is stored in three operations: the conversation with its blocks, the message, one write of the conversation', async () => {
     const [ana, ben] = [await register(api), await register(api)];
     const id = await conversation(ana, [ben]);
     await withStore(async (store) => {
@@ -40,8 +42,7 @@ describe('a direct message', () => {
       const sent = await sendMessage(counted.store, id, new ObjectId(ana._id), 'hi');
       expect(sent).not.toBeTypeOf('string');
       expect(counted.operations).toEqual([
-        'conversations.findOne',
-        'user_blocks.countDocuments',
+        'conversations.aggregate',
         'dm_messages.insertOne',
         'conversations.updateOne',
       ]);
@@ -99,6 +100,34 @@ describe('a direct message', () => {
       const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
       expect(pushed.recipients).toEqual([]);
       expect(counted.operations).toEqual([]);
+    });
+  });
+
+  it("asks each participant's directory entry once for the delivery and the push decision together", async () => {
+    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const entry = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
+    const asked = async () =>
+      Promise.all([ana, ben].map(async (rider) => (await entry(rider).readCounters()).requests));
+    await withStore(async (store) => {
+      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'one read each');
+      if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+      const before = await asked();
+      const presence = new PresenceReads(api.env);
+      const view = messageView(sent.message, undefined);
+      const event = { conversationId: view.conversationId, message: view };
+      await Promise.all([
+        sendToRiders(
+          api.env,
+          [ana._id, ben._id],
+          { namespace: '/messages', name: 'message:created', payload: event },
+          undefined,
+          presence,
+        ),
+        pushNewMessage(store, api.env, { ...sent, senderName: 'Ana' }, presence),
+      ]);
+      const after = await asked();
+      expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
     });
   });
 });

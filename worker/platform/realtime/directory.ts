@@ -1,4 +1,5 @@
 import type { ServerEvent } from '../../../durable-objects/realtime-events';
+import type { PresenceEntry } from '../../../durable-objects/rider-presence';
 import type { Env } from '../env';
 import { shardCount, shardName } from './settings';
 
@@ -7,6 +8,24 @@ import { shardCount, shardName } from './settings';
 // goes to every shard.
 
 const presenceOf = (env: Env, userId: string) => env.RIDER_PRESENCE.get(env.RIDER_PRESENCE.idFromName(userId));
+
+/**
+ * Each rider's directory entry read at most once: one request's publish and push (a message's delivery and its push
+ * decision) ask the same riders, and share one call per rider instead of one each.
+ */
+export class PresenceReads {
+  private readonly entries = new Map<string, Promise<PresenceEntry>>();
+  constructor(private readonly env: Env) {}
+
+  of(userId: string): Promise<PresenceEntry> {
+    let entry = this.entries.get(userId);
+    if (!entry) {
+      entry = presenceOf(this.env, userId).entry();
+      this.entries.set(userId, entry);
+    }
+    return entry;
+  }
+}
 
 /** Records that a shard holds (or stopped holding) one of a rider's sockets. */
 export async function recordPresence(env: Env, userId: string, shardId: string, socketId: string, present: boolean) {
@@ -26,21 +45,31 @@ export async function recordViewing(
   await presenceOf(env, userId).view(shardId, socketId, conversationId, seq);
 }
 
-/** The riders among these of whom a live socket shows the conversation: one directory call per rider. */
-export async function ridersViewing(env: Env, userIds: string[], conversationId: string): Promise<Set<string>> {
+/** The riders among these of whom a live socket shows the conversation: one directory call per rider not yet read. */
+export async function ridersViewing(
+  presence: PresenceReads,
+  userIds: string[],
+  conversationId: string,
+): Promise<Set<string>> {
   const riders = [...new Set(userIds)];
-  const views = await Promise.all(riders.map((userId) => presenceOf(env, userId).viewing(conversationId)));
-  return new Set(riders.filter((_, i) => views[i]));
+  const entries = await Promise.all(riders.map((userId) => presence.of(userId)));
+  return new Set(riders.filter((_, i) => entries[i]!.viewing.includes(conversationId)));
 }
 
 /**
  * Sends an event to every connection of the given riders, except the connection `exceptSid`
- * (a namespace socket id): one directory read per rider, then one call per shard involved.
+ * (a namespace socket id): one directory read per rider not yet read, then one call per shard involved.
  */
-export async function sendToRiders(env: Env, userIds: string[], event: ServerEvent, exceptSid?: string) {
+export async function sendToRiders(
+  env: Env,
+  userIds: string[],
+  event: ServerEvent,
+  exceptSid?: string,
+  presence = new PresenceReads(env),
+) {
   const askedAt = Date.now();
   const riders = [...new Set(userIds)];
-  const shardsOf = await Promise.all(riders.map((userId) => presenceOf(env, userId).shards()));
+  const shardsOf = (await Promise.all(riders.map((userId) => presence.of(userId)))).map((entry) => entry.shards);
   const ridersByShard = new Map<string, string[]>();
   riders.forEach((userId, i) => {
     for (const shardId of shardsOf[i]!) ridersByShard.set(shardId, [...(ridersByShard.get(shardId) ?? []), userId]);

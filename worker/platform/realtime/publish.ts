@@ -1,12 +1,15 @@
 import type { ServerEvent } from '../../../durable-objects/realtime-events';
 import type { Env } from '../env';
 import type { DatabaseVariables } from '../middleware/database';
-import { broadcast, sendToRiders } from './directory';
+import { broadcast, type PresenceReads, sendToRiders } from './directory';
 
 type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'inBackground'> };
 
-/** Who receives an event: named riders (optionally not the connection that caused it), or everyone but some riders. */
-export type Audience = { riders: string[]; exceptSid?: string } | { everyoneBut: string[] };
+/**
+ * Who receives an event: named riders (optionally not the connection that caused it; `presence` shares their
+ * directory reads with the request's other steps), or everyone but some riders.
+ */
+export type Audience = { riders: string[]; exceptSid?: string; presence?: PresenceReads } | { everyoneBut: string[] };
 
 /**
  * Publishes a real-time event once the write it reports is stored: in the background, so the
@@ -17,7 +20,7 @@ export function publishAfterWrite(c: WriteContext, event: ServerEvent, audience:
   c.var.inBackground(async () => {
     try {
       const to = await audience();
-      if ('riders' in to) await sendToRiders(c.env, to.riders, event, to.exceptSid);
+      if ('riders' in to) await sendToRiders(c.env, to.riders, event, to.exceptSid, to.presence);
       else await broadcast(c.env, event, to.everyoneBut);
     } catch (error) {
       console.error(`realtime: ${event.name} on ${event.namespace} was stored but not published:`, error);

@@ -76,6 +76,36 @@ export async function blockedBetween(store: Store, userId: ObjectId, others: Obj
   return found > 0;
 }
 
+/**
+ * A `$lookup` stage setting `as` to one block (or none) between the rider and the other ids of the input document's
+ * `idsField`, either way: blockedBetween's rule inside another collection's read, so that read answers both at once.
+ * Its first `$match` is on the rider alone, so it runs on the userId and blockedUserId indexes.
+ */
+export function blockBetweenLookup(userId: ObjectId, idsField: string, as: string) {
+  return {
+    $lookup: {
+      from: 'user_blocks',
+      let: { others: { $setDifference: [`$${idsField}`, [userId]] } },
+      pipeline: [
+        { $match: { $or: [{ userId }, { blockedUserId: userId }] } },
+        {
+          $match: {
+            $expr: {
+              $or: [
+                { $and: [{ $eq: ['$userId', userId] }, { $in: ['$blockedUserId', '$$others'] }] },
+                { $and: [{ $eq: ['$blockedUserId', userId] }, { $in: ['$userId', '$$others'] }] },
+              ],
+            },
+          },
+        },
+        { $limit: 1 },
+        { $project: { _id: 1 } },
+      ],
+      as,
+    },
+  };
+}
+
 /** Hex ids of the riders among `others` who blocked the rider: a message push skips them (docs/message-pushes.md). */
 export async function blockersAmong(store: Store, userId: ObjectId, others: ObjectId[]): Promise<Set<string>> {
   if (!others.length) return new Set();

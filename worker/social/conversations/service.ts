@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { blockBetweenLookup } from '../blocks/service';
 import type { ConversationDoc, ReadMarker } from '../documents';
 import type { UnreadScope } from '../messages/service';
 
@@ -42,6 +43,27 @@ export async function openConversation(
 /** The conversation when the user takes part in it; null for unknown ids and for anyone else's. */
 export function findConversation(store: Store, id: ObjectId, userId: ObjectId) {
   return store.conversations.findOne({ _id: id, participantIds: userId });
+}
+
+/**
+ * The conversation when the user takes part in it, and whether a block stands between the user and another
+ * participant (either way), in one read; null for unknown ids and for anyone else's.
+ */
+export async function findConversationWithBlock(
+  store: Store,
+  id: ObjectId,
+  userId: ObjectId,
+): Promise<{ conversation: ConversationDoc; blocked: boolean } | null> {
+  const [row] = await store.conversations
+    .aggregate<ConversationDoc & { blocks: unknown[] }>([
+      { $match: { _id: id, participantIds: userId } },
+      { $limit: 1 },
+      blockBetweenLookup(userId, 'participantIds', 'blocks'),
+    ])
+    .toArray();
+  if (!row) return null;
+  const { blocks, ...conversation } = row;
+  return { conversation, blocked: blocks.length > 0 };
 }
 
 /** The sort key of the list: most recent activity first, then newest id. */

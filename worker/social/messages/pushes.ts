@@ -5,7 +5,7 @@ import { liveTokensOf } from '../../notifications/push-tokens/service';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
-import { ridersViewing } from '../../platform/realtime/directory';
+import { PresenceReads, ridersViewing } from '../../platform/realtime/directory';
 import { blockersAmong } from '../blocks/service';
 import { unreadConversationCounts } from '../conversations/service';
 import type { ConversationDoc, DirectMessageDoc } from '../documents';
@@ -31,11 +31,12 @@ export async function pushNewMessage(
   store: Store,
   env: Env,
   { conversation, message, senderName }: NewMessage,
+  presence = new PresenceReads(env),
 ): Promise<{ recipients: ObjectId[]; outcomes: DeliveryOutcome[] }> {
   const senderId = message.userId;
   const conversationId = conversation._id.toHexString();
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
-  const viewers = await viewersOf(env, others, conversationId);
+  const viewers = await viewersOf(presence, others, conversationId);
   const away = others.filter((id) => !viewers.has(id.toHexString()));
   const tokens = away.length ? await liveTokensOf(store, away) : [];
   const withDevice = away.filter((id) => tokens.some((token) => token.userId.equals(id)));
@@ -73,10 +74,10 @@ export async function pushNewMessage(
 }
 
 /** Who has the conversation on screen; when the directory cannot say, nobody (a banner too many beats a missed message). */
-async function viewersOf(env: Env, riders: ObjectId[], conversationId: string): Promise<Set<string>> {
+async function viewersOf(presence: PresenceReads, riders: ObjectId[], conversationId: string): Promise<Set<string>> {
   try {
     return await ridersViewing(
-      env,
+      presence,
       riders.map((id) => id.toHexString()),
       conversationId,
     );
@@ -88,12 +89,13 @@ async function viewersOf(env: Env, riders: ObjectId[], conversationId: string): 
 
 /**
  * Sends the pushes of a stored message in the background, as worker/platform/realtime/publish.ts publishes
- * its event: the sender does not wait, and a failure is logged, never the write's failure.
+ * its event: the sender does not wait, and a failure is logged, never the write's failure. `presence` is the
+ * directory reads the message's publish shares.
  */
-export function pushAfterWrite(c: WriteContext, newMessage: NewMessage) {
+export function pushAfterWrite(c: WriteContext, newMessage: NewMessage, presence: PresenceReads) {
   c.var.inBackground(async () => {
     try {
-      await pushNewMessage(c.var.db, c.env, newMessage);
+      await pushNewMessage(c.var.db, c.env, newMessage, presence);
     } catch (error) {
       console.error(`push: message ${newMessage.message._id.toHexString()} was stored but not pushed:`, error);
     }

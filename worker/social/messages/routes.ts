@@ -6,6 +6,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { PresenceReads } from '../../platform/realtime/directory';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
 import { ownConversation } from '../conversations/own';
@@ -73,11 +74,14 @@ export const messageRoutes = createRouter<AppEnv>()
     // The sender is the caller, whose account the access check read.
     const view = messageView(message, c.var.account);
     const event = { conversationId: view.conversationId, message: view };
+    // The delivery and the push decision read each participant's directory entry once between them.
+    const presence = new PresenceReads(c.env);
     publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
       // Every participant's connections, the sender's other devices included, but not the one that sent it.
       riders: conversation.participantIds.map((id) => id.toHexString()),
       exceptSid: c.req.valid('header')['x-socket-id'],
+      presence,
     }));
-    pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' });
+    pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' }, presence);
     return c.json(view, 201);
   });

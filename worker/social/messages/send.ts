@@ -1,7 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
-import { blockedBetween } from '../blocks/service';
-import { findConversation, recordSentMessage } from '../conversations/service';
+import { findConversationWithBlock, recordSentMessage } from '../conversations/service';
 import type { ConversationDoc, DirectMessageDoc } from '../documents';
 import { insertMessage } from './service';
 
@@ -9,8 +8,8 @@ import { insertMessage } from './service';
 export type SendRefused = 'not-found' | 'messaging-blocked';
 
 /**
- * Stores a message from a participant in four round trips, one after another: the conversation (membership), the
- * blocks either way, the message, then one write of the conversation's latest message and the sender's read marker.
+ * Stores a message from a participant in three round trips, one after another: the conversation (membership) with
+ * any block either way, the message, then one write of the conversation's latest message and the sender's read marker.
  * The message is stored before the conversation names it, so a reader never finds a latest message that is not there.
  */
 export async function sendMessage(
@@ -19,10 +18,10 @@ export async function sendMessage(
   senderId: ObjectId,
   text: string,
 ): Promise<SendRefused | { conversation: ConversationDoc; message: DirectMessageDoc }> {
-  const conversation = await findConversation(store, conversationId, senderId);
-  if (!conversation) return 'not-found';
-  const others = conversation.participantIds.filter((id) => !id.equals(senderId));
-  if (await blockedBetween(store, senderId, others)) return 'messaging-blocked';
+  const found = await findConversationWithBlock(store, conversationId, senderId);
+  if (!found) return 'not-found';
+  if (found.blocked) return 'messaging-blocked';
+  const { conversation } = found;
   const message = await insertMessage(store, conversation._id, senderId, text);
   await recordSentMessage(store, conversation._id, { ...message, userId: senderId });
   return { conversation, message };
