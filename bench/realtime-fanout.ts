@@ -9,7 +9,8 @@
  * DIRECT=1 serves the Worker through Miniflare's own server instead of `wrangler dev`, whose proxy (a second
  * workerd relaying every frame) production has no counterpart of (scripts/workerd-direct.ts).
  * CPU_PROFILE=file.cpuprofile profiles this process (the clients and the dev database) while our posts fan out;
- * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate while our conversations exchange, printing its top rows.
+ * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate while our conversations exchange, printing its top rows;
+ * FEED_PROFILE=file.cpuprofile the same while our posts fan out (warm-up included).
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -78,10 +79,13 @@ async function fanOut(
   const firsts: number[] = [];
   const answers: number[] = [];
   const warmUps: number[] = [];
+  const spans: string[] = [];
   // Every receipt, the warm-up's too: the p99 as a cold stack's first riders would see it.
   const withWarmUp: number[] = [];
+  let cpuFrom = process.cpuUsage();
   for (let round = -WARM_UP_POSTS; round < rounds; round++) {
     const measured = round >= 0;
+    if (round === 0) cpuFrom = process.cpuUsage();
     let received = 0;
     let start = 0;
     const done = new Promise<number>((resolve) => {
@@ -95,13 +99,18 @@ async function fanOut(
     start = performance.now();
     await send();
     if (measured) answers.push(performance.now() - start);
-    (measured ? lasts : warmUps).push(await done);
+    const last = await done;
+    (measured ? lasts : warmUps).push(last);
+    if (measured) spans.push(`${firsts.at(-1)!.toFixed(0)}–${last.toFixed(0)}`);
   }
   // In the order sent: a slow first post (code not yet optimised) or one slow post decides the p99.
-  const lastsInOrder = [...lasts];
+  const lastsInOrder = spans;
+  const cpu = process.cpuUsage(cpuFrom);
   for (const list of [latencies, lasts, firsts, answers, withWarmUp]) list.sort((a, b) => a - b);
   return {
     warmUps,
+    // This process's CPU per measured post: the clients, plus the dev database (ours) or the server (bare).
+    ownCpuPerPost: (cpu.user + cpu.system) / 1000 / rounds,
     p99WithWarmUp: percentile(withWarmUp, 99),
     lastsInOrder,
     last: percentile(lasts, 50),
@@ -215,6 +224,9 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
   const author = tokens[0]!;
   let onPost: (at: number) => void = () => undefined;
   for (const socket of feed) socket.on('post:created', () => onPost(performance.now()));
+  const stackCpuBefore = treeCpuSeconds(stack.pid);
+  const feedProfile = process.env.FEED_PROFILE;
+  const feedProfiling = feedProfile ? await profileIsolate(stack.inspectorPort!, feedProfile) : undefined;
   const ours = await profiled(() =>
     fanOut(
       FEED_CLIENTS,
@@ -225,6 +237,8 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
       },
     ),
   );
+  const stackCpuAfter = treeCpuSeconds(stack.pid);
+  if (feedProfiling) printProfile(await feedProfiling.stop(), POSTS + WARM_UP_POSTS, 'post', 30, feedProfile!);
   for (const socket of feed) socket.disconnect();
 
   const bare = await bareServer();
@@ -259,7 +273,13 @@ async function measure(stack: Awaited<ReturnType<typeof startRealtimeStack>>) {
     `  p99 per client: ours ${ms(ours.p99)}, bare ws ${ms(baseline.p99)}, ratio ${ratio(ours.p99, baseline.p99)}`,
   );
   console.log(
-    `  last receipt of each post in order: ours ${ours.lastsInOrder.map(ms).join(', ')}; bare ws ${baseline.lastsInOrder.map(ms).join(', ')}`,
+    `  first–last receipt of each post in order (ms): ours ${ours.lastsInOrder.join(', ')}; bare ws ${baseline.lastsInOrder.join(', ')}`,
+  );
+  console.log(
+    `  CPU per post: this process ${ms(ours.ownCpuPerPost)} with ours (clients and dev database), ${ms(baseline.ownCpuPerPost)} with bare ws (clients and server)` +
+      (stackCpuBefore !== undefined && stackCpuAfter !== undefined
+        ? `; the Worker's processes ${ms((1000 * (stackCpuAfter - stackCpuBefore)) / (POSTS + WARM_UP_POSTS))} (warm-up included)`
+        : ''),
   );
   console.log(
     `  left out, the warm-up posts' last receipt: ours ${ours.warmUps.map(ms).join(', ') || 'none'}; bare ws ${baseline.warmUps.map(ms).join(', ') || 'none'}`,
