@@ -72,7 +72,7 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     collection: 'user_blocks',
     key: { userId: 1, blockedUserId: 1 },
     options: { name: 'userId_blockedUserId_unique', unique: true },
-    why: "one block per pair; a reader's blocked ids for the feed; account deletion",
+    why: "one block per pair; a reader's blocked ids for the feed; whether a sender blocked a participant (messages); account deletion",
   },
   {
     collection: 'user_blocks',

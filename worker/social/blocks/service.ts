@@ -77,33 +77,34 @@ export async function blockedBetween(store: Store, userId: ObjectId, others: Obj
 }
 
 /**
- * A `$lookup` stage setting `as` to one block (or none) between the rider and the other ids of the input document's
- * `idsField`, either way: blockedBetween's rule inside another collection's read, so that read answers both at once.
- * Its first `$match` is on the rider alone, so it runs on the userId and blockedUserId indexes.
+ * Two `$lookup` stages setting `byRider` to a block the rider made of anyone in the input document's `idsField`
+ * and `ofRider` to one anyone there made of the rider (each at most one): blockedBetween's rule inside another
+ * collection's read, so that read answers both at once. Each joins on the ids (`localField`) and then matches
+ * the rider, so the server reads them as point lookups on the two compound indexes, however many riders the
+ * rider has blocked. The rider's own id among the ids matches nothing: a rider cannot block themselves.
  */
-export function blockBetweenLookup(userId: ObjectId, idsField: string, as: string) {
-  return {
-    $lookup: {
-      from: 'user_blocks',
-      let: { others: { $setDifference: [`$${idsField}`, [userId]] } },
-      pipeline: [
-        { $match: { $or: [{ userId }, { blockedUserId: userId }] } },
-        {
-          $match: {
-            $expr: {
-              $or: [
-                { $and: [{ $eq: ['$userId', userId] }, { $in: ['$blockedUserId', '$$others'] }] },
-                { $and: [{ $eq: ['$blockedUserId', userId] }, { $in: ['$userId', '$$others'] }] },
-              ],
-            },
-          },
-        },
-        { $limit: 1 },
-        { $project: { _id: 1 } },
-      ],
-      as,
+export function blockBetweenLookups(userId: ObjectId, idsField: string, as: { byRider: string; ofRider: string }) {
+  const atMostOne = [{ $limit: 1 }, { $project: { _id: 1 } }];
+  return [
+    {
+      $lookup: {
+        from: 'user_blocks',
+        localField: idsField,
+        foreignField: 'blockedUserId',
+        pipeline: [{ $match: { userId } }, ...atMostOne],
+        as: as.byRider,
+      },
     },
-  };
+    {
+      $lookup: {
+        from: 'user_blocks',
+        localField: idsField,
+        foreignField: 'userId',
+        pipeline: [{ $match: { blockedUserId: userId } }, ...atMostOne],
+        as: as.ofRider,
+      },
+    },
+  ];
 }
 
 /** Hex ids of the riders among `others` who blocked the rider: a message push skips them (docs/message-pushes.md). */

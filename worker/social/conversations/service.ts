@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
-import { blockBetweenLookup } from '../blocks/service';
+import { blockBetweenLookups } from '../blocks/service';
 import type { ConversationDoc, ReadMarker } from '../documents';
 import type { UnreadScope } from '../messages/service';
 
@@ -55,15 +55,15 @@ export async function findConversationWithBlock(
   userId: ObjectId,
 ): Promise<{ conversation: ConversationDoc; blocked: boolean } | null> {
   const [row] = await store.conversations
-    .aggregate<ConversationDoc & { blocks: unknown[] }>([
+    .aggregate<ConversationDoc & { blockedByRider: unknown[]; blockedRider: unknown[] }>([
       { $match: { _id: id, participantIds: userId } },
       { $limit: 1 },
-      blockBetweenLookup(userId, 'participantIds', 'blocks'),
+      ...blockBetweenLookups(userId, 'participantIds', { byRider: 'blockedByRider', ofRider: 'blockedRider' }),
     ])
     .toArray();
   if (!row) return null;
-  const { blocks, ...conversation } = row;
-  return { conversation, blocked: blocks.length > 0 };
+  const { blockedByRider, blockedRider, ...conversation } = row;
+  return { conversation, blocked: blockedByRider.length + blockedRider.length > 0 };
 }
 
 /** The sort key of the list: most recent activity first, then newest id. */
