@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { z } from 'zod';
-import { acceptOrParse, fastAcceptor } from '../../platform/fast-accept';
+import { acceptOrParse, fastAcceptor } from '../../platform/http/fast-accept';
 import { LIMITS } from '../../platform/limits';
 import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { EnvelopeFields, type QuarantineReason } from './envelope';
