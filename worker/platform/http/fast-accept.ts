@@ -33,6 +33,7 @@ interface CheckDef {
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const optinOf = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?: string } })._zod.optin;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -100,6 +101,8 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       const inner = fastAcceptor(def.innerType!);
       if (!inner) return null;
       const empty = def.type === 'optional' ? undefined : null;
+      // As zod: an optional around a default (`.partial()` of a defaulted field) still fills in the default.
+      if (def.type === 'optional' && optinOf(def.innerType!) === 'defaulted') return inner;
       return (input) => (input === empty ? input : inner(input));
     }
     case 'default': {
