@@ -105,4 +105,18 @@ describe('fastAcceptor', () => {
       expect(accept(input)).toStrictEqual(partial.parse(input));
     }
   });
+
+  it("accepts only an enum's values, never the names a numeric TypeScript enum maps back", () => {
+    enum Level {
+      Low = 1,
+      High = 2,
+    }
+    const level = z.enum(Level);
+    const accept = fastAcceptor(level)!;
+    expect(accept(1)).toBe(1);
+    for (const input of ['Low', 'High', 3]) {
+      expect(level.safeParse(input).success).toBe(false);
+      expect(accept(input)).toBe(DECLINED);
+    }
+  });
 });

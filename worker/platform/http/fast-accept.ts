@@ -93,7 +93,9 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
         typeof input === 'number' && Number.isFinite(input) && passes(tests, input) ? input : DECLINED;
     }
     case 'enum': {
-      const values = new Set(Object.values(def.entries ?? {}));
+      // zod's own set: a TypeScript numeric enum's entries also hold its reverse mappings (names), which zod refuses.
+      const values = (schema as unknown as { _zod: { values?: Set<unknown> } })._zod.values;
+      if (!values) return null;
       return (input) => (values.has(input) ? input : DECLINED);
     }
     case 'optional':
