@@ -117,6 +117,10 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       if (defOf(def.keyType!).type !== 'string' || defOf(def.keyType!).checks?.length) return null;
       const value = fastAcceptor(def.valueType!);
       if (!value) return null;
+      // Values of any kind: zod's copy would hold the same keys and values, so the object itself is the answer.
+      if (['unknown', 'any'].includes(defOf(def.valueType!).type)) {
+        return (input) => (isPlainObject(input) && !Object.hasOwn(input, '__proto__') ? input : DECLINED);
+      }
       return (input) => {
         if (!isPlainObject(input)) return DECLINED;
         const out: Record<string, unknown> = {};
