@@ -8,12 +8,16 @@
  * flight, through the driver, timed before and after the route, and the route's rate as a share of their mean.
  * Fairness: the dev database runs in a process of its own (as a database server does), so the load client shares
  * no event loop with it; each side writes into a fresh collection carrying analytics_events' indexes, and each
- * side's events are removed once counted, so every side starts from the same database state.
+ * side's events are removed once counted, so every side starts from the same database state. The route's client is
+ * node:http with kept-alive connections, as the floor's driver keeps its pool (fetch cost the load client three times
+ * the CPU per batch on this 2-core machine, taken from the Worker it measures), and the Worker logs no line per request
+ * (WORKER_LOG_LEVEL=warn: each line is a call from workerd to Node, which production does not make).
  * Run: npx tsx bench/analytics-ingest.ts   (EVENTS, BATCH, CONCURRENCY, RIDERS, RETRIES, PORT override;
  * DEVDB_CPU_PROF=<dir> writes a CPU profile of the database process there)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -82,21 +86,58 @@ async function startStack(uri: string, dataDir: string): Promise<ChildProcess> {
       WRANGLER_STATE: path.join(dataDir, 'wrangler'),
       // Every rider registers from this machine's one address.
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: String(RIDERS),
+      WORKER_LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      if (/Ready on http/.test(log)) resolve();
-    };
-    stack.stdout!.on('data', onData);
-    stack.stderr!.on('data', onData);
-    stack.on('exit', (code) => reject(new Error(`local stack exited with ${code}:\n${log}`)));
+  let log = '';
+  let exited: number | null | undefined;
+  const onData = (chunk: Buffer) => {
+    log += chunk.toString();
+  };
+  stack.stdout!.on('data', onData);
+  stack.stderr!.on('data', onData);
+  stack.on('exit', (code) => {
+    exited = code;
   });
-  return stack;
+  // Asked rather than read from the log: at WORKER_LOG_LEVEL=warn wrangler prints no "Ready on" line.
+  for (;;) {
+    if (exited !== undefined) throw new Error(`local stack exited with ${exited}:\n${log}`);
+    const ready = await fetch(`${base}/api/health`).then(
+      () => true,
+      () => false,
+    );
+    if (ready) return stack;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** One POST of a batch over a kept-alive connection: its status and parsed answer. */
+function postBatch(body: string, token: string | null): Promise<{ status: number; answer: Record<string, number> }> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...(token ? { 'x-auth-token': token } : {}),
+    };
+    const req = http.request(`${base}/api/analytics/events`, { method: 'POST', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, answer: JSON.parse(Buffer.concat(chunks).toString()) });
+        } catch (err) {
+          reject(err);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function main(): Promise<void> {
@@ -156,17 +197,9 @@ async function main(): Promise<void> {
         while (next < queue.length) {
           const batch = queue[next++]!;
           const sent = performance.now();
-          const res = await fetch(`${base}/api/analytics/events`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              ...(batch.rider ? { 'x-auth-token': batch.rider.token } : {}),
-            },
-            body: batch.body,
-          });
-          const answer = (await res.json()) as Record<string, number>;
+          const { status, answer } = await postBatch(batch.body, batch.rider?.token ?? null);
           latencies.push(performance.now() - sent);
-          if (res.status !== 200) totals.failedBatches! += 1;
+          if (status !== 200) totals.failedBatches! += 1;
           else for (const key of ['accepted', 'duplicates', 'quarantined']) totals[key]! += answer[key]!;
         }
       }),
@@ -190,6 +223,7 @@ async function main(): Promise<void> {
         `route / bare = ${(floorMean / seconds).toFixed(2)}\n`,
     );
   } finally {
+    agent.destroy();
     if (stack?.pid) process.kill(-stack.pid, 'SIGTERM');
     await client.close();
     await stopDatabase(db.child);

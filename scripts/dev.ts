@@ -108,6 +108,8 @@ function startWorker(uri: string, dbName: string): void {
       '--test-scheduled',
       // A fixed DevTools port for a profiler to attach to (bench/worker-profile.ts); else wrangler's default.
       ...(process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : []),
+      // WORKER_LOG_LEVEL=warn: no line per request, which costs workerd a call to Node each (a bench's load).
+      ...(process.env.WORKER_LOG_LEVEL ? ['--log-level', process.env.WORKER_LOG_LEVEL] : []),
     ],
     {
       // No stdin: a child in its own process group must not read the terminal.

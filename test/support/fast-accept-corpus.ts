@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import { DECLINED, fastAcceptor } from '../../worker/platform/fast-accept';
+import { DECLINED, fastAcceptor } from '../../worker/platform/http/fast-accept';
 
-// Checks a fast acceptor (worker/platform/fast-accept.ts) against zod itself: a valid sample of the schema, then
+// Checks a fast acceptor (worker/platform/http/fast-accept.ts) against zod itself: a valid sample of the schema, then
 // the sample with each field replaced by each value of a pool of likely and unlikely values, removed, or joined by
 // an unknown key. Wherever the acceptor accepts, zod must accept with the very same output.
 
@@ -11,6 +11,7 @@ type Def = {
   innerType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   entries?: Record<string, unknown>;
+  element?: z.ZodType;
 };
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -80,6 +81,7 @@ export function sampleOf(schema: z.ZodType): unknown {
     return inner === undefined ? undefined : inner;
   }
   if (def.type === 'record') return { key: 'value' };
+  if (def.type === 'array') return [sampleOf(def.element!), sampleOf(def.element!)];
   return [...enumValues(schema), ...POOL].find((value) => value !== undefined && schema.safeParse(value).success);
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvelopeFields } from '../../../worker/growth/analytics/envelope';
+import { EventBatch } from '../../../worker/growth/analytics/ingest-schema';
 import { ANALYTICS_EVENTS } from '../../../worker/growth/analytics/taxonomy';
 import { agreesWithZod, sampleOf } from '../../support/fast-accept-corpus';
 
@@ -10,6 +11,15 @@ describe('analytics envelopes checked fast', () => {
     const sample = sampleOf(EnvelopeFields) as Record<string, unknown>;
     expect(sample.source).toBeDefined();
     expect(agreesWithZod(EnvelopeFields, sample)).toBeGreaterThan(10);
+  });
+
+  it("the envelope's fields each optional, as a quarantine row reads them", () => {
+    const partial = EnvelopeFields.partial();
+    expect(agreesWithZod(partial, sampleOf(EnvelopeFields))).toBeGreaterThan(10);
+  });
+
+  it('the batch body the route validates', () => {
+    expect(agreesWithZod(EventBatch, sampleOf(EventBatch))).toBeGreaterThan(0);
   });
 
   it.each(Object.keys(ANALYTICS_EVENTS))('the properties of %s', (name) => {

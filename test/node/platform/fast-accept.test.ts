@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { acceptOrParse, DECLINED, fastAcceptor } from '../../../worker/platform/fast-accept';
+import { acceptingFast, acceptOrParse, DECLINED, fastAcceptor } from '../../../worker/platform/http/fast-accept';
 import { agreesWithZod, sampleOf } from '../../support/fast-accept-corpus';
 
 describe('fastAcceptor', () => {
@@ -64,5 +64,70 @@ describe('fastAcceptor', () => {
 
   it('agrees with zod over a corpus of valid and broken inputs', () => {
     expect(agreesWithZod(schema, sampleOf(schema))).toBeGreaterThan(0);
+  });
+
+  it('checks an array element by element within its length bounds', () => {
+    const list = z.object({
+      items: z
+        .array(z.object({ n: z.number() }))
+        .min(1)
+        .max(3),
+    });
+    const accept = fastAcceptor(list)!;
+    expect(accept).not.toBeNull();
+    const input = { items: [{ n: 1, extra: 2 }, { n: 2 }] };
+    expect(accept(input)).toStrictEqual(list.parse(input));
+    for (const bad of [
+      { items: [] },
+      { items: [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }] },
+      { items: [{ n: 'a' }] },
+      { items: {} },
+    ]) {
+      expect(list.safeParse(bad).success).toBe(false);
+      expect(accept(bad)).toBe(DECLINED);
+    }
+    expect(agreesWithZod(list, sampleOf(list))).toBeGreaterThan(0);
+  });
+
+  it('acceptingFast keeps the schema object and answers safeParseAsync as zod does', async () => {
+    const body = z.object({ items: z.array(z.record(z.string(), z.unknown())).min(1), note: z.string().optional() });
+    const zodOnly = body.clone();
+    expect(acceptingFast(body)).toBe(body);
+    for (const input of [{ items: [{ a: 1 }], extra: true }, { items: [] }, { items: [1] }, 'text', null]) {
+      expect(await body.safeParseAsync(input)).toStrictEqual(await zodOnly.safeParseAsync(input));
+    }
+  });
+
+  it('fills the default of an optional around a default, as zod does (a partial of a defaulted field)', () => {
+    const partial = z.object({ bag: z.record(z.string(), z.unknown()).default({}), n: z.number() }).partial();
+    const accept = fastAcceptor(partial)!;
+    for (const input of [{}, { bag: undefined }, { bag: { a: 1 }, n: 2 }]) {
+      expect(accept(input)).toStrictEqual(partial.parse(input));
+    }
+  });
+
+  it("accepts only an enum's values, never the names a numeric TypeScript enum maps back", () => {
+    enum Level {
+      Low = 1,
+      High = 2,
+    }
+    const level = z.enum(Level);
+    const accept = fastAcceptor(level)!;
+    expect(accept(1)).toBe(1);
+    for (const input of ['Low', 'High', 3]) {
+      expect(level.safeParse(input).success).toBe(false);
+      expect(accept(input)).toBe(DECLINED);
+    }
+  });
+
+  it('answers a record of any values with the object itself, equal to the copy zod makes', () => {
+    const bag = z.record(z.string(), z.unknown());
+    const accept = fastAcceptor(bag)!;
+    const input = JSON.parse('{"a": 1, "b": {"c": [1, null]}, "d": null}');
+    expect(accept(input)).toBe(input);
+    expect(accept(input)).toStrictEqual(bag.parse(input));
+    for (const bad of [JSON.parse('{"__proto__": {"x": 1}}'), [], 'text', null, new Map()]) {
+      expect(accept(bad)).toBe(DECLINED);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { z } from 'zod';
-import { acceptOrParse, fastAcceptor } from '../../platform/fast-accept';
+import { acceptOrParse, fastAcceptor } from '../../platform/http/fast-accept';
 import { LIMITS } from '../../platform/limits';
 import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { EnvelopeFields, type QuarantineReason } from './envelope';
@@ -33,6 +33,11 @@ const ENVELOPE_FIELDS_ANY = EnvelopeFields.partial();
 
 // Valid envelopes, nearly all of them, skip zod's machinery; any other is parsed by zod for its issues as ever.
 const ACCEPT_ENVELOPE = fastAcceptor(EnvelopeFields);
+const ACCEPT_ENVELOPE_ANY = fastAcceptor(ENVELOPE_FIELDS_ANY);
+/** The envelope fields an event keeps as sent, in the schema's order; the rest are set by name below. */
+const KEPT_AS_SENT = Object.keys(EnvelopeFields.shape).filter(
+  (key) => !['eventId', 'name', 'occurredAt', 'anonymousId', 'userId', 'properties'].includes(key),
+);
 const ACCEPT_PROPERTIES = new Map(
   Object.entries(ANALYTICS_EVENTS).map(([name, event]) => [name, fastAcceptor(event.properties)]),
 );
@@ -45,7 +50,7 @@ function quarantine(
   caller: ObjectId | null,
   receivedAt: Date,
 ): Classified {
-  const fields = ENVELOPE_FIELDS_ANY.safeParse(raw);
+  const fields = acceptOrParse(ENVELOPE_FIELDS_ANY, ACCEPT_ENVELOPE_ANY, raw);
   const ok = fields.success ? fields.data : {};
   const eventId = stringOf(raw.eventId, UUID_SHAPE)?.toLowerCase();
   const name = stringOf(raw.name, NAME_SHAPE);
@@ -92,50 +97,49 @@ export function classifyEvent(
   experiments: ExperimentCatalog = new Map(),
 ): Classified {
   const raw = record(input);
-  const refuse = (reason: QuarantineReason, issues: AnalyticsQuarantineDoc['issues'] = []) =>
-    quarantine(raw, reason, issues, caller, receivedAt);
+  // No closure per envelope: this runs for every event of every batch.
   if (raw.schemaVersion !== LIMITS.analytics.schemaVersion) {
-    return refuse('unknown-schema-version', [{ path: 'schemaVersion', code: 'unknown' }]);
+    return quarantine(raw, 'unknown-schema-version', [{ path: 'schemaVersion', code: 'unknown' }], caller, receivedAt);
   }
   const envelope = acceptOrParse(EnvelopeFields, ACCEPT_ENVELOPE, input);
-  if (!envelope.success) return refuse('invalid-envelope', issuesOf(envelope.error));
-  const { name } = envelope.data;
-  if (!isAnalyticsEventName(name)) return refuse('unknown-name', [{ path: 'name', code: 'unknown' }]);
-  const occurredAt = Date.parse(envelope.data.occurredAt);
+  if (!envelope.success) return quarantine(raw, 'invalid-envelope', issuesOf(envelope.error), caller, receivedAt);
+  const data = envelope.data;
+  const { name } = data;
+  if (!isAnalyticsEventName(name)) {
+    return quarantine(raw, 'unknown-name', [{ path: 'name', code: 'unknown' }], caller, receivedAt);
+  }
+  const occurredAt = Date.parse(data.occurredAt);
   const age = receivedAt.getTime() - occurredAt;
   // A clock far ahead or an event from long ago would land in windows it never happened in.
   if (age < -LIMITS.analytics.futureSkewMaxMs || age > LIMITS.analytics.occurredAgeMaxMs) {
-    return refuse('implausible-time', [{ path: 'occurredAt', code: age < 0 ? 'future' : 'too-old' }]);
+    const issues = [{ path: 'occurredAt', code: age < 0 ? 'future' : 'too-old' }];
+    return quarantine(raw, 'implausible-time', issues, caller, receivedAt);
   }
-  const identity = identityRefusal(envelope.data, caller);
-  if (identity) return refuse(identity, [{ path: 'userId', code: identity }]);
+  const identity = identityRefusal(data, caller);
+  if (identity) return quarantine(raw, identity, [{ path: 'userId', code: identity }], caller, receivedAt);
 
   const schema = ANALYTICS_EVENTS[name].properties;
-  const properties = acceptOrParse(schema, ACCEPT_PROPERTIES.get(name) ?? null, envelope.data.properties);
+  const properties = acceptOrParse(schema, ACCEPT_PROPERTIES.get(name) ?? null, data.properties);
   if (!properties.success) {
     const unknownKey = properties.error.issues.some((issue) => issue.code === 'unrecognized_keys');
-    return refuse(unknownKey ? 'unknown-property' : 'invalid-property', issuesOf(properties.error));
+    const reason = unknownKey ? 'unknown-property' : 'invalid-property';
+    return quarantine(raw, reason, issuesOf(properties.error), caller, receivedAt);
   }
   if (name === EXPOSURE_EVENT) {
     const refusal = exposureRefusal(properties.data as { experimentKey: string; variant: string }, experiments);
-    if (refusal) return refuse('unknown-experiment', [refusal]);
+    if (refusal) return quarantine(raw, 'unknown-experiment', [refusal], caller, receivedAt);
   }
-  const { eventId, occurredAt: _at, anonymousId, userId, properties: _, ...rest } = envelope.data;
-  return {
-    kind: 'event',
-    doc: {
-      _id: new ObjectId(),
-      ...rest,
-      eventId: eventId.toLowerCase(),
-      name,
-      occurredAt: new Date(occurredAt),
-      receivedAt,
-      userId: userId ? caller : null,
-      anonymousId: anonymousId ?? null,
-      // Kept apart from userId: an event queued before sign-in stays anonymous, yet the data-quality
-      // figure must see a signed-in client that forgets the userId (worker/growth/dashboard/pipelines.ts).
-      authenticated: caller !== null,
-      properties: properties.data as AnalyticsEventDoc['properties'],
-    },
-  };
+  // Built field by field in the stored order (_id, the fields kept as sent, then the server's), not by object rest.
+  const doc: Record<string, unknown> = { _id: new ObjectId(), name };
+  for (const key of KEPT_AS_SENT) if (key in data) doc[key] = data[key as keyof EnvelopeFields];
+  doc.eventId = data.eventId.toLowerCase();
+  doc.occurredAt = new Date(occurredAt);
+  doc.receivedAt = receivedAt;
+  doc.userId = data.userId ? caller : null;
+  doc.anonymousId = data.anonymousId ?? null;
+  // Kept apart from userId: an event queued before sign-in stays anonymous, yet the data-quality
+  // figure must see a signed-in client that forgets the userId (worker/growth/dashboard/pipelines.ts).
+  doc.authenticated = caller !== null;
+  doc.properties = properties.data;
+  return { kind: 'event', doc: doc as unknown as AnalyticsEventDoc };
 }

@@ -1,5 +1,5 @@
-import { MongoBulkWriteError, type ObjectId } from 'mongodb';
-import { isDuplicateKey } from '../../platform/db/errors';
+import type { ObjectId } from 'mongodb';
+import { insertKeepingFirst } from '../../platform/db/insert-keeping-first';
 import type { Store } from '../../platform/db/store';
 import type { AnalyticsEventDoc, AnalyticsQuarantineDoc } from '../documents';
 import { classifyEvent } from './classify';
@@ -11,23 +11,6 @@ import { EXPOSURE_EVENT } from './taxonomy';
 export type IngestResult =
   | { index: number; eventId: string | null; status: 'accepted' | 'duplicate' }
   | { index: number; eventId: string | null; status: 'quarantined'; reason: QuarantineReason };
-
-/**
- * Inserts unordered and returns the batch positions the unique eventId index refused: a retry,
- * or two copies racing, stores one event and the others learn they were duplicates.
- */
-async function insertKeepingFirst(insert: () => Promise<unknown>): Promise<Set<number>> {
-  try {
-    await insert();
-    return new Set();
-  } catch (err) {
-    if (!(err instanceof MongoBulkWriteError)) throw err;
-    const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-    const other = writeErrors.find((writeError) => !isDuplicateKey(writeError));
-    if (other) throw err;
-    return new Set(writeErrors.map((writeError) => writeError.index));
-  }
-}
 
 /**
  * Stores a batch of envelopes: valid ones in analytics_events (append-only, eventId unique),
@@ -48,18 +31,13 @@ export async function ingestEvents(store: Store, caller: ObjectId | null, batch:
 
   // The two collections are written at once: one round trip of waiting, not two, for a batch with both kinds.
   const [duplicates] = await Promise.all([
-    events.length
-      ? insertKeepingFirst(() =>
-          store.analytics_events.insertMany(
-            events.map((event) => event.doc),
-            { ordered: false },
-          ),
-        )
-      : new Set<number>(),
+    insertKeepingFirst(
+      store.db,
+      store.analytics_events,
+      events.map((event) => event.doc),
+    ),
     // A quarantined retry is the same refusal again: its first copy stays, the answer does not change.
-    quarantined.length
-      ? insertKeepingFirst(() => store.analytics_quarantine.insertMany(quarantined, { ordered: false }))
-      : undefined,
+    insertKeepingFirst(store.db, store.analytics_quarantine, quarantined),
   ]);
   // A duplicate is recorded again too (the upsert changes nothing): a retry after a failure here completes the exposure.
   await Promise.all(

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi
 import type { Env as HonoEnv, MiddlewareHandler } from 'hono';
 import type { ZodError, ZodObject, ZodType } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
+import { acceptingFast } from './fast-accept';
 
 /** One documented answer: what it means and, per media type, the schema of its body. */
 type ResponseConfig = {
@@ -30,9 +31,9 @@ export const jsonResponse = (schema: ZodType, description: string, headers?: Zod
 export const errorResponse = (description: string, headers?: ZodObject) =>
   jsonResponse(ErrorBody, description, headers);
 
-/** A required JSON request body with this schema. */
+/** A required JSON request body with this schema; a valid body skips zod's generic machinery (./fast-accept.ts). */
 export const jsonBody = <T extends ZodType>(schema: T) => ({
-  body: { content: { 'application/json': { schema } }, required: true },
+  body: { content: { 'application/json': { schema: acceptingFast(schema) } }, required: true },
 });
 
 /** `Retry-After` in whole seconds, on 429 and 503. */

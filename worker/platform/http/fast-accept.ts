@@ -20,6 +20,7 @@ interface Def {
   keyType?: z.ZodType;
   valueType?: z.ZodType;
   defaultValue?: unknown;
+  element?: z.ZodType;
 }
 interface CheckDef {
   check: string;
@@ -32,6 +33,7 @@ interface CheckDef {
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const optinOf = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?: string } })._zod.optin;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -68,8 +70,8 @@ const passes = (tests: ((value: never) => boolean)[], value: unknown) => {
 
 /**
  * The schema's fast acceptor, or null when it uses a construct this does not know (the caller then always uses zod).
- * Knows objects (stripping or strict), records of any value, strings and numbers with their common checks,
- * booleans, enums, optional, nullable and default.
+ * Knows objects (stripping or strict), records of any value, arrays with length bounds, strings and numbers with
+ * their common checks, booleans, enums, optional, nullable and default.
  */
 export function fastAcceptor(schema: z.ZodType): Acceptor | null {
   const def = defOf(schema);
@@ -91,7 +93,9 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
         typeof input === 'number' && Number.isFinite(input) && passes(tests, input) ? input : DECLINED;
     }
     case 'enum': {
-      const values = new Set(Object.values(def.entries ?? {}));
+      // zod's own set: a TypeScript numeric enum's entries also hold its reverse mappings (names), which zod refuses.
+      const values = (schema as unknown as { _zod: { values?: Set<unknown> } })._zod.values;
+      if (!values) return null;
       return (input) => (values.has(input) ? input : DECLINED);
     }
     case 'optional':
@@ -99,6 +103,8 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       const inner = fastAcceptor(def.innerType!);
       if (!inner) return null;
       const empty = def.type === 'optional' ? undefined : null;
+      // As zod: an optional around a default (`.partial()` of a defaulted field) still fills in the default.
+      if (def.type === 'optional' && optinOf(def.innerType!) === 'defaulted') return inner;
       return (input) => (input === empty ? input : inner(input));
     }
     case 'default': {
@@ -111,6 +117,10 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       if (defOf(def.keyType!).type !== 'string' || defOf(def.keyType!).checks?.length) return null;
       const value = fastAcceptor(def.valueType!);
       if (!value) return null;
+      // Values of any kind: zod's copy would hold the same keys and values, so the object itself is the answer.
+      if (['unknown', 'any'].includes(defOf(def.valueType!).type)) {
+        return (input) => (isPlainObject(input) && !Object.hasOwn(input, '__proto__') ? input : DECLINED);
+      }
       return (input) => {
         if (!isPlainObject(input)) return DECLINED;
         const out: Record<string, unknown> = {};
@@ -118,6 +128,21 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
           const item = key === '__proto__' ? DECLINED : value(input[key]);
           if (item === DECLINED) return DECLINED;
           out[key] = item;
+        }
+        return out;
+      };
+    }
+    case 'array': {
+      const element = fastAcceptor(def.element!);
+      const tests = element && checksOf(def);
+      if (!element || !tests) return null;
+      return (input) => {
+        if (!Array.isArray(input) || !passes(tests, input)) return DECLINED;
+        const out = new Array(input.length);
+        for (let i = 0; i < input.length; i += 1) {
+          const item = element(input[i]);
+          if (item === DECLINED) return DECLINED;
+          out[i] = item;
         }
         return out;
       };
@@ -167,4 +192,22 @@ export function acceptOrParse<T extends z.ZodType>(
     if (value !== DECLINED) return { success: true, data: value as z.output<T> };
   }
   return schema.safeParse(input);
+}
+
+/**
+ * The schema, its `safeParseAsync` (what the routes' validators call) taking the fast acceptor first; the same
+ * schema object, so its OpenAPI description is unchanged. Any input the acceptor declines is parsed by zod as ever.
+ */
+export function acceptingFast<T extends z.ZodType>(schema: T): T {
+  const acceptor = fastAcceptor(schema);
+  if (!acceptor) return schema;
+  const parse = schema.safeParseAsync.bind(schema);
+  Object.defineProperty(schema, 'safeParseAsync', {
+    value: async (input: unknown) => {
+      const value = acceptor(input);
+      return value === DECLINED ? parse(input) : { success: true, data: value };
+    },
+    configurable: true,
+  });
+  return schema;
 }

@@ -1,0 +1,70 @@
+import { type Db, MongoBulkWriteError, MongoClient, ObjectId } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { insertKeepingFirst } from '../../../worker/platform/db/insert-keeping-first';
+
+// insertKeepingFirst is one `insert` command where the ingestion once ran insertMany: the refused positions and the
+// stored documents must be what an unordered insertMany gives, duplicates kept out, anything else thrown.
+
+let devdb: DevDbHandle;
+let client: MongoClient;
+let db: Db;
+
+beforeAll(async () => {
+  devdb = await startDevDb({ port: 0, quiet: true });
+  client = new MongoClient(devdb.uri, { serverSelectionTimeoutMS: 3000 });
+  db = client.db('insert_keeping_first');
+});
+afterAll(async () => {
+  await client?.close();
+  await devdb?.close();
+});
+
+/** What an unordered insertMany refuses, the way the ingestion read it before. */
+async function insertManyRefusals(name: string, docs: Record<string, unknown>[]): Promise<Set<number>> {
+  try {
+    await db.collection(name).insertMany(docs, { ordered: false });
+    return new Set();
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    return new Set([err.writeErrors].flat().map((writeError) => writeError.index));
+  }
+}
+
+async function uniqueCollection(name: string) {
+  const collection = db.collection<Record<string, unknown>>(name);
+  await collection.createIndex({ key: 1 }, { unique: true });
+  return collection;
+}
+
+describe('insertKeepingFirst', () => {
+  it('refuses the positions an unordered insertMany refuses and stores the same documents', async () => {
+    const [viaCommand, viaBulk] = await Promise.all([uniqueCollection('by_command'), uniqueCollection('by_bulk')]);
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const first = [0, 1, 2].map((n) => ({ _id: new ObjectId(), key: `k${n}`, at, who: null, tags: ['a'] }));
+    // A resent batch with a new document among the old ones, and a document repeated inside the batch.
+    const second = [first[1]!, { ...first[2]!, _id: new ObjectId() }, { _id: new ObjectId(), key: 'k3', at }];
+    second.push({ ...second[2]!, _id: new ObjectId() });
+    for (const batch of [first, second]) {
+      const expected = await insertManyRefusals('by_bulk', structuredClone(batch));
+      expect(await insertKeepingFirst(db, viaCommand, structuredClone(batch))).toEqual(expected);
+    }
+    expect(await insertKeepingFirst(db, viaCommand, [])).toEqual(new Set());
+    const stored = (name: string) =>
+      db
+        .collection(name)
+        .find({}, { sort: { key: 1 } })
+        .toArray();
+    const [command, bulk] = await Promise.all([stored('by_command'), stored('by_bulk')]);
+    expect(command).toEqual(bulk);
+    expect(command.map((doc) => doc.key)).toEqual(['k0', 'k1', 'k2', 'k3']);
+    expect(viaBulk.collectionName).toBe('by_bulk');
+  });
+
+  it('throws a refusal other than a duplicate, as insertMany does', async () => {
+    const collection = db.collection<Record<string, unknown>>('other_refusal');
+    // An _id that is an array: the server refuses the document itself, not as a duplicate.
+    const docs = [{ _id: new ObjectId() }, { _id: [1, 2] as unknown as ObjectId }];
+    await expect(insertKeepingFirst(db, collection, docs)).rejects.toMatchObject({ name: 'MongoServerError' });
+  });
+});
