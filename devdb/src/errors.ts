@@ -23,6 +23,7 @@ export const ErrorCodes = {
   CommandNotSupported: 115,
   CommandNotSupportedOnView: 166,
   OptionNotSupportedOnView: 167,
+  QueryFeatureNotAllowed: 224,
   NoQueryExecutionPlans: 291,
   Location16606: 16606,
   Location16607: 16607,
@@ -33,6 +34,7 @@ export const ErrorCodes = {
   Location51132: 51132,
   Location51183: 51183,
   MergeStageNoMatchingDocument: 13113,
+  Location5626500: 5626500,
   Location5860400: 5860400,
   DuplicateKey: 11000,
 } as const;

@@ -1,13 +1,8 @@
 import { Context } from 'mingo';
 import { $devdbCompiled, COMPILED_OPERATOR, compiledForStage } from './expressions.js';
-import {
-  $devdbStage,
-  nestedWriteStage,
-  OWN_STAGE_OPERATOR,
-  ownStage,
-  projectsExpression,
-  withNestedLookups,
-} from './own-stages.js';
+import { nestedWriteStage, withNestedLookups } from './lookup-stage.js';
+import { $devdbStage, OWN_STAGE_OPERATOR } from './own-stage-operator.js';
+import { ownStage, projectsExpression } from './own-stages.js';
 import { type Doc, isPlainObject } from './values.js';
 
 /**

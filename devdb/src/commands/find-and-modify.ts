@@ -20,6 +20,10 @@ function findAndModify(cmd: Doc, ctx: CommandContext): Doc {
   if (!remove && update === undefined) fail('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && (upsert || returnNew))
     fail('FailedToParse', 'Cannot specify both upsert=true and remove=true, or new=true and remove=true');
+  // mongod refuses the option itself where nothing would read it, before parsing the filters.
+  if (remove && cmd.arrayFilters != null) fail('FailedToParse', 'Cannot specify arrayFilters and remove=true');
+  if (Array.isArray(update) && cmd.arrayFilters != null)
+    fail('FailedToParse', 'Cannot specify arrayFilters and a pipeline update');
 
   const opts: UpdateOptions = {
     ...queryContext(cmd),
