@@ -29,8 +29,8 @@ function timerOf(socket: RepairedSocket): IdleTimer {
 }
 
 /**
- * workerd's `node:net` loses a socket's idle timer on every read and write (cloudflare/workerd#7310:
- * `_unrefTimer` stores `setTimeout`'s return value, the socket, in place of the timer handle), so
+ * workerd's `node:net` loses a socket's idle timer on every read and write
+ * (https://github.com/cloudflare/workerd/issues/7310: `_unrefTimer` stores `setTimeout`'s return value, the socket, in place of the timer handle), so
  * `socket.setTimeout(0)` clears nothing. The driver arms `connectTimeoutMS` during the handshake and
  * disarms it afterwards; with the bug the handshake's timer still fires, and any operation still
  * waiting for its reply 1.5 s after its connection opened fails as a network timeout (a 503), e.g. a
