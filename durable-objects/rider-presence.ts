@@ -60,11 +60,6 @@ export class RiderPresence extends DurableObject {
     for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
   }
 
-  /** The shards holding at least one of this rider's sockets. */
-  shards(): Promise<string[]> {
-    return this.counters.track(async () => (await this.entryHere()).shards);
-  }
-
   /** The whole entry in one call and one storage read: a message's publish and its push both need it. */
   entry(): Promise<PresenceEntry> {
     return this.counters.track(() => this.entryHere());
@@ -98,10 +93,5 @@ export class RiderPresence extends DurableObject {
     ]);
     if (attachedAt === undefined || (stored && stored.seq >= seq)) return;
     await this.ctx.storage.put(`${VIEWING}${socket}`, { conversationId, seq } satisfies Viewing);
-  }
-
-  /** Whether any of this rider's sockets shows the conversation. */
-  viewing(conversationId: string): Promise<boolean> {
-    return this.counters.track(async () => (await this.entryHere()).viewing.includes(conversationId));
   }
 }

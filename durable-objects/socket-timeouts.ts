@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import process from 'node:process';
 import { IdleTimer, RUNTIME_TIMERS } from './idle-timer';
 
 const repaired = Symbol.for('rider-service.socket-timeouts-repaired');
@@ -6,6 +7,9 @@ const idleTimer = Symbol.for('rider-service.socket-idle-timer');
 /** Where the runtime's own methods are kept, so a test can tell when workerd no longer needs the repair. */
 export const RUNTIME_UNREF_TIMER = Symbol.for('rider-service.runtime-unref-timer');
 export const RUNTIME_SET_TIMEOUT = Symbol.for('rider-service.runtime-set-timeout');
+
+/** The longest delay a timer takes: a signed 32-bit integer of milliseconds (Node's `TIMEOUT_MAX`). */
+const TIMEOUT_MAX = 2 ** 31 - 1;
 
 type RepairedSocket = Socket & {
   _unrefTimer?: () => void;
@@ -29,8 +33,8 @@ function timerOf(socket: RepairedSocket): IdleTimer {
 }
 
 /**
- * workerd's `node:net` loses a socket's idle timer on every read and write (cloudflare/workerd#7310:
- * `_unrefTimer` stores `setTimeout`'s return value, the socket, in place of the timer handle), so
+ * workerd's `node:net` loses a socket's idle timer on every read and write
+ * (https://github.com/cloudflare/workerd/issues/7310: `_unrefTimer` stores `setTimeout`'s return value, the socket, in place of the timer handle), so
  * `socket.setTimeout(0)` clears nothing. The driver arms `connectTimeoutMS` during the handshake and
  * disarms it afterwards; with the bug the handshake's timer still fires, and any operation still
  * waiting for its reply 1.5 s after its connection opened fails as a network timeout (a 503), e.g. a
@@ -63,7 +67,7 @@ export function repairSocketTimeouts(): void {
       );
     // Node keeps the armed value on the socket (read-only in its types, a plain property at run time).
     (this as { timeout?: number }).timeout = msecs;
-    timerOf(this).arm(msecs);
+    timerOf(this).arm(withinTimeoutMax(msecs));
     if (callback !== undefined) {
       if (msecs === 0) this.removeListener('timeout', callback);
       else this.once('timeout', callback);
@@ -76,4 +80,14 @@ export function repairSocketTimeouts(): void {
     }
   };
   proto[repaired] = true;
+}
+
+/** Node's `getTimerDuration`: a delay too long for a timer is truncated to the longest, with a warning. */
+function withinTimeoutMax(msecs: number): number {
+  if (msecs <= TIMEOUT_MAX) return msecs;
+  process.emitWarning(
+    `${msecs} does not fit into a 32-bit signed integer.\nTimer duration was truncated to ${TIMEOUT_MAX}.`,
+    'TimeoutOverflowWarning',
+  );
+  return TIMEOUT_MAX;
 }

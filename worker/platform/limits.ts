@@ -170,6 +170,8 @@ export const LIMITS = {
     shards: 8,
     /** Participants of a conversation a shard remembers for relaying typing, before asking the database again. */
     peerCacheMs: 60_000,
+    /** Conversations a shard remembers participants of at once: typing frames name them, so a client must not grow it. */
+    peerCacheEntries: 500,
   },
   /** Scheduled event ingestion (worker/events/ingestion/). */
   ingestion: {

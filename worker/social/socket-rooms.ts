@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
+import { BoundedCache } from '../platform/bounded-cache';
 import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
@@ -21,7 +22,8 @@ type Peers = { peers: string[] } | { refused: string };
 export class SocketShard extends SocketShardBase<Env> {
   // A Durable Object may keep a client across requests, unlike a Worker (worker/platform/db/connection.ts).
   private connection: RequestConnection | null = null;
-  private readonly peerCache = new Map<string, { peers: Peers; at: number }>();
+  // Keyed by the conversation id a typing frame names, so bounded: a client cannot grow it.
+  private readonly peerCache = new BoundedCache<Peers>(LIMITS.realtime.peerCacheEntries, LIMITS.realtime.peerCacheMs);
 
   protected settings(): RoomSettings {
     return roomSettings(this.env);
@@ -88,7 +90,7 @@ export class SocketShard extends SocketShardBase<Env> {
   private async peersOf(userId: string, conversationId: string): Promise<Peers> {
     const key = `${conversationId}:${userId}`;
     const cached = this.peerCache.get(key);
-    if (cached && Date.now() - cached.at < LIMITS.realtime.peerCacheMs) return cached.peers;
+    if (cached) return cached;
     const peers = await this.withStore(async (store): Promise<Peers> => {
       const rider = new ObjectId(userId);
       const found = await findConversationWithBlock(store, new ObjectId(conversationId), rider);
@@ -97,7 +99,7 @@ export class SocketShard extends SocketShardBase<Env> {
       const others = found.conversation.participantIds.filter((id) => !id.equals(rider));
       return { peers: others.map((id) => id.toHexString()) };
     });
-    this.peerCache.set(key, { peers, at: Date.now() });
+    this.peerCache.set(key, peers);
     return peers;
   }
 

@@ -26,7 +26,7 @@ describe('GET /api/admin/object-counters', () => {
     const rider = new ObjectId().toHexString();
     const presence = api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider));
     await presence.attach('shard-x', 'socket-1');
-    await presence.shards();
+    await presence.entry();
     const res = await read(admin.token, [rider]);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { connect, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { RUNTIME_TIMERS } from '../../../durable-objects/idle-timer';
 import {
   RUNTIME_SET_TIMEOUT,
   RUNTIME_UNREF_TIMER,
@@ -11,6 +12,26 @@ import {
 // (durable-objects/socket-timeouts.ts): a disarmed timer must never fire, or long queries answer 503.
 
 const { hostname, port } = new URL((env as { MONGODB_URI: string }).MONGODB_URI);
+
+/** A connected socket to the dev database, repaired, with the times its 'timeout' events fired. */
+async function connected() {
+  repairSocketTimeouts();
+  const socket: Socket = connect({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const timeouts: number[] = [];
+  socket.on('timeout', () => timeouts.push(performance.now()));
+  return { socket, timeouts };
+}
+
+/** Half a wire-protocol header: the server waits for the rest, so it never answers and only writes are activity. */
+const write = (socket: Socket) =>
+  new Promise<void>((resolve) => socket.write(new Uint8Array([0xff, 0, 0, 0]), () => resolve()));
+
+/** Waits until `done` holds, checking every few milliseconds, for at most `ms`. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  while (!done() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 async function timesOutAfterDisarming(): Promise<boolean> {
   const socket: Socket = connect({ host: hostname, port: Number(port) });
@@ -60,5 +81,104 @@ describe('socket idle timeouts in workerd', () => {
     socket.write(new Uint8Array([0xff, 0, 0, 0]));
     expect(await fired).toBe(true);
     socket.destroy();
+  });
+
+  it('a write counts as activity: the timeout fires only once the socket has idled that long after it', async () => {
+    const { socket, timeouts } = await connected();
+    const timeoutMs = 600;
+    const armedAt = performance.now();
+    socket.setTimeout(timeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, timeoutMs / 3));
+    const wroteAt = performance.now();
+    await write(socket);
+    await until(() => timeouts.length > 0, 5000);
+    socket.destroy();
+    // The write came before the armed timeout was due, so it must have moved the deadline.
+    expect(wroteAt).toBeLessThan(armedAt + timeoutMs);
+    expect(timeouts).toHaveLength(1);
+    // A small allowance for the runtime's clock granularity; without the refresh it fires timeoutMs / 3 after arming.
+    expect(timeouts[0]!).toBeGreaterThanOrEqual(wroteAt + timeoutMs - 50);
+  });
+
+  it('destroying an armed socket clears its pending timer, and no timeout fires', async () => {
+    const { socket, timeouts } = await connected();
+    const { set, clear } = RUNTIME_TIMERS;
+    const made: unknown[] = [];
+    const cleared: unknown[] = [];
+    RUNTIME_TIMERS.set = (callback, ms) => {
+      const handle = set(callback, ms);
+      made.push(handle);
+      return handle;
+    };
+    RUNTIME_TIMERS.clear = (handle) => {
+      cleared.push(handle);
+      clear(handle);
+    };
+    try {
+      socket.setTimeout(100);
+      expect(made).toHaveLength(1);
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.destroy();
+      await closed;
+      expect(cleared).toEqual(made);
+    } finally {
+      RUNTIME_TIMERS.set = set;
+      RUNTIME_TIMERS.clear = clear;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(timeouts).toEqual([]);
+  });
+
+  it('a timer that comes due as the socket is destroyed, before it closes, fires no timeout', async () => {
+    const { socket, timeouts } = await connected();
+    const { set } = RUNTIME_TIMERS;
+    // The runtime timer only queues its check, so the test runs it between destroy() and the 'close' event.
+    const due: (() => void)[] = [];
+    RUNTIME_TIMERS.set = (callback, ms) => set(() => due.push(callback), ms);
+    try {
+      socket.setTimeout(50);
+      await until(() => due.length > 0, 5000);
+      expect(due).toHaveLength(1);
+      let closed = false;
+      socket.once('close', () => {
+        closed = true;
+      });
+      socket.destroy();
+      expect(closed).toBe(false);
+      for (const check of due.splice(0)) check();
+    } finally {
+      RUNTIME_TIMERS.set = set;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(timeouts).toEqual([]);
+  });
+
+  it("clamps a timeout above 2^31-1 ms to that, with Node's TimeoutOverflowWarning, rather than firing at once", async () => {
+    const { socket, timeouts } = await connected();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    const { set } = RUNTIME_TIMERS;
+    const delays: number[] = [];
+    RUNTIME_TIMERS.set = (callback, ms) => {
+      delays.push(ms);
+      return set(callback, ms);
+    };
+    process.on('warning', onWarning);
+    try {
+      socket.setTimeout(2 ** 32);
+      expect(delays).toEqual([2 ** 31 - 1]);
+      await write(socket);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(socket.timeout).toBe(2 ** 32);
+      expect(timeouts).toEqual([]);
+      await until(() => warnings.length > 0, 1000);
+      expect(warnings).toEqual([
+        'TimeoutOverflowWarning: 4294967296 does not fit into a 32-bit signed integer.\nTimer duration was truncated to 2147483647.',
+      ]);
+    } finally {
+      RUNTIME_TIMERS.set = set;
+      process.off('warning', onWarning);
+      socket.destroy();
+    }
   });
 });

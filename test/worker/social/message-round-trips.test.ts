@@ -130,4 +130,22 @@ describe('a direct message', () => {
       expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
     });
   });
+
+  it("sent through the route asks each participant's directory entry once, its background work included", async () => {
+    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const entry = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
+    const asked = async () =>
+      Promise.all([ana, ben].map(async (rider) => (await entry(rider).readCounters()).requests));
+    const before = await asked();
+    // api.fetch returns once the request's waitUntil work (the delivery and the push) has finished.
+    const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+      method: 'POST',
+      headers: { 'x-auth-token': ana.token },
+      json: { text: 'one read each, through the route' },
+    });
+    expect(res.status).toBe(201);
+    const after = await asked();
+    expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
+  });
 });

@@ -69,14 +69,13 @@ describe('viewing a conversation', () => {
     const socket = await clientSocket();
     await socket.join('/messages', rider.token);
     expect(await socket.view(conversationId, 1)).toBe('43/messages,1[{"ok":true}]');
-    expect(await presence(rider._id).viewing(conversationId)).toBe(true);
+    expect((await presence(rider._id).entry()).viewing).toEqual([conversationId]);
 
     await socket.view(otherConversation, 2);
-    expect(await presence(rider._id).viewing(conversationId)).toBe(false);
-    expect(await presence(rider._id).viewing(otherConversation)).toBe(true);
+    expect((await presence(rider._id).entry()).viewing).toEqual([otherConversation]);
 
     await socket.view(null, 3);
-    expect(await presence(rider._id).viewing(otherConversation)).toBe(false);
+    expect((await presence(rider._id).entry()).viewing).toEqual([]);
     socket.ws.close();
   });
 
@@ -99,15 +98,15 @@ describe('viewing a conversation', () => {
     await socket.view(conversationId, 1);
     // Leaving /messages while /feed stays: the socket is still the rider's, but shows no chat.
     await socket.send('41/messages,');
-    expect(await presence(rider._id).viewing(conversationId)).toBe(false);
-    expect(await presence(rider._id).shards()).toHaveLength(1);
+    const left = await presence(rider._id).entry();
+    expect(left.viewing).toEqual([]);
+    expect(left.shards).toHaveLength(1);
 
     await socket.join('/messages', rider.token);
     await socket.view(conversationId, 2);
-    expect(await presence(rider._id).viewing(conversationId)).toBe(true);
+    expect((await presence(rider._id).entry()).viewing).toEqual([conversationId]);
     await socket.close();
-    expect(await presence(rider._id).viewing(conversationId)).toBe(false);
-    expect(await presence(rider._id).shards()).toEqual([]);
+    expect(await presence(rider._id).entry()).toEqual({ shards: [], viewing: [] });
   });
 });
 
@@ -117,11 +116,10 @@ describe("a rider's directory entry", () => {
     await entry.attach('shard-a', 'socket-1');
     await entry.view('shard-a', 'socket-1', otherConversation, 2);
     await entry.view('shard-a', 'socket-1', conversationId, 1);
-    expect(await entry.viewing(conversationId)).toBe(false);
-    expect(await entry.viewing(otherConversation)).toBe(true);
+    expect(await entry.entry()).toEqual({ shards: ['shard-a'], viewing: [otherConversation] });
     await entry.detach('shard-a', 'socket-1');
     await entry.view('shard-a', 'socket-1', conversationId, 3);
-    expect(await entry.viewing(conversationId)).toBe(false);
+    expect(await entry.entry()).toEqual({ shards: [], viewing: [] });
   });
 
   it('forgets what the sockets of a restarted shard showed', async () => {
@@ -131,7 +129,6 @@ describe("a rider's directory entry", () => {
     await entry.view('shard-a', 'socket-1', conversationId, 1);
     await entry.view('shard-b', 'socket-2', otherConversation, 1);
     await entry.detachShard('shard-a', Date.now() + 1);
-    expect(await entry.viewing(conversationId)).toBe(false);
-    expect(await entry.viewing(otherConversation)).toBe(true);
+    expect(await entry.entry()).toEqual({ shards: ['shard-b'], viewing: [otherConversation] });
   });
 });
