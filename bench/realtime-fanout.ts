@@ -27,11 +27,11 @@ import { treeCpuSeconds } from './process-cpu.js';
 const FEED_CLIENTS = Number(process.env.FEED_CLIENTS ?? 1000);
 const POSTS = Number(process.env.POSTS ?? 5);
 /**
- * Posts sent first on each side and left out of the figures (their last receipt is printed): the first post
- * through a fresh stack ran 3–4× slower than the next ones (code paths not yet compiled, the database
- * connection's first writes), and a single slow post decides the p99 over five.
+ * Posts sent first on each side and left out of the figures (their last receipt is printed, and the p99 counting
+ * them): through a fresh stack the first post ran 3–10× slower than later ones and the next two still slower
+ * (code paths not yet compiled, the database connection's first writes), and a single slow post decides the p99.
  */
-const WARM_UP_POSTS = Number(process.env.WARM_UP_POSTS ?? 1);
+const WARM_UP_POSTS = Number(process.env.WARM_UP_POSTS ?? 3);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DIRECT = process.env.DIRECT === '1';
