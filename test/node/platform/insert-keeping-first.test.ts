@@ -1,7 +1,13 @@
-import { type Db, MongoBulkWriteError, MongoClient, ObjectId } from 'mongodb';
+import { type Db, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
-import { insertKeepingFirst } from '../../../worker/platform/db/insert-keeping-first';
+import { isDatabaseUnreachable } from '../../../worker/platform/db/errors';
+import {
+  DatabaseWriteUnconfirmedError,
+  insertKeepingFirst,
+  refusedPositions,
+  unconfirmedOr,
+} from '../../../worker/platform/db/insert-keeping-first';
 
 // insertKeepingFirst is one `insert` command where the ingestion once ran insertMany: the refused positions and the
 // stored documents must be what an unordered insertMany gives, duplicates kept out, anything else thrown.
@@ -66,5 +72,53 @@ describe('insertKeepingFirst', () => {
     // An _id that is an array: the server refuses the document itself, not as a duplicate.
     const docs = [{ _id: new ObjectId() }, { _id: [1, 2] as unknown as ObjectId }];
     await expect(insertKeepingFirst(db, collection, docs)).rejects.toMatchObject({ name: 'MongoServerError' });
+  });
+});
+
+describe('what an insert reply or a failed insert means', () => {
+  it('a write concern failure is an unconfirmed write, answered as the database being unreachable (503)', () => {
+    let thrown: unknown;
+    try {
+      refusedPositions({
+        n: 2,
+        writeErrors: [{ index: 1, code: 11000 }],
+        writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' },
+      });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DatabaseWriteUnconfirmedError);
+    expect(isDatabaseUnreachable(thrown)).toBe(true);
+  });
+
+  it('duplicates alone are refused positions; any other refusal is thrown as the server error', () => {
+    expect(
+      refusedPositions({
+        n: 1,
+        writeErrors: [
+          { index: 0, code: 11000 },
+          { index: 2, code: 11000 },
+        ],
+      }),
+    ).toEqual(new Set([0, 2]));
+    expect(() =>
+      refusedPositions({
+        n: 1,
+        writeErrors: [
+          { index: 0, code: 11000 },
+          { index: 1, code: 121, errmsg: 'Document failed validation' },
+        ],
+      }),
+    ).toThrow(MongoServerError);
+  });
+
+  it('a primary that stepped down or shut down mid-write makes the insert unconfirmed; a bad command stays as it is', () => {
+    for (const code of [10107, 189, 91, 11600]) {
+      const mapped = unconfirmedOr(new MongoServerError({ code, message: 'not primary', ok: 0 }));
+      expect(mapped).toBeInstanceOf(DatabaseWriteUnconfirmedError);
+      expect(isDatabaseUnreachable(mapped)).toBe(true);
+    }
+    const badCommand = new MongoServerError({ code: 2, message: 'BadValue', ok: 0 });
+    expect(unconfirmedOr(badCommand)).toBe(badCommand);
   });
 });

@@ -13,6 +13,8 @@ const UNREACHABLE = new Set([
   'MongoOperationTimeoutError',
   // No gateway object answered (worker/platform/db/gateway-store.ts).
   'DatabaseGatewayUnavailableError',
+  // A raw insert the server could not confirm (worker/platform/db/insert-keeping-first.ts): resending is safe.
+  'DatabaseWriteUnconfirmedError',
 ]);
 
 /**

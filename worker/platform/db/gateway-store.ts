@@ -14,6 +14,7 @@ import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { databaseName } from './database-name';
+import { mayRetry } from './gateway-retry';
 import { createStore, type Store } from './store';
 
 /** The RPC surface of durable-objects/db-gateway.ts, as the Worker calls it. */
@@ -43,12 +44,6 @@ function pickGateway(count: number, spillAt: number, avoid: number): number {
     if (best < 0 || (inFlight[index] ?? 0) < (inFlight[best] ?? 0)) best = index;
   }
   return best >= 0 ? best : (avoid + 1) % count;
-}
-
-/** A call that may run again on another object: reads always; writes only if the object refused it unrun (overloaded). */
-function mayRetry(method: string, err: unknown): boolean {
-  const reads = ['find', 'aggregate', 'findOne', 'countDocuments', 'estimatedDocumentCount', 'distinct', 'command'];
-  return reads.includes(method) || (err as { overloaded?: boolean }).overloaded === true;
 }
 
 export function openGatewayStore(env: Env): Store {
@@ -90,7 +85,7 @@ export function openGatewayStore(env: Env): Store {
         failedAt[index] = Date.now();
         // A broken stub stays broken: the next call gets a fresh one.
         delete stubs[index];
-        if (attempt >= 1 || count < 2 || !mayRetry(method, err)) {
+        if (attempt >= 1 || count < 2 || !mayRetry(method, values, err)) {
           console.error(`database gateway ${index} failed: ${(err as Error).message}`);
           throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
         }

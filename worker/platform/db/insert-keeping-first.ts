@@ -9,10 +9,52 @@ interface WriteErrorReply {
 }
 
 /** What an `insert` command answers. */
-interface InsertReply {
+export interface InsertReply {
   n?: number;
   writeErrors?: WriteErrorReply[];
   writeConcernError?: { code: number; errmsg?: string };
+}
+
+/**
+ * The server may or may not have stored the batch: it could not confirm the write concern, or its primary
+ * stepped down or shut down mid-write. The driver's insertMany would have retried once; a raw command is not
+ * retried, so the client is answered 503 and resends: every document carries its `_id` and unique keys, so
+ * what the first attempt stored comes back as a duplicate, never twice (worker/platform/db/errors.ts).
+ */
+export class DatabaseWriteUnconfirmedError extends Error {
+  override readonly name = 'DatabaseWriteUnconfirmedError';
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Server errors after which a write may be resent, as MongoDB's retryable-writes rule lists them: the node
+ * was unreachable, shutting down, or no longer primary.
+ */
+const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+/** The refused positions of an `insert` reply; a write concern failure or any refusal but E11000 is thrown. */
+export function refusedPositions(reply: InsertReply): Set<number> {
+  const refused = reply.writeErrors ?? [];
+  const other = refused.find((writeError) => !isDuplicateKey(writeError));
+  if (other) throw new MongoServerError({ ...other, message: other.errmsg ?? 'write refused', ok: 0 });
+  if (reply.writeConcernError) {
+    const { code, errmsg } = reply.writeConcernError;
+    throw new DatabaseWriteUnconfirmedError(`write concern failed: ${errmsg ?? code}`, code);
+  }
+  return new Set(refused.map((writeError) => writeError.index));
+}
+
+/** A command error after which the insert may be resent becomes DatabaseWriteUnconfirmedError; others pass. */
+export function unconfirmedOr(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof MongoServerError && typeof code === 'number' && RETRYABLE_WRITE_CODES.has(code))
+    return new DatabaseWriteUnconfirmedError(err.message, code);
+  return err;
 }
 
 /**
@@ -20,7 +62,9 @@ interface InsertReply {
  * racing, stores one document and the others learn they were duplicates. Any other refusal is thrown. Every
  * document must carry its `_id`. One `insert` command rather than `insertMany`: the driver's bulk path serializes
  * each document twice (once to measure it) and builds a result per id, which a batch that only needs the refused
- * positions does not use. `db` is the collection's database (a Store's `db`). The caller bounds the batch well under the server's limits (100,000 documents, 48 MB).
+ * positions does not use. `db` is the collection's database (a Store's `db`). One command carries every document
+ * in one BSON document and is not split, so the caller bounds the batch well under the server's limits (16 MB,
+ * 100,000 documents).
  */
 export async function insertKeepingFirst<T extends Document>(
   db: Db,
@@ -28,17 +72,10 @@ export async function insertKeepingFirst<T extends Document>(
   documents: T[],
 ): Promise<Set<number>> {
   if (!documents.length) return new Set();
-  const reply = (await db.command({
-    insert: collection.collectionName,
-    documents,
-    ordered: false,
-  })) as InsertReply;
-  const refused = reply.writeErrors ?? [];
-  const other = refused.find((writeError) => !isDuplicateKey(writeError));
-  if (other) throw new MongoServerError({ ...other, message: other.errmsg ?? 'write refused', ok: 0 });
-  if (reply.writeConcernError) {
-    const { code, errmsg } = reply.writeConcernError;
-    throw new MongoServerError({ code, message: errmsg ?? 'write concern failed', ok: 0 });
-  }
-  return new Set(refused.map((writeError) => writeError.index));
+  const reply = (await db
+    .command({ insert: collection.collectionName, documents, ordered: false })
+    .catch((err: unknown) => {
+      throw unconfirmedOr(err);
+    })) as InsertReply;
+  return refusedPositions(reply);
 }
