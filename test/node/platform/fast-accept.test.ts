@@ -131,3 +131,86 @@ describe('fastAcceptor', () => {
     }
   });
 });
+
+describe('fastAcceptor never accepts what zod refuses', () => {
+  /** The acceptor's answer where it accepts must be zod's; where zod refuses, it must decline (or not exist). */
+  const expectAsZod = (schema: z.ZodType, inputs: unknown[]) => {
+    const accept = fastAcceptor(schema);
+    for (const input of inputs) {
+      const parsed = schema.safeParse(input);
+      const fast = accept ? accept(input) : DECLINED;
+      if (!parsed.success) expect(fast, `zod refuses ${JSON.stringify(input)}`).toBe(DECLINED);
+      else if (fast !== DECLINED) {
+        expect(fast).toStrictEqual(parsed.data);
+        expect(Object.keys(fast as object)).toEqual(Object.keys(parsed.data as object));
+      }
+    }
+  };
+
+  it('declines an object missing a required field of any value, which zod reports at that key', () => {
+    for (const field of [z.unknown(), z.any()]) {
+      const schema = z.object({ a: field, b: z.number().optional() });
+      expect(schema.safeParse({}).success).toBe(false);
+      expectAsZod(schema, [{}, { b: 1 }, { a: undefined }, { a: null, b: 1 }, { a: { x: [1] } }]);
+      expect(fastAcceptor(schema)!({ a: undefined })).toStrictEqual({ a: undefined });
+    }
+  });
+
+  it("trusts a string format only where zod's check is its pattern, and checks the rest with zod", () => {
+    const refused: [z.ZodType, string][] = [
+      [z.base64(), 'a'],
+      [z.base64(), 'ab'],
+      [z.base64(), 'abc'],
+      [z.base64url(), 'a'],
+      [z.base64url(), 'abcde'],
+      [z.string().check(z.base64()), 'abc'],
+      [z.creditCard(), '4111111111111112'],
+      [z.iban(), 'DE89370400440532013001'],
+      [z.string().includes('x', { position: 2 }), 'xab'],
+    ];
+    for (const [schema, input] of refused) {
+      expect(schema.safeParse(input).success).toBe(false);
+      expectAsZod(schema, [input]);
+    }
+    // The pattern-only formats keep their fast path.
+    const uuid = crypto.randomUUID();
+    for (const [schema, input] of [
+      [z.uuid(), uuid],
+      [z.guid(), uuid],
+      [z.email(), 'a@b.co'],
+      [z.iso.datetime({ offset: true }), '2026-01-02T03:04:05+01:00'],
+      [z.iso.date(), '2024-02-29'],
+      [z.iso.time(), '03:04:05'],
+      [z.iso.duration(), 'P1D'],
+      [z.e164(), '+4915112345678'],
+      [z.ipv4(), '10.0.0.1'],
+      [z.cidrv4(), '10.0.0.0/8'],
+      [z.string().regex(/^a/).lowercase().startsWith('ab').endsWith('c').includes('b', { position: 1 }), 'abc'],
+      [z.string().uppercase(), 'ABC'],
+    ] as [z.ZodType, string][]) {
+      expect(fastAcceptor(schema)?.(input)).toBe(schema.parse(input));
+    }
+  });
+
+  it('checks each key of a record against its key schema', () => {
+    const uuid = crypto.randomUUID();
+    for (const value of [z.number(), z.unknown()]) {
+      for (const key of [z.uuid(), z.string().regex(/^a/), z.string().max(2)]) {
+        const schema = z.record(key, value);
+        expect(schema.safeParse({ bad: 1 }).success).toBe(false);
+        expectAsZod(schema, [{ bad: 1 }, { [uuid]: 1, a: 1 }, { [uuid]: 1 }, { a: 1 }, { ab: 2 }, {}]);
+      }
+    }
+    expect(fastAcceptor(z.record(z.uuid(), z.number()))!({ [uuid]: 1 })).toStrictEqual({ [uuid]: 1 });
+  });
+
+  it('keeps an absent key as zod does: a default of undefined holds it, an exact optional omits it', () => {
+    const defaulted = z.object({ a: z.unknown().default(undefined), b: z.string().default('b') });
+    expectAsZod(defaulted, [{}, { a: undefined }, { a: 'x' }]);
+    expect(fastAcceptor(defaulted)!({})).toStrictEqual({ a: undefined, b: 'b' });
+    const exact = z.object({ a: z.string().exactOptional(), b: z.string().default('b').exactOptional() });
+    expect(exact.safeParse({ a: undefined }).success).toBe(false);
+    expectAsZod(exact, [{}, { a: undefined }, { a: 'x' }, { b: undefined }, { b: 'c' }]);
+    expect(fastAcceptor(exact)!({ a: 'x' })).toStrictEqual({ a: 'x', b: 'b' });
+  });
+});

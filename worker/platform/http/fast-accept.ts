@@ -10,9 +10,8 @@ export type Acceptor = (input: unknown) => unknown;
 
 interface Def {
   type: string;
-  checks?: { _zod: { def: CheckDef } }[];
+  checks?: Check[];
   check?: string;
-  pattern?: RegExp;
   innerType?: z.ZodType;
   entries?: Record<string, unknown>;
   shape?: Record<string, z.ZodType>;
@@ -30,27 +29,72 @@ interface CheckDef {
   value?: number;
   inclusive?: boolean;
   format?: string;
+  prefix?: string;
+  suffix?: string;
+  includes?: string;
+  position?: number;
+}
+/** A check, or a string format schema (z.uuid()), which is a check itself; `traits` names the zod classes it is. */
+interface Check {
+  _zod: { def: CheckDef; traits: Set<string> };
+}
+interface Internals {
+  _zod: { def: Def; traits: Set<string>; optin?: string; optout?: string };
 }
 
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-const optinOf = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?: string } })._zod.optin;
+const internalsOf = (schema: z.ZodType) => schema as unknown as Internals;
+const defOf = (schema: z.ZodType) => internalsOf(schema)._zod.def;
+const isA = (schema: z.ZodType, trait: string) => internalsOf(schema)._zod.traits.has(trait);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
-/** A test per check of a string or number schema, or null when one is of a kind this does not know. */
-function checksOf(def: Def): ((value: never) => boolean)[] | null {
-  const checks = (def.checks ?? []).map((check) => check._zod.def);
+// zod's string formats whose whole check is `pattern.test` (node_modules/zod/v4/core/schemas.js and checks.js), by the
+// zod class that makes them: matching the class, not the format's name, keeps out z.stringFormat('uuid', ...) and
+// every format whose check does more than its pattern (base64, base64url, ipv6, cidrv6, credit card, IBAN, JWT, URL).
+const PATTERN_ONLY = [
+  '$ZodUUID',
+  '$ZodGUID',
+  '$ZodEmail',
+  '$ZodISODateTime',
+  '$ZodISODate',
+  '$ZodISOTime',
+  '$ZodISODuration',
+  '$ZodE164',
+  '$ZodIPv4',
+  '$ZodCIDRv4',
+  '$ZodCheckRegex',
+  '$ZodCheckLowerCase',
+  '$ZodCheckUpperCase',
+];
+
+/** The test of one string format check exactly as zod runs it, or null when zod's check is not known to be that. */
+function formatTest(check: Check): ((value: string) => boolean) | null {
+  const { def, traits } = check._zod;
+  if (traits.has('$ZodCheckStartsWith')) return (value) => value.startsWith(def.prefix!);
+  if (traits.has('$ZodCheckEndsWith')) return (value) => value.endsWith(def.suffix!);
+  if (traits.has('$ZodCheckIncludes')) return (value) => value.includes(def.includes!, def.position);
+  const pattern = def.pattern;
+  if (!pattern || !PATTERN_ONLY.some((trait) => traits.has(trait))) return null;
+  return (value) => {
+    pattern.lastIndex = 0;
+    return pattern.test(value);
+  };
+}
+
+/** A test per check of a string, number or array schema, or null when one is of a kind this does not know. */
+function checksOf(schema: z.ZodType): ((value: never) => boolean)[] | null {
+  const def = defOf(schema);
+  const checks = [...(def.checks ?? [])];
   // A string format schema (z.uuid(), z.iso.datetime()) is its own check.
-  if (def.check) checks.unshift(def as unknown as CheckDef);
+  if (def.check) checks.unshift(schema as unknown as Check);
   const tests: ((value: never) => boolean)[] = [];
-  for (const check of checks) {
-    if (check.check === 'string_format' && check.pattern) {
-      const pattern = check.pattern;
-      tests.push((value: string) => {
-        pattern.lastIndex = 0;
-        return pattern.test(value);
-      });
+  for (const item of checks) {
+    const check = item._zod.def;
+    if (check.check === 'string_format') {
+      const test = formatTest(item);
+      if (!test) return null;
+      tests.push(test);
     } else if (check.check === 'max_length') tests.push((value: string) => value.length <= check.maximum!);
     else if (check.check === 'min_length') tests.push((value: string) => value.length >= check.minimum!);
     else if (check.check === 'number_format' && check.format === 'safeint') tests.push(Number.isSafeInteger);
@@ -70,8 +114,8 @@ const passes = (tests: ((value: never) => boolean)[], value: unknown) => {
 
 /**
  * The schema's fast acceptor, or null when it uses a construct this does not know (the caller then always uses zod).
- * Knows objects (stripping or strict), records of any value, arrays with length bounds, strings and numbers with
- * their common checks, booleans, enums, optional, nullable and default.
+ * Knows objects (stripping or strict), records with string keys, arrays with length bounds, strings and numbers with
+ * their common checks, booleans, enums, optional, exact optional, nullable and default.
  */
 export function fastAcceptor(schema: z.ZodType): Acceptor | null {
   const def = defOf(schema);
@@ -82,12 +126,12 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
     case 'boolean':
       return (input) => (typeof input === 'boolean' ? input : DECLINED);
     case 'string': {
-      const tests = checksOf(def);
+      const tests = checksOf(schema);
       if (!tests) return null;
       return (input) => (typeof input === 'string' && passes(tests, input) ? input : DECLINED);
     }
     case 'number': {
-      const tests = checksOf(def);
+      const tests = checksOf(schema);
       if (!tests) return null;
       return (input) =>
         typeof input === 'number' && Number.isFinite(input) && passes(tests, input) ? input : DECLINED;
@@ -102,9 +146,11 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
     case 'nullable': {
       const inner = fastAcceptor(def.innerType!);
       if (!inner) return null;
+      // As zod: an exact optional admits absence only as an object's key, which the object decides; its value is the inner's.
+      if (isA(schema, '$ZodExactOptional')) return inner;
       const empty = def.type === 'optional' ? undefined : null;
       // As zod: an optional around a default (`.partial()` of a defaulted field) still fills in the default.
-      if (def.type === 'optional' && optinOf(def.innerType!) === 'defaulted') return inner;
+      if (def.type === 'optional' && internalsOf(def.innerType!)._zod.optin === 'defaulted') return inner;
       return (input) => (input === empty ? input : inner(input));
     }
     case 'default': {
@@ -113,28 +159,11 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       // zod's defaultValue hands out a fresh copy each time it is read.
       return (input) => (input === undefined ? def.defaultValue : inner(input));
     }
-    case 'record': {
-      if (defOf(def.keyType!).type !== 'string' || defOf(def.keyType!).checks?.length) return null;
-      const value = fastAcceptor(def.valueType!);
-      if (!value) return null;
-      // Values of any kind: zod's copy would hold the same keys and values, so the object itself is the answer.
-      if (['unknown', 'any'].includes(defOf(def.valueType!).type)) {
-        return (input) => (isPlainObject(input) && !Object.hasOwn(input, '__proto__') ? input : DECLINED);
-      }
-      return (input) => {
-        if (!isPlainObject(input)) return DECLINED;
-        const out: Record<string, unknown> = {};
-        for (const key of Object.keys(input)) {
-          const item = key === '__proto__' ? DECLINED : value(input[key]);
-          if (item === DECLINED) return DECLINED;
-          out[key] = item;
-        }
-        return out;
-      };
-    }
+    case 'record':
+      return recordAcceptor(def);
     case 'array': {
       const element = fastAcceptor(def.element!);
-      const tests = element && checksOf(def);
+      const tests = element && checksOf(schema);
       if (!element || !tests) return null;
       return (input) => {
         if (!Array.isArray(input) || !passes(tests, input)) return DECLINED;
@@ -154,28 +183,83 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
   }
 }
 
+function recordAcceptor(def: Def): Acceptor | null {
+  // A key set (enum, literal) makes zod require every key; only a string key schema is a rule each key must pass.
+  if (defOf(def.keyType!).type !== 'string') return null;
+  const keyAcceptor = fastAcceptor(def.keyType!);
+  const value = fastAcceptor(def.valueType!);
+  if (!keyAcceptor || !value) return null;
+  const keysFree = !defOf(def.keyType!).check && !defOf(def.keyType!).checks?.length;
+  // zod runs the key schema on symbol keys too and refuses them; JSON never has any, so decline rather than check.
+  const isRecordObject = (input: unknown): input is Record<string, unknown> =>
+    isPlainObject(input) && !Object.hasOwn(input, '__proto__') && Object.getOwnPropertySymbols(input).length === 0;
+  // Values of any kind: zod's copy would hold the same keys and values, so the object itself is the answer.
+  if (['unknown', 'any'].includes(defOf(def.valueType!).type)) {
+    if (keysFree) return (input) => (isRecordObject(input) ? input : DECLINED);
+    return (input) => {
+      if (!isRecordObject(input)) return DECLINED;
+      for (const key of Object.keys(input)) if (keyAcceptor(key) === DECLINED) return DECLINED;
+      return input;
+    };
+  }
+  return (input) => {
+    if (!isRecordObject(input)) return DECLINED;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(input)) {
+      const item = keysFree || keyAcceptor(key) !== DECLINED ? value(input[key]) : DECLINED;
+      if (item === DECLINED) return DECLINED;
+      out[key] = item;
+    }
+    return out;
+  };
+}
+
+/** How zod's object treats one field's key (its `handlePropertyResult`), from the field's optin and optout. */
+interface FieldRule {
+  key: string;
+  accept: Acceptor;
+  /** Absent is fine and leaves the key absent, whatever the field would make of undefined. */
+  absentOmitted: boolean;
+  /** Absent is refused: the field neither is optional nor has a default. */
+  absentRefused: boolean;
+  /** An absent key whose value comes out undefined is still written (a default of undefined). */
+  absentKeepsUndefined: boolean;
+}
+
 function objectAcceptor(def: Def): Acceptor | null {
   if (def.checks?.length) return null;
   const strict = def.catchall !== undefined;
   if (strict && defOf(def.catchall!).type !== 'never') return null;
-  const keys = Object.keys(def.shape ?? {});
-  const fields: Acceptor[] = [];
-  for (const key of keys) {
-    const field = fastAcceptor(def.shape![key]!);
-    if (!field) return null;
-    fields.push(field);
+  const shape = def.shape ?? {};
+  // zod skips a declared __proto__ and reads symbol keys, neither of which this follows.
+  if (Object.hasOwn(shape, '__proto__') || Object.getOwnPropertySymbols(shape).length) return null;
+  const fields: FieldRule[] = [];
+  for (const key of Object.keys(shape)) {
+    const accept = fastAcceptor(shape[key]!);
+    if (!accept) return null;
+    const { optin, optout } = internalsOf(shape[key]!)._zod;
+    fields.push({
+      key,
+      accept,
+      absentOmitted: optin === 'optional' && optout === 'optional',
+      absentRefused: optin === undefined,
+      absentKeepsUndefined: optin === 'defaulted' && optout !== 'optional',
+    });
   }
-  const known = new Set(keys);
+  const known = new Set(Object.keys(shape));
   return (input) => {
     if (!isPlainObject(input)) return DECLINED;
     if (strict) for (const key in input) if (!known.has(key)) return DECLINED;
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i += 1) {
-      const key = keys[i]!;
-      const value = fields[i]!(input[key]);
+    for (let i = 0; i < fields.length; i += 1) {
+      const field = fields[i]!;
+      // `in`, as zod: a key the prototype holds (constructor) counts as present.
+      const present = field.key in input;
+      if (!present && field.absentOmitted) continue;
+      if (!present && field.absentRefused) return DECLINED;
+      const value = field.accept(input[field.key]);
       if (value === DECLINED) return DECLINED;
-      // As zod: an absent optional key stays absent, one present as undefined stays present.
-      if (value !== undefined || key in input) out[key] = value;
+      if (value !== undefined || present || field.absentKeepsUndefined) out[field.key] = value;
     }
     return out;
   };
