@@ -4,6 +4,7 @@ import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register } from '../../support/accounts';
 import { createApi } from '../../support/worker-api';
+import { openClientSocket, waitForFrame } from '../../support/worker-socket-client';
 
 // A shard woken after eviction is a new instance over the same storage and hibernated sockets.
 // Each step below runs in such a fresh instance (this toolchain's test pool has no evictDurableObject,
@@ -15,24 +16,8 @@ const shard = () => api.env.SOCKET_SHARD.get(api.env.SOCKET_SHARD.idFromName(sha
 
 /** A client socket through the Worker's /socket.io/ upgrade; its frames as they arrive. */
 async function clientSocket() {
-  const res = await api.fetch('/socket.io/?EIO=4&transport=websocket', { headers: { upgrade: 'websocket' } });
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  const frames: string[] = [];
-  ws.addEventListener('message', (event) => frames.push(event.data as string));
-  ws.accept();
-  while (!frames.length) await new Promise((resolve) => setTimeout(resolve, 5));
-  const sid = JSON.parse(frames[0]!.slice(1)).sid as string;
-  return { ws, frames, sid, received: (prefix: string) => waitFor(frames, prefix) };
-}
-
-async function waitFor(frames: string[], prefix: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const found = frames.find((frame) => frame.startsWith(prefix));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no frame starting ${prefix}; got ${JSON.stringify(frames)}`);
+  const { ws, frames, sid } = await openClientSocket(api);
+  return { ws, frames, sid, received: (prefix: string) => waitForFrame(frames, prefix) };
 }
 
 /** Runs `step` in a brand-new instance of the shard over its stored state, with the server side of client `sid`. */

@@ -6,6 +6,7 @@ import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register, type TestAccount } from '../../support/accounts';
 import { createApi } from '../../support/worker-api';
+import { openClientSocket, waitForFrame } from '../../support/worker-socket-client';
 
 // Whom a typing frame reaches (worker/social/socket-rooms.ts `peersOf`), and what the shard remembers of it:
 // the frame names its conversation, so a client sending many ids must not grow the shard's memory.
@@ -14,15 +15,6 @@ import { createApi } from '../../support/worker-api';
 
 const api = createApi('realtime-typing-peers', { REALTIME_SHARDS: '1' });
 const shard = () => api.env.SOCKET_SHARD.get(api.env.SOCKET_SHARD.idFromName(shardName(0)));
-
-async function waitFor(frames: string[], prefix: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const found = frames.find((frame) => frame.startsWith(prefix));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no frame starting ${prefix}; got ${JSON.stringify(frames.slice(-5))}`);
-}
 
 async function conversation(owner: TestAccount, other: TestAccount): Promise<string> {
   const res = await api.fetch('/api/conversations', {
@@ -38,13 +30,7 @@ let instance: SocketShard | null = null;
 
 /** A client socket joined to /messages as `rider`; its frames go to the one instance under test. */
 async function joined(rider: TestAccount) {
-  const res = await api.fetch('/socket.io/?EIO=4&transport=websocket', { headers: { upgrade: 'websocket' } });
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  const frames: string[] = [];
-  ws.addEventListener('message', (event) => frames.push(event.data as string));
-  ws.accept();
-  const sid = JSON.parse((await waitFor(frames, '0{')).slice(1)).sid as string;
+  const { ws, frames, sid } = await openClientSocket(api);
   /** Hands frames to the instance under test, all at once, and waits until it has handled them. */
   const send = (...sent: string[]) =>
     runInDurableObject(shard(), async (_live, state) => {
@@ -55,14 +41,14 @@ async function joined(rider: TestAccount) {
       await Promise.all(sent.map((frame) => instance!.webSocketMessage(server, frame)));
     });
   await send(`40/messages,${JSON.stringify({ token: rider.token })}`);
-  await waitFor(frames, '40/messages,');
+  await waitForFrame(frames, '40/messages,');
   return {
     ws,
     frames,
     send,
     typing: (conversationId: string, ack: number) =>
       `42/messages,${ack}${JSON.stringify(['typing:start', { conversationId }])}`,
-    ack: (ack: number) => waitFor(frames, `43/messages,${ack}[`),
+    ack: (ack: number) => waitForFrame(frames, `43/messages,${ack}[`),
   };
 }
 
@@ -83,7 +69,7 @@ describe('typing frames in a shard', () => {
     await a.send(a.typing(withBen, 1), a.typing(withCal, 2));
     expect(await a.ack(1)).toBe('43/messages,1[{"ok":true}]');
     expect(await a.ack(2)).toBe('43/messages,2[{"error":"You cannot message this rider."}]');
-    expect(JSON.parse((await waitFor(b.frames, '42/messages,')).slice('42/messages,'.length))).toEqual([
+    expect(JSON.parse((await waitForFrame(b.frames, '42/messages,')).slice('42/messages,'.length))).toEqual([
       'typing:start',
       { conversationId: withBen, userId: ana._id, expiresInMs: LIMITS.realtime.typingTtlMs },
     ]);

@@ -4,6 +4,7 @@ import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register } from '../../support/accounts';
 import { createApi } from '../../support/worker-api';
+import { openClientSocket, waitForFrame } from '../../support/worker-socket-client';
 
 // What a rider's sockets show, as the message pushes ask it (worker/platform/realtime/directory.ts `ridersViewing`).
 // Frames are handed to a shard instance built with this file's env (its database), as in
@@ -15,24 +16,9 @@ const presence = (userId: string) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PR
 const conversationId = 'c0ffee0000000000000000aa';
 const otherConversation = 'c0ffee0000000000000000bb';
 
-async function waitFor(frames: string[], prefix: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const found = frames.find((frame) => frame.startsWith(prefix));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no frame starting ${prefix}; got ${JSON.stringify(frames)}`);
-}
-
 /** A client socket through the Worker's /socket.io/ upgrade; `send` hands a frame to the shard with this file's env. */
 async function clientSocket() {
-  const res = await api.fetch('/socket.io/?EIO=4&transport=websocket', { headers: { upgrade: 'websocket' } });
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  const frames: string[] = [];
-  ws.addEventListener('message', (event) => frames.push(event.data as string));
-  ws.accept();
-  const sid = JSON.parse((await waitFor(frames, '0{')).slice(1)).sid as string;
+  const { ws, frames, sid } = await openClientSocket(api);
   const onServer = (step: (shard: SocketShard, server: WebSocket) => Promise<void>) =>
     runInDurableObject(shard(), async (_live, state) => {
       const server = state
@@ -41,13 +27,13 @@ async function clientSocket() {
       await step(new SocketShard(state, api.env), server!);
     });
   return {
-    received: (prefix: string) => waitFor(frames, prefix),
+    received: (prefix: string) => waitForFrame(frames, prefix),
     send: (frame: string) => onServer((fresh, server) => fresh.webSocketMessage(server, frame)),
     close: () => onServer((fresh, server) => fresh.webSocketClose(server, 1000, 'bye')),
     /** Joins a namespace as the rider. */
     join: async (nsp: string, token: string) => {
       await onServer((fresh, server) => fresh.webSocketMessage(server, `40${nsp},${JSON.stringify({ token })}`));
-      await waitFor(frames, `40${nsp},`);
+      await waitForFrame(frames, `40${nsp},`);
     },
     /** Emits conversation:viewing and answers its acknowledgement. */
     view: async (id: string | null, ack: number) => {
@@ -57,7 +43,7 @@ async function clientSocket() {
           `42/messages,${ack}${JSON.stringify(['conversation:viewing', { conversationId: id }])}`,
         ),
       );
-      return waitFor(frames, `43/messages,${ack}`);
+      return waitForFrame(frames, `43/messages,${ack}`);
     },
     ws,
   };
