@@ -92,19 +92,12 @@ export class DbGateway extends DurableObject {
    * of CPU per request over the several operations one makes (bench/worker-profile.ts).
    */
   private database(client: MongoClient, name: string): Db {
-    const byName = this.databases.get(client) ?? new Map<string, Db>();
-    this.databases.set(client, byName);
-    const db = byName.get(name) ?? client.db(name);
-    byName.set(name, db);
-    return db;
+    return madeOnce(this.databases, client, name, () => client.db(name));
   }
 
+  /** The Db's Collection of that name, made once: `db.collection()` resolves its options anew too. */
   private collection(db: Db, name: string): Collection {
-    const byName = this.collections.get(db) ?? new Map<string, Collection>();
-    this.collections.set(db, byName);
-    const collection = byName.get(name) ?? db.collection(name);
-    byName.set(name, collection);
-    return collection;
+    return madeOnce(this.collections, db, name, () => db.collection(name));
   }
 
   private clientKey(uri: string): string {
@@ -136,6 +129,21 @@ export class DbGateway extends DurableObject {
     }
     return client;
   }
+}
+
+/** The value `owner` keeps under `name`, made by `make` the first time it is asked for. */
+function madeOnce<O extends object, V>(byOwner: WeakMap<O, Map<string, V>>, owner: O, name: string, make: () => V): V {
+  let byName = byOwner.get(owner);
+  if (!byName) {
+    byName = new Map();
+    byOwner.set(owner, byName);
+  }
+  let value = byName.get(name);
+  if (value === undefined) {
+    value = make();
+    byName.set(name, value);
+  }
+  return value;
 }
 
 /**
