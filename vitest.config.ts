@@ -117,7 +117,15 @@ function workerProject(
       globalSetup: ['./test/support/global-setup.ts'],
       testTimeout: 20_000,
       deps: {
-        optimizer: { ssr: { enabled: true, include: ['mongodb'], rolldownOptions: { external: nodeBuiltins } } },
+        // The driver's document sequence module too, in the same pre-bundle: the driver must see the very class it
+        // checks for (durable-objects/encoded-documents.ts), not a second copy.
+        optimizer: {
+          ssr: {
+            enabled: true,
+            include: ['mongodb', 'mongodb/lib/cmap/commands'],
+            rolldownOptions: { external: nodeBuiltins },
+          },
+        },
       },
     },
   });

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { applyIndexes } from '../worker/data.js';
 import { envelope } from './analytics-envelopes.js';
+import { treeCpuSeconds } from './process-cpu.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const BATCH = Number(process.env.BATCH ?? 100);
@@ -191,6 +192,13 @@ async function main(): Promise<void> {
       return took;
     };
     const floorBefore = await floorSeconds();
+    // The dev database counts each insert command once: how many the route's batches became on their way.
+    const insertCommands = async () =>
+      ((await client.db('admin').command({ serverStatus: 1 })) as { opcounters: { insert: number } }).opcounters.insert;
+    const insertsBefore = await insertCommands();
+    // CPU rather than wall time says what each side costs on a shared machine: the Worker's processes, the database's.
+    const cpu = () => ({ stack: treeCpuSeconds(stack!.pid!) ?? NaN, db: treeCpuSeconds(db.child.pid!) ?? NaN });
+    const cpuBefore = cpu();
     const start = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -205,6 +213,8 @@ async function main(): Promise<void> {
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    const cpuAfter = cpu();
+    const routeInserts = (await insertCommands()) - insertsBefore;
     const [events, quarantine] = await Promise.all([
       database.collection('analytics_events').countDocuments({ platform: { $ne: 'server' } }),
       database.collection('analytics_quarantine').countDocuments(),
@@ -218,7 +228,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${sent} events in ${queue.length} batches of ${BATCH}, ${CONCURRENCY} clients: ${seconds.toFixed(1)} s, ` +
         `${(sent / seconds).toFixed(0)} events/s; batch p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms\n` +
-        `answers: ${JSON.stringify(totals)}; stored: ${events} client events, ${quarantine} quarantined\n` +
+        `answers: ${JSON.stringify(totals)}; stored: ${events} client events, ${quarantine} quarantined; ` +
+        `${routeInserts} insert commands reached the database (${(queue.length / routeInserts).toFixed(2)} batches each)\n` +
+        `CPU per batch: the Worker's processes ${((1000 * (cpuAfter.stack - cpuBefore.stack)) / queue.length).toFixed(2)} ms, ` +
+        `the database ${((1000 * (cpuAfter.db - cpuBefore.db)) / queue.length).toFixed(2)} ms\n` +
         `bare insertMany of the same envelopes: ${(sent / floorBefore).toFixed(0)} events/s before the route, ${(sent / floorAfter).toFixed(0)} after; ` +
         `route / bare = ${(floorMean / seconds).toFixed(2)}\n`,
     );

@@ -1,5 +1,12 @@
 import { BSON, type Document, MongoBulkWriteError, MongoError, MongoServerError, ObjectId } from 'mongodb';
 import { NOT_PLAIN, plainCopy, revivePlain } from './db-gateway-plain';
+import {
+  type DocumentSequence,
+  isDocumentSequence,
+  sequenceBytes,
+  sequenceOf,
+  splitDocuments,
+} from './encoded-documents';
 
 // Values cross Durable Object RPC plain when they can (db-gateway-plain.ts), else as BSON bytes: structured clone
 // would turn Decimal128, Long and Binary into plain objects. The decode options keep each value as the driver would hand it over.
@@ -19,6 +26,11 @@ export interface GatewayRequest {
   values: Carried;
   /** The options argument, undefined keys left out as the driver's option parsing expects. */
   options: Carried;
+  /**
+   * A command's fields whose documents arrive encoded (durable-objects/encoded-documents.ts): the documents'
+   * BSON one after another, by field, left out of `values` and sent on as a document sequence.
+   */
+  sequences?: Record<string, Uint8Array>;
 }
 
 /** A value as it crosses RPC: a structured-clone copy with ObjectId markers, or BSON bytes for the other types. */
@@ -157,4 +169,26 @@ export function withInsertedIds(method: string, values: unknown[], result: unkno
     insertedIds[index] = doc._id;
   });
   return { ...(result as Document), insertedIds };
+}
+
+/** A command without its document sequences, and their bytes by field (none: the command as it was). */
+export function withoutSequences(command: Document): [Document, Record<string, Uint8Array> | undefined] {
+  let sequences: Record<string, Uint8Array> | undefined;
+  let rest: Document | undefined;
+  for (const key of Object.keys(command)) {
+    const value: unknown = command[key];
+    if (!isDocumentSequence(value)) continue;
+    rest ??= { ...command };
+    delete rest[key];
+    sequences ??= {};
+    sequences[key] = sequenceBytes(value as DocumentSequence);
+  }
+  return [rest ?? command, sequences];
+}
+
+/** The command with its document sequences back in place, as the driver sends them. */
+export function withSequences(command: Document, sequences: Record<string, Uint8Array>): Document {
+  const whole: Document = { ...command };
+  for (const [field, encoded] of Object.entries(sequences)) whole[field] = sequenceOf(field, splitDocuments(encoded));
+  return whole;
 }

@@ -10,7 +10,10 @@ import {
   uncarry,
   VALUE_ARGUMENTS,
   withoutInsertedIds,
+  withSequences,
 } from './db-gateway-codec';
+import { sequenceOf, splitDocuments } from './encoded-documents';
+import { InsertGroup, isGroupableInsert } from './insert-group';
 import { type CounterSnapshot, ObjectCounters } from './object-counters';
 import { repairSocketTimeouts } from './socket-timeouts';
 
@@ -47,6 +50,8 @@ export class DbGateway extends DurableObject {
   private readonly databases = new WeakMap<MongoClient, Map<string, Db>>();
   /** Per Db, its Collection objects by name: `db.collection()` resolves its options anew on every call too. */
   private readonly collections = new WeakMap<Db, Map<string, Collection>>();
+  /** Per Db, the unordered inserts into each collection, grouped while one is on its way (insert-group.ts). */
+  private readonly insertGroups = new WeakMap<Db, Map<string, InsertGroup<Uint8Array>>>();
   /** The last connection string and its client key: one string in production, so the key is worked out once. */
   private lastUri = '';
   private lastKey = '';
@@ -77,7 +82,12 @@ export class DbGateway extends DurableObject {
     try {
       if (request.collection === undefined) {
         if (request.method !== 'command') throw new Error(`The database gateway does not run Db.${request.method}.`);
-        return await db.command(values[0] as Document, options);
+        const command = values[0] as Document;
+        const sequences = request.sequences;
+        if (!sequences) return await db.command(command, options);
+        if (isGroupableInsert(command, sequences, options))
+          return await this.insertGroup(db, command.insert).insert(splitDocuments(sequences.documents!));
+        return await db.command(withSequences(command, sequences), options);
       }
       return await runOnCollection(this.collection(db, request.collection), request.method, values, options);
     } catch (err) {
@@ -98,6 +108,19 @@ export class DbGateway extends DurableObject {
   /** The Db's Collection of that name, made once: `db.collection()` resolves its options anew too. */
   private collection(db: Db, name: string): Collection {
     return madeOnce(this.collections, db, name, () => db.collection(name));
+  }
+
+  private insertGroup(db: Db, name: string): InsertGroup<Uint8Array> {
+    return madeOnce(
+      this.insertGroups,
+      db,
+      name,
+      () =>
+        new InsertGroup(
+          (encoded) => db.command({ insert: name, documents: sequenceOf('documents', encoded), ordered: false }),
+          LIMITS.dbGateway.insertGroupDocuments,
+        ),
+    );
   }
 
   private clientKey(uri: string): string {

@@ -32,6 +32,11 @@ export const LIMITS = {
     poolSize: 10,
     /** Connection strings one object keeps a client for; the least recently used beyond this is closed. */
     clientsPerObject: 8,
+    /**
+     * Documents one grouped insert carries at most (durable-objects/insert-group.ts): five ingestion batches,
+     * at most about 5 MB with each batch under the request body limit, well inside a command's 16 MB.
+     */
+    insertGroupDocuments: 500,
     /** How long a Worker avoids an object whose call failed. */
     failedObjectPauseMs: 5_000,
   },

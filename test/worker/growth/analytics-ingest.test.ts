@@ -103,6 +103,32 @@ describe('POST /api/analytics/events', () => {
     expect(await stored(event.eventId)).toHaveLength(1);
   });
 
+  it('racing batches that share events: each batch learns its own outcome, each event is stored once', async () => {
+    const shared = envelope();
+    const batches = Array.from({ length: 6 }, (_, i) => [
+      envelope(),
+      shared,
+      envelope({ name: 'not_an_event' }),
+      envelope({ properties: { spotId: new ObjectId().toHexString(), entryPoint: 'map', n: i } }),
+    ]);
+    const answers = await Promise.all(batches.map((events) => sendOk(events)));
+    for (const [b, answer] of answers.entries()) {
+      const [own, sharedResult, unknown, unknownProperty] = answer.results;
+      expect(own).toEqual({ index: 0, eventId: batches[b]![0]!.eventId, status: 'accepted' });
+      expect(sharedResult).toMatchObject({ index: 1, eventId: shared.eventId });
+      expect(unknown).toMatchObject({ index: 2, status: 'quarantined', reason: 'unknown-name' });
+      expect(unknownProperty).toMatchObject({ index: 3, status: 'quarantined', reason: 'unknown-property' });
+    }
+    const sharedStatuses = answers.map((answer) => answer.results[1]!.status).sort();
+    expect(sharedStatuses).toEqual(['accepted', ...Array(5).fill('duplicate')]);
+    expect(await stored(shared.eventId)).toHaveLength(1);
+    for (const events of batches) {
+      expect(await stored(events[0]!.eventId)).toHaveLength(1);
+      expect(await quarantined(events[2]!.eventId)).toHaveLength(1);
+      expect(await quarantined(events[3]!.eventId)).toHaveLength(1);
+    }
+  });
+
   it('the same eventId twice in one batch: the first is accepted, the second a duplicate', async () => {
     const event = envelope();
     const { results } = await sendOk([event, event]);

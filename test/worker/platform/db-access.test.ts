@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { Binary, Decimal128, Double, Int32, Long, MongoBulkWriteError, MongoClient, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { withDatabase } from '../../../worker/platform/db/database-name';
 import { register } from '../../support/accounts';
@@ -60,6 +61,23 @@ describe('database gateway', () => {
       .aggregate([{ $project: { _id: 0, big: { $type: '$big' }, small: { $type: '$small' } } }])
       .toArray();
     expect(types).toEqual([{ big: 'long', small: 'long' }]);
+  });
+
+  it("carries a command's encoded documents as bytes: an ordered insert stops at its first refusal, as sent", async () => {
+    const store = gatewayStore('gw-sequence');
+    const [a, b] = [new ObjectId(), new ObjectId()];
+    const documents = [{ _id: a }, { _id: b, at: new Date(0) }, { _id: a }, { _id: new ObjectId() }];
+    const reply = await store.db.command({
+      insert: 'sequenced',
+      documents: encodedDocuments('documents', documents),
+      ordered: true,
+    });
+    expect(reply).toMatchObject({ n: 2, writeErrors: [{ index: 2, code: 11000 }] });
+    const stored = await store.db
+      .collection('sequenced')
+      .find({}, { sort: { _id: 1 } })
+      .toArray();
+    expect(stored).toEqual([{ _id: a }, { _id: b, at: new Date(0) }]);
   });
 
   it('gives a new document its _id in place, as the driver does', async () => {

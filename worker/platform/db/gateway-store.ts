@@ -9,6 +9,7 @@ import {
   uncarry,
   VALUE_ARGUMENTS,
   withInsertedIds,
+  withoutSequences,
 } from '../../../durable-objects/db-gateway-codec';
 import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
@@ -65,6 +66,8 @@ export function openGatewayStore(env: Env): Store {
       throw new Error(`The database gateway does not offer ${method} (worker/platform/db/gateway-store.ts).`);
     const values = args.slice(0, valueCount);
     assignIds(method, values);
+    let sequences: Record<string, Uint8Array> | undefined;
+    if (method === 'command') [values[0], sequences] = withoutSequences(values[0] as Document);
     const request: GatewayRequest = {
       uri,
       db,
@@ -73,6 +76,7 @@ export function openGatewayStore(env: Env): Store {
       method,
       values: encodeValues(values),
       options: encodeOptions(args[valueCount] as Document | undefined),
+      ...(sequences && { sequences }),
     };
     let avoid = -1;
     for (let attempt = 0; ; attempt += 1) {

@@ -1,19 +1,9 @@
 import { type Collection, type Db, type Document, MongoServerError } from 'mongodb';
+import { encodedDocuments } from '../../../durable-objects/encoded-documents';
+import { type InsertReply, RETRYABLE_WRITE_CODES } from '../../../durable-objects/insert-reply';
 import { isDuplicateKey } from './errors';
 
-/** One document the server refused, as an `insert` command's reply lists it. */
-interface WriteErrorReply {
-  index: number;
-  code: number;
-  errmsg?: string;
-}
-
-/** What an `insert` command answers. */
-export interface InsertReply {
-  n?: number;
-  writeErrors?: WriteErrorReply[];
-  writeConcernError?: { code: number; errmsg?: string };
-}
+export type { InsertReply };
 
 /**
  * The server may or may not have stored the batch: it could not confirm the write concern, or its primary
@@ -30,12 +20,6 @@ export class DatabaseWriteUnconfirmedError extends Error {
     super(message);
   }
 }
-
-/**
- * Server errors after which a write may be resent, as MongoDB's retryable-writes rule lists them: the node
- * was unreachable, shutting down, or no longer primary.
- */
-const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 
 /** The refused positions of an `insert` reply; a write concern failure or any refusal but E11000 is thrown. */
 export function refusedPositions(reply: InsertReply): Set<number> {
@@ -62,9 +46,10 @@ export function unconfirmedOr(err: unknown): unknown {
  * racing, stores one document and the others learn they were duplicates. Any other refusal is thrown. Every
  * document must carry its `_id`. One `insert` command rather than `insertMany`: the driver's bulk path serializes
  * each document twice (once to measure it) and builds a result per id, which a batch that only needs the refused
- * positions does not use. `db` is the collection's database (a Store's `db`). One command carries every document
- * in one BSON document and is not split, so the caller bounds the batch well under the server's limits (16 MB,
- * 100,000 documents).
+ * positions does not use. The documents are encoded here, once, and travel as those bytes to the server
+ * (durable-objects/encoded-documents.ts). `db` is the collection's database (a Store's `db`). One command carries every document
+ * and is not split, so the caller bounds the batch well under the server's limits (48 MB a message, 100,000
+ * documents).
  */
 export async function insertKeepingFirst<T extends Document>(
   db: Db,
@@ -73,7 +58,7 @@ export async function insertKeepingFirst<T extends Document>(
 ): Promise<Set<number>> {
   if (!documents.length) return new Set();
   const reply = (await db
-    .command({ insert: collection.collectionName, documents, ordered: false })
+    .command({ insert: collection.collectionName, documents: encodedDocuments('documents', documents), ordered: false })
     .catch((err: unknown) => {
       throw unconfirmedOr(err);
     })) as InsertReply;

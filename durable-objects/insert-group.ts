@@ -1,0 +1,119 @@
+import { BSON, type Document, MongoInvalidArgumentError, MongoServerError } from 'mongodb';
+import { type InsertReply, RETRYABLE_WRITE_CODES, splitInsertReply } from './insert-reply';
+
+/**
+ * Whether a command is an unordered insert of encoded documents with nothing else set (as
+ * worker/platform/db/insert-keeping-first.ts sends it): `command` without its document sequence, `sequences` that
+ * sequence's bytes. Its documents are independent of each other and answered one by one, so several such commands
+ * into one collection can travel as one with the same outcome for each document.
+ */
+export function isGroupableInsert(
+  command: Document,
+  sequences: Record<string, Uint8Array>,
+  options: Document,
+): command is { insert: string; ordered: false } {
+  const keys = Object.keys(command);
+  const fields = Object.keys(sequences);
+  return (
+    Object.keys(options).length === 0 &&
+    keys.length === 2 &&
+    keys[0] === 'insert' &&
+    typeof command.insert === 'string' &&
+    command.ordered === false &&
+    fields.length === 1 &&
+    fields[0] === 'documents'
+  );
+}
+
+/**
+ * Errors that say the command itself was refused before any document was written (one document the encoder or the
+ * server would not take, a command too large): sent apart, each part meets only its own outcome. Network
+ * errors and the retryable-write codes are not among them: the combined write may have happened, so every
+ * part learns of the failure, as it would have alone.
+ */
+function refusedWhole(err: unknown): boolean {
+  if (err instanceof BSON.BSONError || err instanceof MongoInvalidArgumentError) return true;
+  if (!(err instanceof MongoServerError)) return false;
+  const code = err.code;
+  return typeof code === 'number' && !RETRYABLE_WRITE_CODES.has(code) && !err.hasErrorLabel('RetryableWriteError');
+}
+
+interface Waiting<Item> {
+  documents: Item[];
+  resolve: (reply: InsertReply & Document) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit for one collection: while an insert is on its way, the inserts that arrive wait and then go
+ * together as one command, up to `maxDocuments`. A lone insert is sent at once, so grouping adds no wait of
+ * its own; under load, a batch's fixed costs (the command's encoding machinery, a round trip, the server's
+ * per-command work) are paid once for several. One command at a time per collection: the database takes a
+ * big insert about as fast as several small ones, and a queue that forms is exactly what the next command
+ * carries.
+ */
+export class InsertGroup<Item> {
+  private readonly waiting: Waiting<Item>[] = [];
+  private sending = false;
+
+  constructor(
+    private readonly send: (documents: Item[]) => Promise<InsertReply & Document>,
+    private readonly maxDocuments: number,
+  ) {}
+
+  insert(documents: Item[]): Promise<InsertReply & Document> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ documents, resolve, reject });
+      if (!this.sending) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.waiting.length) await this.sendNext(this.take());
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** The oldest waiting insert, and those after it that fit with it under maxDocuments. */
+  private take(): Waiting<Item>[] {
+    const taken = [this.waiting.shift()!];
+    let count = taken[0]!.documents.length;
+    while (this.waiting.length && count + this.waiting[0]!.documents.length <= this.maxDocuments) {
+      const next = this.waiting.shift()!;
+      taken.push(next);
+      count += next.documents.length;
+    }
+    return taken;
+  }
+
+  private async sendNext(taken: Waiting<Item>[]): Promise<void> {
+    if (taken.length === 1) return this.sendAlone(taken[0]!);
+    let reply: InsertReply & Document;
+    try {
+      reply = await this.send(taken.flatMap((part) => part.documents));
+    } catch (err) {
+      if (!refusedWhole(err)) {
+        for (const part of taken) part.reject(err);
+        return;
+      }
+      await Promise.all(taken.map((part) => this.sendAlone(part)));
+      return;
+    }
+    const parts = splitInsertReply(
+      reply,
+      taken.map((part) => part.documents.length),
+    );
+    for (const [i, part] of taken.entries()) part.resolve(parts[i]!);
+  }
+
+  private async sendAlone(part: Waiting<Item>): Promise<void> {
+    try {
+      part.resolve(await this.send(part.documents));
+    } catch (err) {
+      part.reject(err);
+    }
+  }
+}
