@@ -1,4 +1,12 @@
-import { BSON, type Document, MongoBulkWriteError, MongoError, MongoServerError, ObjectId } from 'mongodb';
+import {
+  BSON,
+  type Document,
+  MongoBulkWriteError,
+  MongoError,
+  MongoServerError,
+  MongoWriteConcernError,
+  ObjectId,
+} from 'mongodb';
 import { NOT_PLAIN, plainCopy, revivePlain } from './db-gateway-plain';
 import {
   type DocumentSequence,
@@ -122,7 +130,7 @@ export function bulkCounts(result: Record<string, unknown>): Document {
 }
 
 /**
- * The Worker-side error: a MongoServerError or MongoBulkWriteError with its code (duplicate key 11000
+ * The Worker-side error: a MongoServerError, MongoWriteConcernError or MongoBulkWriteError with its code (duplicate key 11000
  * stays 409 in worker/platform/http/on-error.ts), else an Error carrying the driver's class name, which
  * worker/platform/db/errors.ts reads to tell an unreachable database (503).
  */
@@ -134,6 +142,9 @@ export function decodeError(bytes: Uint8Array): Error {
     return new MongoBulkWriteError({ message: e.message, code: e.code, writeErrors } as never, e.result);
   }
   if (e.name === 'MongoServerError' && e.errorResponse) return new MongoServerError(e.errorResponse);
+  // The reply the write concern failure came in: the write happened, as a direct client would be told.
+  if (e.name === 'MongoWriteConcernError' && e.errorResponse?.writeConcernError)
+    return new MongoWriteConcernError(e.errorResponse);
   const error = new Error(e.message);
   Object.defineProperty(error, 'name', { value: e.name });
   for (const key of ['code', 'codeName', 'keyValue', 'keyPattern', 'errorLabels'])

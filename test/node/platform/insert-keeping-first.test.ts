@@ -1,6 +1,8 @@
 import { type Db, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { decodeError, encodeError } from '../../../durable-objects/db-gateway-codec';
+import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { isDatabaseUnreachable } from '../../../worker/platform/db/errors';
 import {
   DatabaseWriteUnconfirmedError,
@@ -8,6 +10,7 @@ import {
   refusedPositions,
   unconfirmedOr,
 } from '../../../worker/platform/db/insert-keeping-first';
+import { startWriteConcernProxy } from '../../support/write-concern-proxy';
 
 // insertKeepingFirst is one `insert` command where the ingestion once ran insertMany: the refused positions and the
 // stored documents must be what an unordered insertMany gives, duplicates kept out, anything else thrown.
@@ -120,5 +123,33 @@ describe('what an insert reply or a failed insert means', () => {
     }
     const badCommand = new MongoServerError({ code: 2, message: 'BadValue', ok: 0 });
     expect(unconfirmedOr(badCommand)).toBe(badCommand);
+  });
+});
+
+describe('an insert the server stored but could not confirm (a write concern failure)', () => {
+  it('is unconfirmed (503) directly and through the gateway, so the client resends and finds its documents stored', async () => {
+    const proxy = await startWriteConcernProxy(devdb);
+    const viaProxy = new MongoClient(proxy.uri, { serverSelectionTimeoutMS: 3000 });
+    try {
+      const proxied = viaProxy.db('insert_keeping_first');
+      const docs = [{ _id: new ObjectId() }, { _id: new ObjectId() }];
+      const direct = await insertKeepingFirst(proxied, proxied.collection('unconfirmed'), docs).catch(
+        (e: unknown) => e,
+      );
+      expect(direct).toBeInstanceOf(DatabaseWriteUnconfirmedError);
+      expect(isDatabaseUnreachable(direct)).toBe(true);
+      // The gateway object meets the driver's error and hands the Worker what encodeError keeps of it.
+      const fromDriver = await proxied
+        .command({ insert: 'unconfirmed', documents: encodedDocuments('documents', [{ _id: 1 }]), ordered: false })
+        .catch((e: unknown) => e);
+      const crossed = unconfirmedOr(decodeError(encodeError(fromDriver)));
+      expect(crossed).toBeInstanceOf(DatabaseWriteUnconfirmedError);
+      expect(isDatabaseUnreachable(crossed)).toBe(true);
+      expect(await insertKeepingFirst(db, db.collection('unconfirmed'), docs)).toEqual(new Set([0, 1]));
+      expect(proxy.inserts()).toBe(2);
+    } finally {
+      await viaProxy.close();
+      await proxy.close();
+    }
   });
 });

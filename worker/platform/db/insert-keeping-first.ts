@@ -1,4 +1,4 @@
-import { type Collection, type Db, type Document, MongoServerError } from 'mongodb';
+import { type Collection, type Db, type Document, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { type InsertReply, RETRYABLE_WRITE_CODES } from '../../../durable-objects/insert-reply';
 import { isDuplicateKey } from './errors';
@@ -36,6 +36,9 @@ export function refusedPositions(reply: InsertReply): Set<number> {
 /** A command error after which the insert may be resent becomes DatabaseWriteUnconfirmedError; others pass. */
 export function unconfirmedOr(err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
+  // The driver throws a reply that carries a write concern failure rather than returning it: the write happened.
+  if (err instanceof MongoWriteConcernError)
+    return new DatabaseWriteUnconfirmedError(`write concern failed: ${err.message}`, Number(code));
   if (err instanceof MongoServerError && typeof code === 'number' && RETRYABLE_WRITE_CODES.has(code))
     return new DatabaseWriteUnconfirmedError(err.message, code);
   return err;
