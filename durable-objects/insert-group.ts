@@ -1,4 +1,11 @@
-import { BSON, type Document, MongoInvalidArgumentError, MongoServerError } from 'mongodb';
+import {
+  BSON,
+  type Document,
+  MongoInvalidArgumentError,
+  MongoServerError,
+  MongoWriteConcernError,
+  type WriteConcernErrorResult,
+} from 'mongodb';
 import { type InsertReply, RETRYABLE_WRITE_CODES, splitInsertReply } from './insert-reply';
 
 /**
@@ -28,12 +35,12 @@ export function isGroupableInsert(
 /**
  * Errors that say the command itself was refused before any document was written (one document the encoder or the
  * server would not take, a command too large): sent apart, each part meets only its own outcome. Network
- * errors and the retryable-write codes are not among them: the combined write may have happened, so every
- * part learns of the failure, as it would have alone.
+ * errors, the retryable-write codes and write concern failures are not among them: the combined write may have
+ * happened (a write concern failure says it did), so every part learns of the failure, as it would have alone.
  */
 function refusedWhole(err: unknown): boolean {
   if (err instanceof BSON.BSONError || err instanceof MongoInvalidArgumentError) return true;
-  if (!(err instanceof MongoServerError)) return false;
+  if (!(err instanceof MongoServerError) || err instanceof MongoWriteConcernError) return false;
   const code = err.code;
   return typeof code === 'number' && !RETRYABLE_WRITE_CODES.has(code) && !err.hasErrorLabel('RetryableWriteError');
 }
@@ -91,10 +98,21 @@ export class InsertGroup<Item> {
 
   private async sendNext(taken: Waiting<Item>[]): Promise<void> {
     if (taken.length === 1) return this.sendAlone(taken[0]!);
+    const sizes = taken.map((part) => part.documents.length);
     let reply: InsertReply & Document;
     try {
       reply = await this.send(taken.flatMap((part) => part.documents));
     } catch (err) {
+      if (err instanceof MongoWriteConcernError) {
+        // The driver throws the reply that carries a write concern failure: each part gets its own share of it.
+        const parts = splitInsertReply(err.result as InsertReply & Document, sizes);
+        for (const [i, part] of taken.entries()) {
+          const own = new MongoWriteConcernError(parts[i] as WriteConcernErrorResult);
+          for (const label of err.errorLabels) own.addErrorLabel(label);
+          part.reject(own);
+        }
+        return;
+      }
       if (!refusedWhole(err)) {
         for (const part of taken) part.reject(err);
         return;
@@ -102,10 +120,7 @@ export class InsertGroup<Item> {
       await Promise.all(taken.map((part) => this.sendAlone(part)));
       return;
     }
-    const parts = splitInsertReply(
-      reply,
-      taken.map((part) => part.documents.length),
-    );
+    const parts = splitInsertReply(reply, sizes);
     for (const [i, part] of taken.entries()) part.resolve(parts[i]!);
   }
 

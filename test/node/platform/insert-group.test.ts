@@ -1,4 +1,4 @@
-import { MongoNetworkError, MongoServerError } from 'mongodb';
+import { MongoNetworkError, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { InsertGroup, isGroupableInsert } from '../../../durable-objects/insert-group';
 import { splitInsertReply } from '../../../durable-objects/insert-reply';
@@ -87,6 +87,34 @@ describe('InsertGroup', () => {
     expect(await first).toEqual({ n: 1, ok: 1 });
     for (const answer of rest) await expect(answer).rejects.toBeInstanceOf(MongoNetworkError);
     expect(commands).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('gives each part its own share of a write concern failure: the combined write happened, so none goes again', async () => {
+    const commands: string[][] = [];
+    const writeConcernError = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' };
+    const group = new InsertGroup(async (documents: string[]) => {
+      commands.push(documents);
+      await new Promise((resolve) => setImmediate(resolve));
+      const writeErrors = documents.flatMap((doc, index) => (doc === 'dup' ? [{ index, code: 11000 }] : []));
+      // As the driver throws a reply that carries writeConcernError (test/node/platform/insert-keeping-first.test.ts).
+      throw new MongoWriteConcernError({
+        n: documents.length - writeErrors.length,
+        writeErrors,
+        ok: 1,
+        writeConcernError,
+      });
+    }, 10);
+    const answers = [group.insert(['a']), group.insert(['b', 'dup']), group.insert(['c'])].map((answer) =>
+      answer.catch((err: unknown) => err as MongoWriteConcernError),
+    );
+    const [first, second, third] = await Promise.all(answers);
+    expect(commands).toEqual([['a'], ['b', 'dup', 'c']]);
+    for (const err of [first, second, third]) {
+      expect(err).toBeInstanceOf(MongoWriteConcernError);
+      expect(err).toMatchObject({ code: 64, errInfo: undefined });
+    }
+    expect(second!.result).toEqual({ n: 1, writeErrors: [{ index: 1, code: 11000 }], ok: 1, writeConcernError });
+    expect(third!.result).toEqual({ n: 1, ok: 1, writeConcernError });
   });
 
   it('sends each part alone when the server refused the whole command, so only the part it refuses fails', async () => {
