@@ -119,6 +119,7 @@ export class DbGateway extends DurableObject {
         new InsertGroup(
           (encoded) => db.command({ insert: name, documents: sequenceOf('documents', encoded), ordered: false }),
           LIMITS.dbGateway.insertGroupDocuments,
+          LIMITS.dbGateway.insertGroupBytes,
         ),
     );
   }

@@ -47,30 +47,35 @@ function refusedWhole(err: unknown): boolean {
 
 interface Waiting<Item> {
   documents: Item[];
+  /** The documents' lengths summed. */
+  bytes: number;
   resolve: (reply: InsertReply & Document) => void;
   reject: (err: unknown) => void;
 }
 
 /**
  * Group commit for one collection: while an insert is on its way, the inserts that arrive wait and then go
- * together as one command, up to `maxDocuments`. A lone insert is sent at once, so grouping adds no wait of
+ * together as one command, up to `maxDocuments` and `maxBytes` (the items' lengths: an encoded document's is
+ * its size), so that a group stays within the server's message size wherever its parts do. A lone insert is sent at once, so grouping adds no wait of
  * its own; under load, a batch's fixed costs (the command's encoding machinery, a round trip, the server's
  * per-command work) are paid once for several. One command at a time per collection: the database takes a
  * big insert about as fast as several small ones, and a queue that forms is exactly what the next command
  * carries.
  */
-export class InsertGroup<Item> {
+export class InsertGroup<Item extends { readonly length: number }> {
   private readonly waiting: Waiting<Item>[] = [];
   private sending = false;
 
   constructor(
     private readonly send: (documents: Item[]) => Promise<InsertReply & Document>,
     private readonly maxDocuments: number,
+    private readonly maxBytes: number,
   ) {}
 
   insert(documents: Item[]): Promise<InsertReply & Document> {
+    const bytes = documents.reduce((total, document) => total + document.length, 0);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ documents, resolve, reject });
+      this.waiting.push({ documents, bytes, resolve, reject });
       if (!this.sending) void this.drain();
     });
   }
@@ -84,14 +89,16 @@ export class InsertGroup<Item> {
     }
   }
 
-  /** The oldest waiting insert, and those after it that fit with it under maxDocuments. */
+  /** The oldest waiting insert, and those after it that fit with it under maxDocuments and maxBytes. */
   private take(): Waiting<Item>[] {
     const taken = [this.waiting.shift()!];
     let count = taken[0]!.documents.length;
-    while (this.waiting.length && count + this.waiting[0]!.documents.length <= this.maxDocuments) {
-      const next = this.waiting.shift()!;
-      taken.push(next);
+    let bytes = taken[0]!.bytes;
+    for (let next = this.waiting[0]; next; next = this.waiting[0]) {
+      if (count + next.documents.length > this.maxDocuments || bytes + next.bytes > this.maxBytes) break;
+      taken.push(this.waiting.shift()!);
       count += next.documents.length;
+      bytes += next.bytes;
     }
     return taken;
   }

@@ -32,11 +32,13 @@ export const LIMITS = {
     poolSize: 10,
     /** Connection strings one object keeps a client for; the least recently used beyond this is closed. */
     clientsPerObject: 8,
-    /**
-     * Documents one grouped insert carries at most (durable-objects/insert-group.ts): five ingestion batches,
-     * at most about 5 MB with each batch under the request body limit, well inside a command's 16 MB.
-     */
+    /** Documents one grouped insert carries at most (durable-objects/insert-group.ts): five full ingestion batches. */
     insertGroupDocuments: 500,
+    /**
+     * Bytes of encoded documents one grouped insert carries at most. A part alone is one BSON encoding, at most
+     * about 16 MB (insert-keeping-first.ts), so a group stays under the server's 48 MB message wherever its parts fit.
+     */
+    insertGroupBytes: 16 * 1024 * 1024,
     /** How long a Worker avoids an object whose call failed. */
     failedObjectPauseMs: 5_000,
   },

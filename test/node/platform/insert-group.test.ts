@@ -34,7 +34,7 @@ function server(refuse: Set<string> = new Set()) {
 describe('InsertGroup', () => {
   it('sends a lone insert at once, as it is', async () => {
     const db = server();
-    const group = new InsertGroup(db.send, 10);
+    const group = new InsertGroup(db.send, 10, 100);
     const answer = group.insert(['a', 'b']);
     expect(db.commands).toEqual([['a', 'b']]);
     await db.release();
@@ -43,7 +43,7 @@ describe('InsertGroup', () => {
 
   it('sends the inserts that arrive meanwhile as one command, and answers each with its own refusals', async () => {
     const db = server(new Set(['c', 'f']));
-    const group = new InsertGroup(db.send, 10);
+    const group = new InsertGroup(db.send, 10, 100);
     const first = group.insert(['a']);
     const second = group.insert(['b', 'c']);
     const third = group.insert(['d']);
@@ -60,7 +60,7 @@ describe('InsertGroup', () => {
 
   it('carries at most maxDocuments in one command, in the order they came', async () => {
     const db = server();
-    const group = new InsertGroup(db.send, 3);
+    const group = new InsertGroup(db.send, 3, 100);
     const answers = [group.insert(['a']), group.insert(['b', 'c']), group.insert(['d']), group.insert(['e', 'f'])];
     await db.release();
     expect(db.commands).toEqual([['a'], ['b', 'c', 'd']]);
@@ -70,18 +70,32 @@ describe('InsertGroup', () => {
     expect((await Promise.all(answers)).map((answer) => answer.n)).toEqual([1, 2, 1, 2]);
   });
 
+  it('carries at most maxBytes in one command, so a group never exceeds the message size its parts fit alone', async () => {
+    const db = server();
+    // Strings stand for encoded documents here: their lengths are the bytes.
+    const group = new InsertGroup(db.send, 10, 4);
+    const answers = ['a', 'bb', 'cc', 'd', 'eeeee', 'f'].map((doc) => group.insert([doc]));
+    for (let i = 0; i < 5; i += 1) await db.release();
+    expect(db.commands).toEqual([['a'], ['bb', 'cc'], ['d'], ['eeeee'], ['f']]);
+    expect((await Promise.all(answers)).map((answer) => answer.n)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
   it('fails every part of a command the network lost: the write may have happened, as it would alone', async () => {
     const commands: string[][] = [];
     let calls = 0;
-    const group = new InsertGroup(async (documents: string[]) => {
-      commands.push(documents);
-      calls += 1;
-      if (calls === 1) {
-        await new Promise((resolve) => setImmediate(resolve));
-        return { n: documents.length, ok: 1 };
-      }
-      throw new MongoNetworkError('connection reset');
-    }, 10);
+    const group = new InsertGroup(
+      async (documents: string[]) => {
+        commands.push(documents);
+        calls += 1;
+        if (calls === 1) {
+          await new Promise((resolve) => setImmediate(resolve));
+          return { n: documents.length, ok: 1 };
+        }
+        throw new MongoNetworkError('connection reset');
+      },
+      10,
+      100,
+    );
     const first = group.insert(['a']);
     const rest = [group.insert(['b']), group.insert(['c'])];
     expect(await first).toEqual({ n: 1, ok: 1 });
@@ -92,18 +106,22 @@ describe('InsertGroup', () => {
   it('gives each part its own share of a write concern failure: the combined write happened, so none goes again', async () => {
     const commands: string[][] = [];
     const writeConcernError = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' };
-    const group = new InsertGroup(async (documents: string[]) => {
-      commands.push(documents);
-      await new Promise((resolve) => setImmediate(resolve));
-      const writeErrors = documents.flatMap((doc, index) => (doc === 'dup' ? [{ index, code: 11000 }] : []));
-      // As the driver throws a reply that carries writeConcernError (test/node/platform/insert-keeping-first.test.ts).
-      throw new MongoWriteConcernError({
-        n: documents.length - writeErrors.length,
-        writeErrors,
-        ok: 1,
-        writeConcernError,
-      });
-    }, 10);
+    const group = new InsertGroup(
+      async (documents: string[]) => {
+        commands.push(documents);
+        await new Promise((resolve) => setImmediate(resolve));
+        const writeErrors = documents.flatMap((doc, index) => (doc === 'dup' ? [{ index, code: 11000 }] : []));
+        // As the driver throws a reply that carries writeConcernError (test/node/platform/insert-keeping-first.test.ts).
+        throw new MongoWriteConcernError({
+          n: documents.length - writeErrors.length,
+          writeErrors,
+          ok: 1,
+          writeConcernError,
+        });
+      },
+      10,
+      100,
+    );
     const answers = [group.insert(['a']), group.insert(['b', 'dup']), group.insert(['c'])].map((answer) =>
       answer.catch((err: unknown) => err as MongoWriteConcernError),
     );
@@ -119,12 +137,17 @@ describe('InsertGroup', () => {
 
   it('sends each part alone when the server refused the whole command, so only the part it refuses fails', async () => {
     const commands: string[][] = [];
-    const group = new InsertGroup(async (documents: string[]) => {
-      commands.push(documents);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (documents.includes('too big')) throw new MongoServerError({ message: 'object to insert too large', code: 2 });
-      return { n: documents.length, ok: 1 };
-    }, 10);
+    const group = new InsertGroup(
+      async (documents: string[]) => {
+        commands.push(documents);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (documents.includes('too big'))
+          throw new MongoServerError({ message: 'object to insert too large', code: 2 });
+        return { n: documents.length, ok: 1 };
+      },
+      10,
+      100,
+    );
     const first = group.insert(['a']);
     const fine = group.insert(['b']);
     const refused = group.insert(['too big']);

@@ -50,9 +50,9 @@ export function unconfirmedOr(err: unknown): unknown {
  * document must carry its `_id`. One `insert` command rather than `insertMany`: the driver's bulk path serializes
  * each document twice (once to measure it) and builds a result per id, which a batch that only needs the refused
  * positions does not use. The documents are encoded here, once, and travel as those bytes to the server
- * (durable-objects/encoded-documents.ts). `db` is the collection's database (a Store's `db`). One command carries every document
- * and is not split, so the caller bounds the batch well under the server's limits (48 MB a message, 100,000
- * documents).
+ * (durable-objects/encoded-documents.ts). `db` is the collection's database (a Store's `db`). One command carries
+ * every document and is not split, so the caller bounds the batch well under the limits: the documents are
+ * encoded together as one BSON document (16 MB in all, the encoder's buffer), 100,000 documents a command.
  */
 export async function insertKeepingFirst<T extends Document>(
   db: Db,
