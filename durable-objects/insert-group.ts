@@ -28,7 +28,9 @@ export function isGroupableInsert(
     typeof command.insert === 'string' &&
     command.ordered === false &&
     fields.length === 1 &&
-    fields[0] === 'documents'
+    fields[0] === 'documents' &&
+    // No documents: the server refuses the command alone, which in a group would be answered as nothing refused.
+    sequences.documents!.length > 0
   );
 }
 
@@ -83,7 +85,13 @@ export class InsertGroup<Item extends { readonly length: number }> {
   private async drain(): Promise<void> {
     this.sending = true;
     try {
-      while (this.waiting.length) await this.sendNext(this.take());
+      while (this.waiting.length) {
+        const taken = this.take();
+        // Whatever fails in between, each part settles (settling one twice does nothing), and the queue moves on.
+        await this.sendNext(taken).catch((err: unknown) => {
+          for (const part of taken) part.reject(err);
+        });
+      }
     } finally {
       this.sending = false;
     }

@@ -80,6 +80,25 @@ describe('InsertGroup', () => {
     expect((await Promise.all(answers)).map((answer) => answer.n)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
+  it('settles every part whatever goes wrong with a reply, and sends what comes next', async () => {
+    let calls = 0;
+    const group = new InsertGroup(
+      async (documents: string[]) => {
+        calls += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+        // A reply that cannot be cut into parts (no server sends one): each part must hear of it all the same.
+        return (calls === 2 ? null : { n: documents.length, ok: 1 }) as never;
+      },
+      10,
+      100,
+    );
+    const first = group.insert(['a']);
+    const grouped = [group.insert(['b']), group.insert(['c'])];
+    await first;
+    for (const answer of grouped) await expect(answer).rejects.toBeInstanceOf(TypeError);
+    expect(await group.insert(['d'])).toEqual({ n: 1, ok: 1 });
+  });
+
   it('fails every part of a command the network lost: the write may have happened, as it would alone', async () => {
     const commands: string[][] = [];
     let calls = 0;
@@ -183,6 +202,9 @@ describe('isGroupableInsert', () => {
   const documents = new Uint8Array(5);
   it('groups an unordered insert of encoded documents with nothing else set', () => {
     expect(isGroupableInsert({ insert: 'events', ordered: false }, { documents }, {})).toBe(true);
+  });
+  it('leaves an insert of no documents as it is: the server refuses it alone, a group would answer it as stored', () => {
+    expect(isGroupableInsert({ insert: 'events', ordered: false }, { documents: new Uint8Array(0) }, {})).toBe(false);
   });
   it('leaves any other command as it is', () => {
     expect(isGroupableInsert({ insert: 'events', ordered: true }, { documents }, {})).toBe(false);
