@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,11 @@ describe('the staging bundle', () => {
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain('env.MONGODB_DB ("rider_staging")');
       expect(existsSync(join(outdir, 'index.js'))).toBe(true);
+      // durable-objects/encoded-documents.ts imports the driver's DocumentSequence by its internal path: the bundle
+      // must hold one copy of that class, or the driver would send a sequence made with the other as a document.
+      const bundle = readFileSync(join(outdir, 'index.js'), 'utf8');
+      expect(bundle.match(/\bDocumentSequence\d*\s*=\s*class\b|\bclass\s+DocumentSequence\d*\b/g)).toHaveLength(1);
+      expect(bundle.match(/\bisDocumentSequence\b/)).not.toBeNull();
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
