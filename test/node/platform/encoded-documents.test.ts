@@ -1,4 +1,4 @@
-import { BSON, Decimal128, type Document, MongoClient, ObjectId } from 'mongodb';
+import { Binary, BSON, Decimal128, type Document, Int32, Long, MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
 import { withoutSequences, withSequences } from '../../../durable-objects/db-gateway-codec';
@@ -30,6 +30,14 @@ const sample = (): Document[] => [
   },
   { _id: new ObjectId(), text: 'é ✓ 🛹', empty: {} },
   { _id: new ObjectId() },
+  {
+    _id: new ObjectId(),
+    big: Long.fromString('9007199254740993'),
+    bytes: new Binary(new Uint8Array([1, 2, 3]), 4),
+    int: new Int32(7),
+    'clé ✓': { ключ: 'значение' },
+    shown: { toBSON: () => ({ as: 'toBSON returns it' }) },
+  },
 ];
 
 describe('encodedDocuments', () => {
@@ -37,7 +45,7 @@ describe('encodedDocuments', () => {
     const documents = sample();
     const views = sequenceBytes(encodedDocuments('documents', documents));
     const split = splitDocuments(views);
-    expect(split).toHaveLength(3);
+    expect(split).toHaveLength(4);
     for (const [i, bytes] of split.entries())
       expect(BSON.deserialize(bytes, { promoteValues: true })).toEqual(
         BSON.deserialize(BSON.serialize(documents[i]!, { ignoreUndefined: false })),
@@ -59,7 +67,8 @@ describe('encodedDocuments', () => {
       ),
     );
     expect(sequence).toEqual(plain);
-    expect(sequence).toHaveLength(3);
+    expect(sequence).toHaveLength(4);
+    expect(sequence[3]).toMatchObject({ 'clé ✓': { ключ: 'значение' }, shown: { as: 'toBSON returns it' } });
   });
 
   it('crosses to the gateway as one buffer of bytes and is put back as a sequence the driver sends', async () => {
@@ -71,8 +80,8 @@ describe('encodedDocuments', () => {
     expect(Object.keys(sequences!)).toEqual(['documents']);
     // What structured clone hands the gateway: a copy of the one buffer.
     const reply = await db.command(withSequences(rest, structuredClone(sequences!)));
-    expect(reply).toMatchObject({ n: 3, ok: 1 });
-    expect(await db.collection('crossed').countDocuments()).toBe(3);
+    expect(reply).toMatchObject({ n: 4, ok: 1 });
+    expect(await db.collection('crossed').countDocuments()).toBe(4);
     expect(withoutSequences({ ping: 1 })).toEqual([{ ping: 1 }, undefined]);
   });
 
