@@ -58,8 +58,8 @@ interface Waiting<Item> {
 /**
  * Group commit for one collection: while an insert is on its way, the inserts that arrive wait and then go
  * together as one command, up to `maxDocuments` and `maxBytes` (the items' lengths: an encoded document's is
- * its size), so that a group stays within the server's message size wherever its parts do. A lone insert is sent at once, so grouping adds no wait of
- * its own; under load, a batch's fixed costs (the command's encoding machinery, a round trip, the server's
+ * its size), so that a group stays within the server's message size wherever its parts do. A lone insert is
+ * sent at once, so grouping adds no wait of its own; under load, a batch's fixed costs (the command's encoding machinery, a round trip, the server's
  * per-command work) are paid once for several. One command at a time per collection: the database takes a
  * big insert about as fast as several small ones, and a queue that forms is exactly what the next command
  * carries.
