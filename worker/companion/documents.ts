@@ -33,4 +33,9 @@ export interface CompanionProfileDoc extends StoredDoc {
   lastTurnAt: Date;
   /** When the current AI session began (LIMITS.companion.sessionGapMs). */
   sessionStartedAt: Date;
+  /**
+   * The turn that began it, an id made for each turn: two turns in the same millisecond share a clock reading, so
+   * only this tells which of them started the session.
+   */
+  sessionStartedBy?: ObjectId;
 }

@@ -1,6 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { recordTurn } from '../../../worker/companion/chat/profile';
 import { STAGE_THRESHOLDS } from '../../../worker/companion/chat/stages';
+import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { register } from '../../support/accounts';
 import { chat } from '../../support/companion';
 import { createApi } from '../../support/worker-api';
@@ -55,6 +57,29 @@ describe('the companion profile', () => {
       db.collection('analytics_events').countDocuments({ userId, name: 'ai_session_started' }),
     );
     expect(sessions).toBe(1);
+  });
+
+  it('says one of two turns in the same millisecond began the session, not both', async () => {
+    const rider = await register(api);
+    await chat(api, rider, 'hello');
+    const userId = new ObjectId(rider._id);
+    // A quiet gap since the last turn, so the next turn starts a session.
+    await api.db((db) =>
+      db.collection('companion_profiles').updateOne({ userId }, { $set: { lastTurnAt: new Date(0) } }),
+    );
+    const connection = openRequestConnection(api.env);
+    try {
+      const learnings = { facts: [], sports: [], mood: 'neutral' as const };
+      // Started in one tick: workerd's clock only moves across I/O, so both turns read the same millisecond.
+      const turns = await Promise.all([
+        recordTurn(connection.store, userId, learnings),
+        recordTurn(connection.store, userId, learnings),
+      ]);
+      expect(turns[0]!.profile.sessionStartedAt).toEqual(turns[1]!.profile.sessionStartedAt);
+      expect(turns.map((turn) => turn.sessionStarted).sort()).toEqual([false, true]);
+    } finally {
+      await connection.release();
+    }
   });
 
   it('remembers facts once whatever their case, the name the rider goes by, and a sport', async () => {

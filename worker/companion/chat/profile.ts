@@ -1,4 +1,4 @@
-import type { Document, ObjectId } from 'mongodb';
+import { type Document, ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
@@ -37,7 +37,7 @@ export function normaliseFacts(facts: string[]): string[] {
  * old ones (ignoring case) and the newest `factsMax` stay, sports are merged, and a turn after
  * a quiet `sessionGapMs` starts a new session.
  */
-function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, now: Date): Document[] {
+function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, now: Date, turn: ObjectId): Document[] {
   const facts = normaliseFacts(learnings.facts);
   const count = { $add: [{ $ifNull: ['$interactionCount', 0] }, 1] };
   const keptFacts = {
@@ -48,6 +48,7 @@ function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, n
     },
   };
   const quietSince = new Date(now.getTime() - LIMITS.companion.sessionGapMs);
+  const startsSession = { $lt: [{ $ifNull: ['$lastTurnAt', new Date(0)] }, quietSince] };
   return [
     {
       $set: {
@@ -57,9 +58,8 @@ function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, n
         sports: { $setUnion: [{ $ifNull: ['$sports', []] }, { $literal: learnings.sports }] },
         name: learnings.name ? { $literal: learnings.name } : { $ifNull: ['$name', { $literal: accountName ?? null }] },
         lastMood: { $literal: learnings.mood },
-        sessionStartedAt: {
-          $cond: [{ $lt: [{ $ifNull: ['$lastTurnAt', new Date(0)] }, quietSince] }, now, '$sessionStartedAt'],
-        },
+        sessionStartedAt: { $cond: [startsSession, now, '$sessionStartedAt'] },
+        sessionStartedBy: { $cond: [startsSession, turn, '$sessionStartedBy'] },
         lastTurnAt: now,
         createdAt: { $ifNull: ['$createdAt', now] },
         updatedAt: now,
@@ -76,13 +76,14 @@ export async function recordTurn(
   accountName?: string,
 ): Promise<{ profile: CompanionProfileDoc; sessionStarted: boolean }> {
   const now = new Date();
+  const turn = new ObjectId();
   const apply = () =>
-    store.companion_profiles.findOneAndUpdate({ userId }, turnUpdate(learnings, accountName, now), {
+    store.companion_profiles.findOneAndUpdate({ userId }, turnUpdate(learnings, accountName, now, turn), {
       upsert: true,
       returnDocument: 'after',
     });
   // Two first turns at once both try to insert; the unique index lets one win, and the other updates it.
   const profile = await onDuplicateKey(apply, apply);
   if (!profile) throw new Error('companion profile upsert returned no document');
-  return { profile, sessionStarted: profile.sessionStartedAt.getTime() === now.getTime() };
+  return { profile, sessionStarted: profile.sessionStartedBy?.equals(turn) ?? false };
 }
