@@ -5,6 +5,7 @@ import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { withDatabase } from '../../../worker/platform/db/database-name';
 import { register } from '../../support/accounts';
+import { UNREACHABLE_ANSWER_MS } from '../../support/unreachable-bound';
 import { createApi, type TestEnv, uniqueDbName } from '../../support/worker-api';
 
 // The data path's two modes (worker/platform/db/connection.ts): the connection-holding gateway (durable-objects/db-gateway.ts)
@@ -177,7 +178,7 @@ describe('database gateway', () => {
 });
 
 describe.each(['gateway', 'direct'])('failure behaviour with DB_ACCESS=%s', (mode) => {
-  it('answers 503 within 2 s while the database is down and recovers once it is back, without a Worker restart', async () => {
+  it('answers 503 within seconds while the database is down and recovers once it is back, without a Worker restart', async () => {
     const api = createApi(
       `down-${mode}`,
       { DB_ACCESS: mode, MONGODB_URI: `${spare.SPARE_MONGODB_URI}/${uniqueDbName(`down-${mode}`)}` },
@@ -188,14 +189,14 @@ describe.each(['gateway', 'direct'])('failure behaviour with DB_ACCESS=%s', (mod
     try {
       let started = Date.now();
       const health = await api.fetch('/api/health');
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(UNREACHABLE_ANSWER_MS);
       expect(health.status).toBe(503);
       started = Date.now();
       const data = await api.fetch('/api/users', {
         method: 'POST',
         json: { name: 'Kim', email: `kim-${mode}@example.com`, password: 'password123' },
       });
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(UNREACHABLE_ANSWER_MS);
       expect(data.status).toBe(503);
     } finally {
       await fetch(`${spare.SPARE_DEVDB_CONTROL}/start`, { method: 'POST' });

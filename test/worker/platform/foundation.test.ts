@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../worker/app';
+import { UNREACHABLE_ANSWER_MS } from '../../support/unreachable-bound';
 import { createApi } from '../../support/worker-api';
 
 const api = createApi('foundation');
@@ -118,7 +119,7 @@ describe('error model', () => {
   });
 
   it.each(['gateway', 'direct'])(
-    'answers 503 JSON within 2 s when the database is unreachable (DB_ACCESS=%s)',
+    "answers 503 JSON within seconds, not the driver's 30 s, when the database is unreachable (DB_ACCESS=%s)",
     async (mode) => {
       const down = createApi(
         `foundation-down-${mode}`,
@@ -127,7 +128,7 @@ describe('error model', () => {
       );
       let started = Date.now();
       const health = await down.fetch('/api/health');
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(UNREACHABLE_ANSWER_MS);
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
       started = Date.now();
@@ -135,7 +136,7 @@ describe('error model', () => {
         method: 'POST',
         json: { name: 'Kim', email: 'kim@example.com', password: 'password123' },
       });
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(UNREACHABLE_ANSWER_MS);
       expect(data.status).toBe(503);
       expect(await data.json()).toEqual({ error: 'The database is unavailable. Try again shortly.' });
     },
