@@ -1,24 +1,13 @@
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { describe, expect, it } from 'vitest';
 import { seedDemoEvents } from '../../../scripts/seed-events';
 import { applyIndexes } from '../../../worker/data';
+import { useDevDatabase } from '../../support/dev-database';
 
-let devdb: DevDbHandle;
-let client: MongoClient;
-
-beforeAll(async () => {
-  devdb = await startDevDb({ port: 0, quiet: true });
-  client = new MongoClient(devdb.uri, { serverSelectionTimeoutMS: 3000 });
-});
-afterAll(async () => {
-  await client?.close();
-  await devdb?.close();
-});
+const dev = useDevDatabase();
 
 describe('the demo events (scripts/seed-events.ts)', () => {
   it('stores about 30 events around today, past and future, under the unique indexes; a second run adds none', async () => {
-    const db = client.db('seed_events');
+    const db = dev.client.db('seed_events');
     await applyIndexes(db);
     const now = new Date();
     const count = await seedDemoEvents(db, now);

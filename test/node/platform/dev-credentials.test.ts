@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { afterAll, describe, expect, it } from 'vitest';
 import { credentialsKey, parseBook } from '../../../scripts/dev-credentials';
 import { prepareDatabase } from '../../../scripts/dev-database';
+import { useDevDatabase } from '../../support/dev-database';
 
 const pair = (password: string) => ({
   admin: { email: 'admin@rider.local', password },
@@ -27,31 +26,22 @@ describe('credentials book', () => {
 });
 
 describe('prepareDatabase keeps demo passwords per database', () => {
-  let devdb: DevDbHandle;
-  let client: MongoClient;
+  const dev = useDevDatabase();
   const scratch = mkdtempSync(join(tmpdir(), 'rider-credentials-'));
   const file = join(scratch, 'dev-credentials.json');
-  beforeAll(async () => {
-    devdb = await startDevDb({ port: 0, quiet: true });
-    client = new MongoClient(devdb.uri, { serverSelectionTimeoutMS: 3000 });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await devdb?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('prints the local passwords again after a run against another database', { timeout: 30_000 }, async () => {
-    const local = await prepareDatabase(client.db('local_one'), file, 'devdb/local_one');
+    const local = await prepareDatabase(dev.client.db('local_one'), file, 'devdb/local_one');
     expect(local).toContain('seeded demo data');
     const adminLine = local.find((line) => line.startsWith('admin: admin@rider.local / '))!;
     expect(adminLine).toBeDefined();
 
-    const external = await prepareDatabase(client.db('external_one'), file, 'db.example.net/external_one');
+    const external = await prepareDatabase(dev.client.db('external_one'), file, 'db.example.net/external_one');
     expect(external).toContain('seeded demo data');
     expect(external).not.toContain(adminLine);
 
-    const again = await prepareDatabase(client.db('local_one'), file, 'devdb/local_one');
+    const again = await prepareDatabase(dev.client.db('local_one'), file, 'devdb/local_one');
     expect(again).not.toContain('seeded demo data');
     expect(again).toContain(adminLine);
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')))).toEqual([
@@ -62,9 +52,9 @@ describe('prepareDatabase keeps demo passwords per database', () => {
 
   it('never prints a recorded password that no longer signs in', { timeout: 30_000 }, async () => {
     const legacy = join(scratch, 'legacy.json');
-    await prepareDatabase(client.db('rider'), legacy, 'devdb/rider');
+    await prepareDatabase(dev.client.db('rider'), legacy, 'devdb/rider');
     writeFileSync(legacy, JSON.stringify(pair('overwritten-elsewhere')));
-    const lines = await prepareDatabase(client.db('rider'), legacy, 'devdb/rider');
+    const lines = await prepareDatabase(dev.client.db('rider'), legacy, 'devdb/rider');
     expect(lines.join('\n')).not.toContain('overwritten-elsewhere');
     expect(lines).toContain('admin: admin@rider.local (the recorded password no longer matches)');
   });

@@ -1,23 +1,13 @@
-import { Binary, BSON, Decimal128, type Document, Int32, Long, MongoClient, ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { Binary, BSON, Decimal128, type Document, Int32, Long, ObjectId } from 'mongodb';
+import { describe, expect, it } from 'vitest';
 import { withoutSequences, withSequences } from '../../../durable-objects/db-gateway-codec';
 import { encodedDocuments, sequenceBytes, splitDocuments } from '../../../durable-objects/encoded-documents';
+import { useDevDatabase } from '../../support/dev-database';
 
 // Documents encoded once in the Worker travel as bytes to the server: what is stored must be what the driver's
 // own insert stores, and the bytes must survive the gateway's crossing unchanged.
 
-let devdb: DevDbHandle;
-let client: MongoClient;
-
-beforeAll(async () => {
-  devdb = await startDevDb({ port: 0, quiet: true });
-  client = new MongoClient(devdb.uri, { serverSelectionTimeoutMS: 3000 });
-});
-afterAll(async () => {
-  await client?.close();
-  await devdb?.close();
-});
+const dev = useDevDatabase();
 
 const sample = (): Document[] => [
   {
@@ -54,7 +44,7 @@ describe('encodedDocuments', () => {
   });
 
   it('stores through the driver what insertMany stores', async () => {
-    const db = client.db('encoded_documents');
+    const db = dev.client.db('encoded_documents');
     const documents = sample();
     await db.command({ insert: 'sequence', documents: encodedDocuments('documents', documents), ordered: false });
     await db.collection('plain').insertMany(documents.map((document) => ({ ...document })));
@@ -72,7 +62,7 @@ describe('encodedDocuments', () => {
   });
 
   it('crosses to the gateway as one buffer of bytes and is put back as a sequence the driver sends', async () => {
-    const db = client.db('encoded_documents');
+    const db = dev.client.db('encoded_documents');
     const documents = sample();
     const command = { insert: 'crossed', documents: encodedDocuments('documents', documents), ordered: true };
     const [rest, sequences] = withoutSequences(command);

@@ -1,6 +1,5 @@
 import { type Db, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevDbHandle, startDevDb } from '../../../devdb/src/server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeError, encodeError } from '../../../durable-objects/db-gateway-codec';
 import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { isDatabaseUnreachable } from '../../../worker/platform/db/errors';
@@ -10,23 +9,17 @@ import {
   refusedPositions,
   unconfirmedOr,
 } from '../../../worker/platform/db/insert-keeping-first';
+import { useDevDatabase } from '../../support/dev-database';
 import { startWriteConcernProxy } from '../../support/write-concern-proxy';
 
 // insertKeepingFirst is one `insert` command where the ingestion once ran insertMany: the refused positions and the
 // stored documents must be what an unordered insertMany gives, duplicates kept out, anything else thrown.
 
-let devdb: DevDbHandle;
-let client: MongoClient;
+const dev = useDevDatabase();
 let db: Db;
 
-beforeAll(async () => {
-  devdb = await startDevDb({ port: 0, quiet: true });
-  client = new MongoClient(devdb.uri, { serverSelectionTimeoutMS: 3000 });
-  db = client.db('insert_keeping_first');
-});
-afterAll(async () => {
-  await client?.close();
-  await devdb?.close();
+beforeAll(() => {
+  db = dev.client.db('insert_keeping_first');
 });
 
 /** What an unordered insertMany refuses, the way the ingestion read it before. */
@@ -128,7 +121,7 @@ describe('what an insert reply or a failed insert means', () => {
 
 describe('an insert the server stored but could not confirm (a write concern failure)', () => {
   it('is unconfirmed (503) directly and through the gateway, so the client resends and finds its documents stored', async () => {
-    const proxy = await startWriteConcernProxy(devdb);
+    const proxy = await startWriteConcernProxy(dev.handle);
     const viaProxy = new MongoClient(proxy.uri, { serverSelectionTimeoutMS: 3000 });
     try {
       const proxied = viaProxy.db('insert_keeping_first');
