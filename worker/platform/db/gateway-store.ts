@@ -47,11 +47,32 @@ function pickGateway(count: number, spillAt: number, avoid: number): number {
   return best >= 0 ? best : (avoid + 1) % count;
 }
 
+/** What a Worker's settings say about the gateway: read once per env object, as an isolate serves many requests with one. */
+interface GatewaySettings {
+  uri: string;
+  db: string;
+  count: number;
+  spillAt: number;
+}
+const settingsOf = new WeakMap<Env, GatewaySettings>();
+
+function gatewaySettings(env: Env): GatewaySettings {
+  let settings = settingsOf.get(env);
+  if (!settings) {
+    const uri = requireSetting(env, 'MONGODB_URI');
+    settings = {
+      uri,
+      db: databaseName(uri, env.MONGODB_DB),
+      count: positiveIntSetting(env, 'DB_GATEWAYS', LIMITS.dbGateway.objects),
+      spillAt: positiveIntSetting(env, 'DB_POOL_SIZE', LIMITS.dbGateway.poolSize),
+    };
+    settingsOf.set(env, settings);
+  }
+  return settings;
+}
+
 export function openGatewayStore(env: Env): Store {
-  const uri = requireSetting(env, 'MONGODB_URI');
-  const db = databaseName(uri, env.MONGODB_DB);
-  const count = positiveIntSetting(env, 'DB_GATEWAYS', LIMITS.dbGateway.objects);
-  const spillAt = positiveIntSetting(env, 'DB_POOL_SIZE', LIMITS.dbGateway.poolSize);
+  const { uri, db, count, spillAt } = gatewaySettings(env);
   const stubs: GatewayStub[] = [];
   const stub = (index: number): GatewayStub => {
     const namespace = env.DB_GATEWAY;
@@ -126,16 +147,32 @@ function gatewayDb(call: Call): Db {
 }
 
 function gatewayCollection(name: string, call: Call): Collection {
-  const collection: Record<string, unknown> = { collectionName: name };
-  for (const method of Object.keys(VALUE_ARGUMENTS)) {
-    if (method === 'command') continue;
-    collection[method] = (...args: unknown[]) => call(name, method, args);
+  return new GatewayCollection(name, call) as unknown as Collection;
+}
+
+/**
+ * The Collection surface over the gateway. Its methods live on the prototype, made once: a request opens its
+ * collections afresh, and a closure per method per collection cost every request its allocations.
+ */
+class GatewayCollection {
+  constructor(
+    readonly collectionName: string,
+    readonly call: Call,
+  ) {}
+  find(filter: Document = {}, options: Document = {}) {
+    return new GatewayCursor((opts) => this.call(this.collectionName, 'find', [filter, opts]), { ...options });
   }
-  collection.find = (filter: Document = {}, options: Document = {}) =>
-    new GatewayCursor((opts) => call(name, 'find', [filter, opts]), { ...options });
-  collection.aggregate = (pipeline: Document[] = [], options: Document = {}) =>
-    new GatewayCursor((opts) => call(name, 'aggregate', [pipeline, opts]), { ...options });
-  return collection as unknown as Collection;
+  aggregate(pipeline: Document[] = [], options: Document = {}) {
+    return new GatewayCursor((opts) => this.call(this.collectionName, 'aggregate', [pipeline, opts]), { ...options });
+  }
+}
+for (const method of Object.keys(VALUE_ARGUMENTS)) {
+  if (method === 'command' || method === 'find' || method === 'aggregate') continue;
+  Object.defineProperty(GatewayCollection.prototype, method, {
+    value(this: GatewayCollection, ...args: unknown[]) {
+      return this.call(this.collectionName, method, args);
+    },
+  });
 }
 
 /**
