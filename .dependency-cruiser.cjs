@@ -91,7 +91,7 @@ module.exports = {
       name: 'durable-objects-below-worker',
       severity: 'error',
       from: { path: '^durable-objects/' },
-      to: { path: '^worker/', pathNot: '^worker/platform/(env|config|limits)\\.ts$' },
+      to: { path: '^worker/', pathNot: '^worker/platform/(env|config|limits|bytes)\\.ts$' },
     },
   ],
   options: {

@@ -1,5 +1,6 @@
 import { BSON, type Document } from 'mongodb';
 import { DocumentSequence, makeDocumentSequence } from 'mongodb/lib/cmap/commands';
+import { concatBytes } from '../worker/platform/bytes';
 
 // A command's list of documents may go as the driver's document sequence: each document encoded to BSON once, where
 // it is made, and written to the wire as those bytes (OP_MSG's kind 1 section, as the driver's own insert batches
@@ -44,14 +45,7 @@ export function isDocumentSequence(value: unknown): value is DocumentSequence {
  * hands out slices of a shared pool, and structured clone would copy each slice's whole pool.
  */
 export function sequenceBytes(sequence: DocumentSequence): Uint8Array {
-  const documents = sequence.chunks.slice(1);
-  const bytes = new Uint8Array(documents.reduce((total, document) => total + document.length, 0));
-  let at = 0;
-  for (const document of documents) {
-    bytes.set(document, at);
-    at += document.length;
-  }
-  return bytes;
+  return concatBytes(sequence.chunks.slice(1));
 }
 
 /** Views of each document in `sequenceBytes`' output: a BSON document starts with its own length. */

@@ -1,20 +1,11 @@
 import jpeg from 'jpeg-js';
+import { concatBytes } from '../../worker/platform/bytes';
 import { crc32 } from '../../worker/social/media/png';
 
 // Photos and videos as phones make them, with the metadata a rider would not want to hand out.
 
 const enc = new TextEncoder();
 export const SECRET_TEXTS = ['PhoneCo', 'SN-0042-SECRET', 'GPSLatitude', '2024:05:01 10:00:00', 'Shot at the spot'];
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /** Whether `text` occurs anywhere in the bytes. */
 export function holds(bytes: Uint8Array, text: string | Uint8Array): boolean {
@@ -76,7 +67,7 @@ const XMP = enc.encode(
 );
 
 function jpegSegment(marker: number, payload: Uint8Array): Uint8Array {
-  return concatBytes(new Uint8Array([0xff, marker, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload);
+  return concatBytes([new Uint8Array([0xff, marker, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload]);
 }
 
 /** A small picture with a gradient, so a changed pixel shows. */
@@ -94,13 +85,13 @@ export function gradient(width: number, height: number): Uint8Array {
 /** A baseline JPEG carrying EXIF with GPS, XMP, a Photoshop block and a comment, as a phone's camera writes it. */
 export function phoneJpeg(width = 64, height = 48, orientation = 6, pixels = gradient(width, height)): Uint8Array {
   const plain = new Uint8Array(jpeg.encode({ width, height, data: pixels }, 90).data);
-  const exif = jpegSegment(0xe1, concatBytes(enc.encode('Exif\0\0'), phoneExifTiff(orientation)));
+  const exif = jpegSegment(0xe1, concatBytes([enc.encode('Exif\0\0'), phoneExifTiff(orientation)]));
   const xmp = jpegSegment(0xe1, XMP);
   const photoshop = jpegSegment(0xed, enc.encode('Photoshop 3.0\x008BIM Shot at the spot'));
   const comment = jpegSegment(0xfe, enc.encode('Shot at the spot by PhoneCo'));
   // After SOI and the encoder's JFIF APP0, as cameras order them.
   const app0End = 4 + ((plain[4]! << 8) | plain[5]!);
-  return concatBytes(
+  return concatBytes([
     plain.subarray(0, app0End),
     exif,
     xmp,
@@ -108,7 +99,7 @@ export function phoneJpeg(width = 64, height = 48, orientation = 6, pixels = gra
     plain.subarray(app0End, plain.length - 2),
     comment,
     plain.subarray(plain.length - 2),
-  );
+  ]);
 }
 
 export function pngChunk(type: string, data: Uint8Array): Uint8Array {
@@ -124,14 +115,14 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
 /** A PNG (as given, e.g. from pngjs) with text, time and EXIF chunks put in before its first IDAT. */
 export function withPngMetadata(png: Uint8Array, orientation = 8): Uint8Array {
   const ihdrEnd = 8 + 12 + 13;
-  return concatBytes(
+  return concatBytes([
     png.subarray(0, ihdrEnd),
     pngChunk('tEXt', enc.encode('Comment\0Shot at the spot')),
     pngChunk('iTXt', enc.encode('XML:com.adobe.xmp\0\0\0\0\0<x:xmpmeta exif:GPSLatitude="52"/>')),
     pngChunk('tIME', new Uint8Array([0x07, 0xe8, 5, 1, 10, 0, 0])),
     pngChunk('eXIf', phoneExifTiff(orientation)),
     png.subarray(ihdrEnd),
-  );
+  ]);
 }
 
 function riffChunk(fourcc: string, data: Uint8Array): Uint8Array {
@@ -145,27 +136,27 @@ function riffChunk(fourcc: string, data: Uint8Array): Uint8Array {
 /** An extended WebP (VP8X) with EXIF and XMP chunks around a lossless bitstream whose header says `width` × `height`. */
 export function phoneWebp(width = 40, height = 30, orientation = 3): { bytes: Uint8Array; bitstream: Uint8Array } {
   const bits = ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
-  const bitstream = concatBytes(
+  const bitstream = concatBytes([
     new Uint8Array([0x2f, bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, (bits >>> 24) & 0xff]),
     new Uint8Array(37).map((_, i) => (i * 7) & 0xff),
-  );
+  ]);
   const vp8x = new Uint8Array(10);
   vp8x[0] = 0x08 | 0x04; // EXIF and XMP present
   vp8x.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 4);
   vp8x.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 7);
-  const body = concatBytes(
+  const body = concatBytes([
     riffChunk('VP8X', vp8x),
     riffChunk('VP8L', bitstream),
     riffChunk('EXIF', phoneExifTiff(orientation)),
     riffChunk('XMP ', XMP),
-  );
-  const header = concatBytes(enc.encode('RIFF'), new Uint8Array(4), enc.encode('WEBP'));
+  ]);
+  const header = concatBytes([enc.encode('RIFF'), new Uint8Array(4), enc.encode('WEBP')]);
   new DataView(header.buffer).setUint32(4, body.length + 4, true);
-  return { bytes: concatBytes(header, body), bitstream };
+  return { bytes: concatBytes([header, body]), bitstream };
 }
 
 function box(type: string, ...payload: Uint8Array[]): Uint8Array {
-  const data = concatBytes(...payload);
+  const data = concatBytes(payload);
   const out = new Uint8Array(8 + data.length);
   new DataView(out.buffer).setUint32(0, out.length);
   out.set(enc.encode(type), 4);
@@ -206,5 +197,5 @@ export function video(options: {
   const filler = new Uint8Array(fill);
   for (let i = 0; i < fill; i += 4096) filler[i] = (i / 4096) & 0xff;
   const mdat = box('mdat', filler);
-  return moovLast ? concatBytes(ftyp, mdat, moov) : concatBytes(ftyp, moov, mdat);
+  return moovLast ? concatBytes([ftyp, mdat, moov]) : concatBytes([ftyp, moov, mdat]);
 }

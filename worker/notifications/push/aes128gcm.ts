@@ -1,3 +1,4 @@
+import { concatBytes } from '../../platform/bytes';
 import { base64UrlBytes } from './base64url';
 
 // The `aes128gcm` content coding of a web push message (RFC 8291 on RFC 8188), on WebCrypto. Written here because
@@ -22,16 +23,6 @@ export interface SubscriptionKeys {
 type Key = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
 const text = (value: string) => new TextEncoder().encode(value);
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
 
 /** HKDF-SHA-256 (RFC 5869) of `length` octets: at most 32 here, so one expand block. */
 async function hkdf(salt: Uint8Array, secret: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array> {
@@ -84,7 +75,7 @@ export async function encryptPush(keys: SubscriptionKeys, message: Uint8Array): 
   const ikm = await hkdf(
     authSecret,
     sharedSecret,
-    concat(text('WebPush: info\0'), receiverKeyBytes, senderKeyBytes),
+    concatBytes([text('WebPush: info\0'), receiverKeyBytes, senderKeyBytes]),
     32,
   );
   const salt = crypto.getRandomValues(new Uint8Array(16));
@@ -93,9 +84,9 @@ export async function encryptPush(keys: SubscriptionKeys, message: Uint8Array): 
   const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt']);
   // 0x02 ends the last (here the only) record; the first record's nonce is the derived nonce itself.
   const record = new Uint8Array(
-    await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, aesKey, concat(message, new Uint8Array([0x02]))),
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, aesKey, concatBytes([message, new Uint8Array([0x02])])),
   );
   const recordSize = new Uint8Array(4);
   new DataView(recordSize.buffer).setUint32(0, RECORD_SIZE);
-  return concat(salt, recordSize, new Uint8Array([senderKeyBytes.byteLength]), senderKeyBytes, record);
+  return concatBytes([salt, recordSize, new Uint8Array([senderKeyBytes.byteLength]), senderKeyBytes, record]);
 }

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../platform/bytes';
 import { EXIF_PREFIX, orientationOnlyTiff, readOrientation, swapsSides, withoutExifPrefix } from './orientation';
 import { MalformedImage, type Stripped } from './stripped';
 
@@ -108,19 +109,9 @@ export function stripJpeg(bytes: Uint8Array): Stripped {
     const exif = new Uint8Array([...EXIF_PREFIX, ...orientationOnlyTiff(orientation)]);
     kept.splice(afterJfif, 0, segment(APP1, exif));
   }
-  return { bytes: concat(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
+  return { bytes: concatBytes(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
 }
 
 export function upright(size: { width: number; height: number }, orientation: number | undefined) {
   return swapsSides(orientation) ? { width: size.height, height: size.width } : size;
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
-import { concat, upright } from './jpeg';
+import { concatBytes } from '../../platform/bytes';
+import { upright } from './jpeg';
 import { orientationOnlyTiff, readOrientation, withoutExifPrefix } from './orientation';
 import { MalformedImage, type Stripped } from './stripped';
 
@@ -81,7 +82,7 @@ export function stripPng(bytes: Uint8Array): Stripped {
     pos = end;
   }
   if (!size) throw new MalformedImage('the PNG has no IHDR');
-  return { bytes: concat(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
+  return { bytes: concatBytes(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
 }
 
 const isIdat = (part: Uint8Array) => part.length >= 8 && String.fromCharCode(...part.subarray(4, 8)) === 'IDAT';

@@ -1,4 +1,5 @@
-import { concat, upright } from './jpeg';
+import { concatBytes } from '../../platform/bytes';
+import { upright } from './jpeg';
 import { orientationOnlyTiff, readOrientation, withoutExifPrefix } from './orientation';
 import { MalformedImage, type Stripped } from './stripped';
 
@@ -60,10 +61,10 @@ export function stripWebp(bytes: Uint8Array): Stripped {
   const keepsOrientation = orientation !== undefined && orientation !== 1;
   if (keepsOrientation && vp8x) kept.push(chunk('EXIF', orientationOnlyTiff(orientation!)));
   if (vp8x) vp8x[8] = (vp8x[8]! & ~(EXIF_FLAG | XMP_FLAG)) | (keepsOrientation ? EXIF_FLAG : 0);
-  const body = concat(kept);
+  const body = concatBytes(kept);
   const header = new Uint8Array(12);
   header.set(bytes.subarray(0, 4));
   new DataView(header.buffer).setUint32(4, body.length + 4, true);
   header.set(bytes.subarray(8, 12), 8);
-  return { bytes: concat([header, body]), ...upright(size, orientation), orientation: orientation ?? 1 };
+  return { bytes: concatBytes([header, body]), ...upright(size, orientation), orientation: orientation ?? 1 };
 }
