@@ -8,13 +8,7 @@ import {
   ObjectId,
 } from 'mongodb';
 import { NOT_PLAIN, plainCopy, revivePlain } from './db-gateway-plain';
-import {
-  type DocumentSequence,
-  isDocumentSequence,
-  sequenceBytes,
-  sequenceOf,
-  splitDocuments,
-} from './encoded-documents';
+import { isDocumentSequence, sequenceBytes, sequenceOf, splitDocuments } from './encoded-documents';
 
 // Values cross Durable Object RPC plain when they can (db-gateway-plain.ts), else as BSON bytes: structured clone
 // would turn Decimal128, Long and Binary into plain objects. The decode options keep each value as the driver would hand it over.
@@ -192,7 +186,7 @@ export function withoutSequences(command: Document): [Document, Record<string, U
     rest ??= { ...command };
     delete rest[key];
     sequences ??= {};
-    sequences[key] = sequenceBytes(value as DocumentSequence);
+    sequences[key] = sequenceBytes(value);
   }
   return [rest ?? command, sequences];
 }

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 describe('arrayFilters', () => {
   it('updates array elements with arrayFilters and the positional operator', async () => {

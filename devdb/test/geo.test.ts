@@ -1,15 +1,9 @@
 import { type IndexSpecification, MongoServerError } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_M, sphericalMetres } from '../src/geo.js';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 const pt = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });
 const BERLIN = [13.405, 52.52];

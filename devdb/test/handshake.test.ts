@@ -1,16 +1,10 @@
 import net from 'node:net';
 import { BSON, Long, ObjectId } from 'bson';
 import { MongoServerError } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 /** Minimal wire client: sends raw frames, reads whole reply frames. */
 class RawClient {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Db, MongoClient, type MongoClientOptions, type ObjectId } from 'mongodb';
+import { afterAll, beforeAll } from 'vitest';
 import { type DevDbHandle, type DevDbOptions, startDevDb } from '../src/server.js';
 
 export interface TestServer {
@@ -29,6 +30,33 @@ export async function startTestServer(
       await client.close();
       await server.close();
     },
+  };
+}
+
+/**
+ * A test server for this file's tests: started before them, closed after them. Its members are read inside tests
+ * and hooks, once the server is up.
+ */
+export function useTestServer(): Omit<TestServer, 'close'> {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const running = (): TestServer => {
+    if (!started) throw new Error('The test server starts in beforeAll: use it inside a test or a hook.');
+    return started;
+  };
+  return {
+    get server() {
+      return running().server;
+    },
+    get client() {
+      return running().client;
+    },
+    db: (prefix?: string) => running().db(prefix),
   };
 }
 

@@ -1,14 +1,8 @@
 import { MongoBulkWriteError, MongoServerError, ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 async function caught(p: Promise<unknown>): Promise<MongoServerError> {
   const err = await p.then(

@@ -1,14 +1,8 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type AnyDoc, startTestServer, tempDir, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 const codeOf = (e: { code?: number }) => e.code;
 

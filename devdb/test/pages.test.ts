@@ -1,18 +1,12 @@
 import { ObjectId } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstSorted } from '../src/first-sorted.js';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
 // Pages sorted on an ObjectId or Date, and filters on ids, `$in` and ranges, take plain comparisons instead of
 // mingo over every document (src/first-sorted.ts, src/field-tests.ts); these pin that the answers stay mongod's.
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 const ids: ObjectId[] = Array.from({ length: 6 }, (_, i) => new ObjectId(`65a0000000000000000000${String(10 + i)}`));

@@ -1,14 +1,8 @@
 import { Binary, Decimal128, Double, Int32, Long, ObjectId, Timestamp, UUID } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnyDoc, startTestServer, type TestServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type AnyDoc, useTestServer } from './helpers.js';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 describe('BSON types', () => {
   it('round-trips values losslessly', async () => {

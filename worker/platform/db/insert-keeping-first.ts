@@ -3,8 +3,6 @@ import { encodedDocuments } from '../../../durable-objects/encoded-documents';
 import { type InsertReply, RETRYABLE_WRITE_CODES } from '../../../durable-objects/insert-reply';
 import { isDuplicateKey } from './errors';
 
-export type { InsertReply };
-
 /**
  * The server may or may not have stored the batch: it could not confirm the write concern, or its primary
  * stepped down or shut down mid-write. The driver's insertMany would have retried once; a raw command is not
