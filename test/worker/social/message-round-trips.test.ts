@@ -24,6 +24,12 @@ async function conversation(owner: TestAccount, others: TestAccount[]) {
   return new ObjectId(((await res.json()) as { _id: string })._id);
 }
 
+/** How many requests each rider's directory entry (their presence object) has answered so far. */
+function presenceRequests(riders: TestAccount[]): Promise<number[]> {
+  const entry = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
+  return Promise.all(riders.map(async (rider) => (await entry(rider).readCounters()).requests));
+}
+
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const connection = openRequestConnection(api.env);
   try {
@@ -106,9 +112,7 @@ describe('a direct message', () => {
   it("asks each participant's directory entry once for the delivery and the push decision together", async () => {
     const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
     const id = await conversation(ana, [ben]);
-    const entry = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
-    const asked = async () =>
-      Promise.all([ana, ben].map(async (rider) => (await entry(rider).readCounters()).requests));
+    const asked = () => presenceRequests([ana, ben]);
     await withStore(async (store) => {
       const sent = await sendMessage(store, id, new ObjectId(ana._id), 'one read each');
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
@@ -134,9 +138,7 @@ describe('a direct message', () => {
   it("sent through the route asks each participant's directory entry once, its background work included", async () => {
     const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
     const id = await conversation(ana, [ben]);
-    const entry = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
-    const asked = async () =>
-      Promise.all([ana, ben].map(async (rider) => (await entry(rider).readCounters()).requests));
+    const asked = () => presenceRequests([ana, ben]);
     const before = await asked();
     // api.fetch returns once the request's waitUntil work (the delivery and the push) has finished.
     const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
