@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
@@ -9,6 +7,7 @@ import { startDevDb } from '../../devdb/src/server';
 import type { ServerEvent, ServerEventName } from '../../durable-objects/realtime-events';
 import { directOptions, type WorkerBuild } from '../../scripts/workerd-direct-options';
 import { freePort, stopProcess } from '../e2e/processes';
+import { throwawayDir } from './throwaway-dir';
 
 // The real-time tests run the Worker in workerd and speak to it over TCP with an unmodified socket.io-client,
 // since the test pool cannot host a Node client. Tests serve one deploy bundle built for the run (`build`);
@@ -46,7 +45,8 @@ export interface RealtimeStackOptions {
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const devdb = await startDevDb({ port: 0, quiet: true });
-  const state = mkdtempSync(join(tmpdir(), 'rider-realtime-'));
+  // Durable Object state in memory where there is room: on disk, each presence write waits for a sync.
+  const state = throwawayDir('rider-realtime-');
   const port = await freePort();
   const devdbUri = devdb.uri.replace(/\/$/, '');
   const reachedAt = options.routeDatabase ? await options.routeDatabase(devdbUri) : devdbUri;
