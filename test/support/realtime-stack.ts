@@ -45,8 +45,6 @@ export interface RealtimeStackOptions {
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   const devdb = await startDevDb({ port: 0, quiet: true });
-  // Durable Object state in memory where there is room: on disk, each presence write waits for a sync.
-  const state = throwawayDir('rider-realtime-');
   const port = await freePort();
   const devdbUri = devdb.uri.replace(/\/$/, '');
   const reachedAt = options.routeDatabase ? await options.routeDatabase(devdbUri) : devdbUri;
@@ -60,10 +58,18 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
     ...options.vars,
   };
+  // Durable Object state in memory where there is room: on disk, each presence write waits for a sync.
+  const state = throwawayDir('rider-realtime-');
   let output = '';
-  const worker = options.build
-    ? await serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
-    : await startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk));
+  const worker = await (options.build
+    ? serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
+    : startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk))
+  ).catch(async (error) => {
+    // A stack that never started is never stopped: its database and state (in memory, often) go now.
+    await devdb.close();
+    rmSync(state, { recursive: true, force: true });
+    throw error;
+  });
   const url = `http://127.0.0.1:${port}`;
   const sockets: Socket[] = [];
 
