@@ -60,14 +60,18 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   };
   // Durable Object state in memory where there is room: on disk, each presence write waits for a sync.
   const state = throwawayDir('rider-realtime-');
+  /** What the stack holds besides the Worker: its database and its state folder (in memory, often). */
+  const release = async () => {
+    await devdb.close();
+    rmSync(state, { recursive: true, force: true });
+  };
   let output = '';
   const worker = await (options.build
     ? serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
     : startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk))
   ).catch(async (error) => {
-    // A stack that never started is never stopped: its database and state (in memory, often) go now.
-    await devdb.close();
-    rmSync(state, { recursive: true, force: true });
+    // A stack that never started is never stopped: what it holds goes now.
+    await release();
     throw error;
   });
   const url = `http://127.0.0.1:${port}`;
@@ -129,8 +133,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
       // Let the closes reach the Worker before it stops, so none is cut mid-proxy.
       await new Promise((resolve) => setTimeout(resolve, 200));
       await worker.stop();
-      await devdb.close();
-      rmSync(state, { recursive: true, force: true });
+      await release();
     },
   };
 }
