@@ -7,8 +7,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
-import { tokenCaller } from '../../platform/tokens/service';
-import { PUBLIC_OR_READER } from '../feed/reader';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { readCapped } from './body';
 import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
@@ -145,12 +144,13 @@ const serve = defineRoute({
   summary: 'A photo or video: public once attached to a post or profile, its owner only until then',
   description:
     'Send x-auth-token to read your own media not yet attached. Answers one byte range (206, video scrubbing; 416 when unsatisfiable) and If-None-Match (304).',
-  security: PUBLIC_OR_READER,
+  security: PUBLIC_OR_TOKEN,
   request: { params: MediaParam },
   responses: {
     200: { description: 'The file', content: binaryContent(SERVED_TYPES), headers: SERVE_HEADERS },
     206: { description: 'The byte range asked for', content: binaryContent(SERVED_TYPES), headers: RANGE_HEADERS },
     304: { description: 'Not modified: the ETag sent in If-None-Match still holds' },
+    ...OPTIONAL_TOKEN_REFUSALS,
     404: errorResponse('No such media, or not yours while unattached'),
     416: errorResponse(
       'The range asked for starts past the end',
@@ -220,7 +220,7 @@ export const mediaRoutes = createRouter<AppEnv>()
     return c.json(mediaView(c, outcome), 200);
   })
   .openapi(serve, async (c) => {
-    const readerId = (await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token')))?.userId ?? null;
+    const readerId = (await optionalCaller(c))?.userId ?? null;
     const found = await findServable(c.var.db, new ObjectId(c.req.valid('param').mediaId), readerId);
     if (!found) throw refusal(MEDIA_REFUSALS, 'not-found');
     const { media, isPublic } = found;
