@@ -104,10 +104,31 @@ describe('/feed', () => {
     expect(hidden).toEqual([]);
     expect(hiddenCounts).toEqual([]);
     expect(hiddenComments).toEqual([]);
-    // The blocked rider still receives the blocker's posts: blocking hides the blocked one's content.
-    const back = next(blocked.socket, 'post:created');
-    await post(blocker.token, 'still public');
-    expect((await back).post.text).toBe('still public');
+  });
+
+  it("never sends the blocked rider the blocker's posts or their counts either", async () => {
+    const [blocker, witness, blocked] = await Promise.all([
+      feedReader('Blocker'),
+      feedReader('Witness'),
+      feedReader('Blocked'),
+    ]);
+    expect(
+      (await stack.api(`/users/me/blocks/${blocked.id}`, { method: 'PUT', token: blocker.token })).status,
+    ).toBeLessThan(300);
+    const hidden = record(blocked.socket, 'post:created');
+    const hiddenCounts = record(blocked.socket, 'post:reactions');
+    const reached = next(witness.socket, 'post:created');
+    const stored = await post(blocker.token, 'not for the blocked rider');
+    await reached;
+    const counted = next(witness.socket, 'post:reactions');
+    await stack.api(`/feed/${stored._id}/reactions`, { method: 'PUT', token: witness.token, body: { type: 'love' } });
+    await counted;
+    // A later post by the witness reaches the blocked rider, after anything the earlier writes sent them.
+    const sentinel = next(blocked.socket, 'post:created');
+    await post(witness.token, 'after the others');
+    expect((await sentinel).post.text).toBe('after the others');
+    expect(hidden.map((event) => event.post.text)).toEqual(['after the others']);
+    expect(hiddenCounts).toEqual([]);
   });
 });
 
