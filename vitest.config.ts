@@ -98,6 +98,9 @@ function workerProject(
             EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
             // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
             WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
+            // Tests choose each request's address with cf-connecting-ip, as Cloudflare's edge would set it;
+            // test/worker/accounts/client-address.test.ts sets the other sources.
+            CLIENT_ADDRESS_SOURCE: 'cf-connecting-ip',
             // Test files register their riders from one address (none given), far past the hourly defaults;
             // test/worker/accounts/registration-limit.test.ts unsets both to test the defaults.
             REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',

@@ -22,6 +22,8 @@ export interface Env {
   /** Comma-separated Apple Services/Bundle ids accepted as audience. */
   APPLE_CLIENT_IDS?: string;
   APPLE_JWKS_URL?: string;
+  /** Where a request's client address comes from (worker/platform/http/client-address.ts, docs/deploy.md). */
+  CLIENT_ADDRESS_SOURCE?: string;
   /** Failed sign-ins allowed per client address per window; worker/platform/limits.ts holds the default. */
   SIGN_IN_MAX_FAILURES_PER_ADDRESS?: string;
   /** Registration attempts allowed per client address, and across the service, per hour; defaults in worker/platform/limits.ts. */
