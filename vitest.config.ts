@@ -105,6 +105,8 @@ function workerProject(
             // test/worker/accounts/registration-limit.test.ts unsets both to test the defaults.
             REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
             REGISTRATIONS_PER_HOUR: '1000000',
+            // Rider searches from one address too (none given); test/worker/social/rider-connections.test.ts sets it low.
+            RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE: '1000000',
             // Each request waits for its background work here, so legacy-token counts are written at once.
             LEGACY_USAGE_FLUSH_MS: '1',
           },

@@ -61,6 +61,9 @@ export interface Env {
   OPENAI_TIMEOUT_MS?: string;
   /** Companion chat messages per rider per minute; default in worker/platform/limits.ts. */
   COMPANION_MESSAGES_PER_MINUTE?: string;
+  /** Rider searches allowed per rider, and per client address, per minute; defaults in worker/platform/limits.ts. */
+  RIDER_SEARCHES_PER_MINUTE?: string;
+  RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE?: string;
   /** Community event submissions per rider per rolling 24 hours; default in worker/platform/limits.ts. */
   EVENT_SUBMISSIONS_PER_DAY?: string;
   /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/growth/version-policy/signing.ts). */
