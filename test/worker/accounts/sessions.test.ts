@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { decodeClaims, register } from '../../support/accounts';
 import { eventDoc, insertEvents } from '../../support/events';
+import { newSpot } from '../../support/feed';
 import { refresh, registerOptIn, sha256Hex, signInOptIn, signWith } from '../../support/sessions';
 import { createApi } from '../../support/worker-api';
 
@@ -206,6 +207,7 @@ describe('an optional x-auth-token on public reads', () => {
       `/api/users/${rider._id}/followers`,
       `/api/users/${rider._id}/following`,
       `/api/events/${event._id.toHexString()}`,
+      '/api/blog',
     ];
   }
   const read = (path: string, token?: string) =>
@@ -215,6 +217,13 @@ describe('an optional x-auth-token on public reads', () => {
     const paths = await publicReads();
     for (const path of paths) {
       expect((await read(path)).status, path).toBe(200);
+      const res = await read(path, 'garbage');
+      expect([path, res.status, await res.text()]).toEqual([path, 400, 'Invalid token.']);
+    }
+    // Admin views of public lists read the token only when asked for; a bad one is still refused as bad.
+    const spotId = await newSpot(api);
+    for (const path of [`/api/spots/${spotId}/stays?includeUnreviewed=true`, '/api/blog?status=draft']) {
+      expect((await read(path)).status, path).toBe(403);
       const res = await read(path, 'garbage');
       expect([path, res.status, await res.text()]).toEqual([path, 400, 'Invalid token.']);
     }

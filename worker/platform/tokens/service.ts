@@ -23,14 +23,6 @@ export async function accountForToken(store: Store, claims: TokenClaims): Promis
 
 export const isAdminAccount = (account: Pick<UserDoc, 'role'>): boolean => account.role === 'admin';
 
-/**
- * Whether an optional `x-auth-token` on a public route belongs to an account stored as admin
- * now. Any other caller, a bad token included, is the public: such routes refuse no token.
- */
-export async function tokenIsAdmin(env: Env, store: Store, token: string | undefined): Promise<boolean> {
-  return (await tokenCaller(env, store, token))?.isAdmin ?? false;
-}
-
 /** Who is acting on shared content: their id, and whether their stored role is admin now. */
 export type Caller = { userId: ObjectId; isAdmin: boolean };
 
