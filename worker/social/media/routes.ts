@@ -34,7 +34,7 @@ import {
   storePhoto,
 } from './service';
 import { PHOTO_TYPES, VIDEO_TYPES } from './sniff';
-import { mediaView, uploadView } from './views';
+import { mediaView, servedFileName, uploadView } from './views';
 
 const TAGS = ['media'];
 const MB = 1024 * 1024;
@@ -121,12 +121,19 @@ const complete = defineRoute({
   },
 });
 
+const SAFETY_HEADERS = {
+  'Content-Security-Policy': z.literal('sandbox').describe('opened directly, the file runs no script'),
+  'Content-Disposition': z.string().describe('inline; filename="<mediaId>.<jpg|png|webp|mp4|mov>"'),
+  'X-Content-Type-Options': z.literal('nosniff'),
+};
 const RANGE_HEADERS = z.object({
   'Content-Range': z.string().describe('bytes first-last/size'),
   ETag: z.string(),
   'Accept-Ranges': z.string(),
+  ...SAFETY_HEADERS,
 });
 const SERVE_HEADERS = z.object({
+  ...SAFETY_HEADERS,
   ETag: z.string(),
   'Cache-Control': z
     .string()
@@ -231,6 +238,9 @@ export const mediaRoutes = createRouter<AppEnv>()
           `public, max-age=${LIMITS.media.publicMaxAgeSeconds}`
         : 'private, no-store',
       'Accept-Ranges': 'bytes',
+      // Bytes a rider sent must never act as a page of this origin, even if a browser renders them as one.
+      'Content-Security-Policy': 'sandbox',
+      'Content-Disposition': `inline; filename="${servedFileName(media)}"`,
     };
     if (etagMatches(c.req.header('if-none-match'), media.etag)) return c.body(null, 304, headers);
     const ask = parseRange(c.req.header('range'), media.bytes);
