@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
@@ -9,7 +10,6 @@ import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { tokenCaller } from '../../platform/tokens/service';
 import { PUBLIC_OR_READER } from '../feed/reader';
-import { readCapped } from './body';
 import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
