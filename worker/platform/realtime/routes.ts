@@ -3,7 +3,8 @@ import { SHARD_HEADER, shardOfSession } from '../../../durable-objects/socket-se
 import type { AppEnv } from '../app-env';
 import { readCapped } from '../http/capped-body';
 import { ApiError } from '../http/errors';
-import { createRouter, defineRoute, errorResponse } from '../http/openapi';
+import { createRouter, defineRoute, errorResponse, RETRY_AFTER } from '../http/openapi';
+import { takeHandshakeAllowance } from './handshake-limit';
 import { roomSettings, shardCount, shardName } from './settings';
 
 // socket.io-client sends more query parameters than these (a timestamp `t`, its own `query` entries): all pass.
@@ -39,6 +40,14 @@ const connect = defineRoute({
       description: 'Polling: the open packet (handshake) or the packets sent since the last poll, separated by \\x1e',
     },
     400: badRequest,
+    429: errorResponse(
+      'Too many new sessions (either transport) from this client address this minute; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
+    503: errorResponse(
+      'The shard this new session went to is full; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
   },
 });
 
@@ -116,6 +125,7 @@ export const realtimeRoutes = createRouter<AppEnv>()
         details: [{ field: 'upgrade', message: 'header must be websocket' }],
       });
     }
+    if (sid === undefined) await takeHandshakeAllowance(c.env, c.req.raw);
     return toShard(c, shardFor(c, sid));
   })
   .openapi(send, async (c) => {
