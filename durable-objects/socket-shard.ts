@@ -40,6 +40,11 @@ export interface RoomSettings {
   pingTimeoutMs: number;
   maxPayloadBytes: number;
   typingTtlMs: number;
+  /** Sessions held before a new one is refused (503 with Retry-After of shardFullRetryAfterSeconds). */
+  sessionsPerShard: number;
+  shardFullRetryAfterSeconds: number;
+  /** A session that joined no namespace this long after its handshake is closed. */
+  connectTimeoutMs: number;
 }
 
 type Joined = { link: Link; nsp: Namespace; sid: string; userId: string };
@@ -65,6 +70,13 @@ const unknownSession = () =>
   Response.json(
     { error: 'Unknown or closed Engine.IO session: connect again.', details: [{ field: 'sid', message: 'unknown' }] },
     { status: 400 },
+  );
+
+/** What a new session gets when the shard already holds its most; socket.io-client reports the status. */
+const shardFull = (retryAfterSeconds: number) =>
+  Response.json(
+    { error: 'This real-time shard is full: connect again shortly.' },
+    { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } },
   );
 
 /**
@@ -161,6 +173,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private accept(request: Request): Promise<Response> {
     const query = new URL(request.url).searchParams;
     const sid = query.get('sid');
+    // Every socket counts, probes too: they are few and brief, and counting them needs no attachment read.
+    const { sessionsPerShard, shardFullRetryAfterSeconds } = this.settings();
+    if (!sid && this.ctx.getWebSockets().length + this.polling.size >= sessionsPerShard) {
+      return Promise.resolve(shardFull(shardFullRetryAfterSeconds));
+    }
     if (query.get('transport') === 'polling') {
       if (!sid) return this.openPolling(request);
       const session = this.polling.get(sid);
@@ -177,6 +194,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     server.serializeAttachment(attachment);
     server.send(this.openFrame(attachment.eid, []));
     await this.schedulePings();
+    await this.scheduleAlarm(attachment.connectedAt + this.settings().connectTimeoutMs);
     return switchTo(client);
   }
 
@@ -202,6 +220,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const attachment = this.newAttachment(request);
     this.polling.set(attachment.eid, new PollingSession(attachment, () => this.polling.delete(attachment.eid)));
     await this.schedulePings();
+    await this.scheduleAlarm(attachment.connectedAt + this.settings().connectTimeoutMs);
     return new Response(this.openFrame(attachment.eid, ['websocket']), { headers: TEXT });
   }
 
@@ -382,6 +401,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       }
       pongCheckAt = undefined;
     }
+    const unjoinedUntil = await this.closeUnjoined(links, now);
     // Pings keep their own cadence, however often typing indicators bring the alarm forward.
     if (pingDueAt <= now + ALARM_SLACK_MS) {
       // A probing WebSocket must hear nothing before its probe answer; it is pinged once it carries the session.
@@ -400,8 +420,27 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       live ? pingDueAt : Number.POSITIVE_INFINITY,
       live && pongCheckAt !== undefined ? pongCheckAt : Number.POSITIVE_INFINITY,
       nextTyping ?? Number.POSITIVE_INFINITY,
+      unjoinedUntil ?? Number.POSITIVE_INFINITY,
     );
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Closes the sessions (probes aside) that joined no namespace within connectTimeout, as Socket.IO's connectTimeout
+   * does, so a handshake that never authenticates holds no memory until a ping check. Answers when the next one
+   * left is due, or null.
+   */
+  private async closeUnjoined(links: Link[], now: number): Promise<number | null> {
+    const { connectTimeoutMs } = this.settings();
+    let next: number | null = null;
+    for (const link of links) {
+      const attachment = link.attachment();
+      if (attachment.probing || Object.keys(attachment.namespaces).length) continue;
+      const due = attachment.connectedAt + connectTimeoutMs;
+      if (due <= now + ALARM_SLACK_MS) await this.drop(link, 1008, 'no namespace joined in time');
+      else next = Math.min(next ?? due, due);
+    }
+    return next;
   }
 
   /** Starts the ping cadence for the first socket; later sockets join the running one. */

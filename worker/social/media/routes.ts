@@ -2,13 +2,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
-import { readCapped } from './body';
 import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
