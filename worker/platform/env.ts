@@ -94,6 +94,8 @@ export interface Env {
   /** Location hint for the gateway objects, near the cluster, e.g. `weur` (docs/data-path.md). */
   DB_GATEWAY_LOCATION?: string;
   DB_GATEWAY: DurableObjectNamespace<DbGateway>;
+  /** Workers Analytics Engine dataset of per-request data points (docs/operations.md); unbound, requests are only logged. */
+  METRICS?: AnalyticsEngineDataset;
   /** The previous JWT_SECRET during a rotation: it still verifies, never signs (docs/sessions.md). */
   JWT_SECRET_PREVIOUS?: string;
   /** HMAC key deriving a spent refresh token's successor (a secret; worker/accounts/sessions/refresh-token.ts). */

@@ -5,6 +5,7 @@ import { BoundedCache } from '../platform/bounded-cache';
 import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
+import { logError } from '../platform/ops/log-line';
 import { recordPresence, recordViewing, sendToRiders } from '../platform/realtime/directory';
 import { roomSettings } from '../platform/realtime/settings';
 import { MissingSettingError } from '../platform/setting-error';
@@ -41,7 +42,7 @@ export class SocketShard extends SocketShardBase<Env> {
         ? { userId: claims._id }
         : { refused: 'This account no longer exists or no longer accepts this token.' };
     } catch (error) {
-      console.error('realtime: a namespace connect could not be authenticated:', error);
+      logError('socket-shard: namespace connect', error);
       return { refused: unavailable(error) };
     }
   }
@@ -65,7 +66,7 @@ export class SocketShard extends SocketShardBase<Env> {
       await sendToRiders(this.env, found.peers, relayed);
       return null;
     } catch (error) {
-      console.error(`realtime: ${event.name} from ${from.userId} not relayed:`, error);
+      logError(`socket-shard: ${event.name} relay`, error);
       return unavailable(error);
     }
   }
@@ -74,7 +75,7 @@ export class SocketShard extends SocketShardBase<Env> {
     try {
       await recordPresence(this.env, userId, this.ctx.id.toString(), socketId, present);
     } catch (error) {
-      console.error(`realtime: presence of ${userId} not recorded:`, error);
+      logError('socket-shard: presence', error);
     }
   }
 
@@ -82,7 +83,7 @@ export class SocketShard extends SocketShardBase<Env> {
     try {
       await recordViewing(this.env, userId, this.ctx.id.toString(), socketId, conversationId, seq);
     } catch (error) {
-      console.error(`realtime: what ${userId} views was not recorded:`, error);
+      logError('socket-shard: viewing', error);
     }
   }
 

@@ -14,6 +14,8 @@ import {
 import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
+import { logError } from '../ops/log-line';
+import type { RequestTiming } from '../ops/request-timing';
 import { databaseName } from './database-name';
 import { mayRetry } from './gateway-retry';
 import { createStore, type Store } from './store';
@@ -71,7 +73,7 @@ function gatewaySettings(env: Env): GatewaySettings {
   return settings;
 }
 
-export function openGatewayStore(env: Env): Store {
+export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
   const { uri, db, count, spillAt } = gatewaySettings(env);
   const stubs: GatewayStub[] = [];
   const stub = (index: number): GatewayStub => {
@@ -104,14 +106,20 @@ export function openGatewayStore(env: Env): Store {
       const index = pickGateway(count, spillAt, avoid);
       inFlight[index] = (inFlight[index] ?? 0) + 1;
       let reply: GatewayReply;
+      const started = performance.now();
       try {
         reply = await stub(index).run(request);
+        if (timing) {
+          timing.gatewayMs += performance.now() - started;
+          timing.dbMs += reply.ms ?? 0;
+          timing.dbCalls += 1;
+        }
       } catch (err) {
         failedAt[index] = Date.now();
         // A broken stub stays broken: the next call gets a fresh one.
         delete stubs[index];
         if (attempt >= 1 || count < 2 || !mayRetry(method, values, err)) {
-          console.error(`database gateway ${index} failed: ${(err as Error).message}`);
+          logError(`db-gateway-${index}`, err);
           throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
         }
         avoid = index;
