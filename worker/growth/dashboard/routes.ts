@@ -4,7 +4,7 @@ import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
 import { pageAsset } from '../../platform/http/page-policy';
 import { admin } from '../../platform/middleware/admin';
-import { CHART_LIBRARY } from './chart-library';
+import { CHART_LIBRARY } from '../../platform/http/chart-library';
 import { CHART_LIBRARY_PATH, DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
 import { QualityQuery, QualityReport, RetentionQuery, RetentionReport, WprQuery, WprReport } from './schema';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from './service';
