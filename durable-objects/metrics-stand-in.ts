@@ -58,6 +58,7 @@ export class MetricsStandIn extends DurableObject {
       count++;
     if (count === 0) return;
     const dropped = this.points.splice(0, count).map((p) => p.key);
-    for (let i = 0; i < dropped.length; i += DELETE_BATCH) await this.ctx.storage.delete(dropped.slice(i, i + DELETE_BATCH));
+    for (let i = 0; i < dropped.length; i += DELETE_BATCH)
+      await this.ctx.storage.delete(dropped.slice(i, i + DELETE_BATCH));
   }
 }

@@ -9,7 +9,10 @@ export const STAND_IN_CLASS = 'MetricsStandIn';
 
 /** Miniflare options over wrangler.toml's (scripts/workerd-direct-options.ts): the stand-in bound, METRICS not. */
 export function localMetricsOptions(durableObjects: Record<string, unknown> = {}) {
-  return { durableObjects: { ...durableObjects, [STAND_IN_BINDING]: STAND_IN_CLASS }, analyticsEngineDatasets: undefined };
+  return {
+    durableObjects: { ...durableObjects, [STAND_IN_BINDING]: STAND_IN_CLASS },
+    analyticsEngineDatasets: undefined,
+  };
 }
 
 /** wrangler.toml's text for `wrangler dev`: its top-level METRICS dataset left out, the stand-in's binding added. */

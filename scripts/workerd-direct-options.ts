@@ -3,8 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Log, LogLevel, type Miniflare, type WorkerOptions } from 'miniflare';
-import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
 import { localMetricsOptions } from './local-metrics';
+import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
 
 type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
 

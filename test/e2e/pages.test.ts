@@ -125,7 +125,10 @@ describe('the operations page (/admin/ops)', () => {
     const { body } = await stack.api('/users', { body: { name: 'Ops admin', ...admin } });
     const client = new MongoClient(stack.databaseUri);
     try {
-      await client.db().collection('users').updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+      await client
+        .db()
+        .collection('users')
+        .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
     } finally {
       await client.close();
     }

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredDataPoint } from '../../../durable-objects/metrics-stand-in';
-import { nearestRank, requestFigures } from '../../../worker/platform/ops/request-figures';
+import { nearestRank, type RequestPoint, requestFigures } from '../../../worker/platform/ops/request-figures';
 
 const NOW = Date.parse('2026-12-04T12:00:00Z');
 const MINUTE = 60_000;
 
 /** A point laid out as worker/platform/ops/metrics.ts writes it. */
-const point = (route: string, status: number, durationMs: number, at = NOW - MINUTE, method = 'GET'): StoredDataPoint => ({
+const point = (route: string, status: number, durationMs: number, at = NOW - MINUTE, method = 'GET'): RequestPoint => ({
   at,
   blobs: [route, method, `${Math.floor(status / 100)}xx`],
   doubles: [durationMs, status, 0],
-  indexes: [route],
 });
 
 describe('nearestRank', () => {
@@ -34,7 +32,15 @@ describe('requestFigures', () => {
     ];
     const figures = requestFigures(points, NOW);
     expect(figures.routes).toEqual([
-      { method: 'GET', route: '/api/feed', requests: 20, p50Ms: 10, p95Ms: 19, serverErrorShare: 0, clientErrorShare: 0 },
+      {
+        method: 'GET',
+        route: '/api/feed',
+        requests: 20,
+        p50Ms: 10,
+        p95Ms: 19,
+        serverErrorShare: 0,
+        clientErrorShare: 0,
+      },
       {
         method: 'GET',
         route: '/api/feed/:postId',
@@ -44,7 +50,15 @@ describe('requestFigures', () => {
         serverErrorShare: 1 / 3,
         clientErrorShare: 1 / 3,
       },
-      { method: 'POST', route: '/api/feed/:postId', requests: 1, p50Ms: 3, p95Ms: 3, serverErrorShare: 0, clientErrorShare: 0 },
+      {
+        method: 'POST',
+        route: '/api/feed/:postId',
+        requests: 1,
+        p50Ms: 3,
+        p95Ms: 3,
+        serverErrorShare: 0,
+        clientErrorShare: 0,
+      },
     ]);
   });
 

@@ -13,7 +13,15 @@ const FIGURES = '/api/admin/ops/requests';
 interface Figures {
   source: string;
   note: string;
-  routes: { method: string; route: string; requests: number; p50Ms: number; p95Ms: number; serverErrorShare: number; clientErrorShare: number }[];
+  routes: {
+    method: string;
+    route: string;
+    requests: number;
+    p50Ms: number;
+    p95Ms: number;
+    serverErrorShare: number;
+    clientErrorShare: number;
+  }[];
   perMinute: { minute: string; requests: number; serverErrors: number }[];
 }
 
@@ -65,7 +73,10 @@ describe('/admin/ops figures from the local stand-in', () => {
 });
 
 describe('/admin/ops where the real binding is bound (production, staging)', () => {
-  const production = createApi('ops_page_production', { METRICS: new AnalyticsEngineStandIn(), METRICS_STAND_IN: undefined });
+  const production = createApi('ops_page_production', {
+    METRICS: new AnalyticsEngineStandIn(),
+    METRICS_STAND_IN: undefined,
+  });
 
   it('says the figures are in Analytics Engine, read with the SQL API queries of docs/operations.md, and shows none', async () => {
     const admin = await registerAdmin(production);

@@ -48,7 +48,9 @@ export function requestLog() {
 }
 
 /** The request's `waitUntil`, or none where there is no execution context (`app.request()` without one). */
-function waitUntilOf(c: { executionCtx: ExecutionContext }): ((work: Promise<unknown>) => void) | undefined {
+function waitUntilOf(c: {
+  executionCtx: { waitUntil(work: Promise<unknown>): void };
+}): ((work: Promise<unknown>) => void) | undefined {
   try {
     const ctx = c.executionCtx;
     return (work) => ctx.waitUntil(work);

@@ -7,7 +7,8 @@ export type RequestFiguresReport = RequestFigures & { source: 'local-stand-in' |
 const PRODUCTION_NOTE =
   'This Worker writes its request figures to Workers Analytics Engine (the METRICS binding), which only the SQL API reads: ' +
   'run the queries in docs/operations.md ("Metrics") for p50/p95 latency and error rates per route.';
-const LOCAL_NOTE = 'LOCAL: the last hour of requests the local metrics stand-in holds (durable-objects/metrics-stand-in.ts).';
+const LOCAL_NOTE =
+  'LOCAL: the last hour of requests the local metrics stand-in holds (durable-objects/metrics-stand-in.ts).';
 
 /** The last hour per route from the local stand-in, or, where none is bound, where production's figures are read. */
 export async function requestFiguresReport(env: Env, now: number): Promise<RequestFiguresReport> {

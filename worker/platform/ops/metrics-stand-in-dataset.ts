@@ -20,9 +20,13 @@ export function standInDataset(
     writeDataPoint(point: AnalyticsEngineDataPoint = {}) {
       const sent = standInOf(namespace)
         .write({
-          blobs: (point.blobs ?? []).map((b) => (b === null || typeof b === 'string' ? b : new TextDecoder().decode(b))),
+          blobs: (point.blobs ?? []).map((b) =>
+            b === null || typeof b === 'string' ? b : new TextDecoder().decode(b),
+          ),
           doubles: point.doubles ?? [],
-          indexes: (point.indexes ?? []).map((i) => (i === null || typeof i === 'string' ? i : new TextDecoder().decode(i))),
+          indexes: (point.indexes ?? []).map((i) =>
+            i === null || typeof i === 'string' ? i : new TextDecoder().decode(i),
+          ),
         })
         // A lost local point costs a figure on /admin/ops, never the request.
         .catch(() => undefined);

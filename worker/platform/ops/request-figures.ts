@@ -50,8 +50,8 @@ export function requestFigures(points: readonly RequestPoint[], now: number): Re
     const [route = '', method = ''] = point.blobs.map((b) => b ?? '');
     const [durationMs = 0, status = 0] = point.doubles;
     const key = `${method} ${route}`;
-    let entry = byRoute.get(key);
-    if (!entry) byRoute.set(key, (entry = { method, route, durations: [], s5: 0, s4: 0 }));
+    const entry = byRoute.get(key) ?? { method, route, durations: [], s5: 0, s4: 0 };
+    byRoute.set(key, entry);
     entry.durations.push(durationMs);
     if (status >= 500) entry.s5++;
     else if (status >= 400) entry.s4++;
