@@ -8,7 +8,14 @@ import {
   type RelayedClientEvent,
   type ServerEvent,
 } from './realtime-events';
-import { changeViewing, type NamespaceSession, type SocketAttachment } from './socket-attachment';
+import {
+  changeViewing,
+  type EndedTokens,
+  type NamespaceSession,
+  type SocketAttachment,
+  type SocketIdentity,
+  tokenEnded,
+} from './socket-attachment';
 import { answerClose } from './socket-close';
 import {
   ackFrame,
@@ -103,7 +110,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
 
   protected abstract settings(): RoomSettings;
   /** The rider a session token belongs to, or why a namespace is refused. */
-  protected abstract authenticate(token: string | null): Promise<{ userId: string } | { refused: string }>;
+  protected abstract authenticate(token: string | null): Promise<SocketIdentity | { refused: string }>;
   /** Carries out an event a client emitted; resolves to an error text for its acknowledgement, or null. */
   protected abstract onClientEvent(
     from: { userId: string; sid: string },
@@ -356,6 +363,25 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return absent;
   }
 
+  /**
+   * Closes the rider's connections here that joined with a token that no longer admits them: one signed below
+   * the account's token version now, or one of a revoked opt-in session. Answers how many were closed.
+   */
+  closeRider(userId: string, ended: EndedTokens): Promise<number> {
+    return this.counters.track(() => this.closeRiderHere(userId, ended));
+  }
+
+  private async closeRiderHere(userId: string, ended: EndedTokens): Promise<number> {
+    const revoked = new Set<Link>();
+    for (const entry of this.index().get(userId) ?? []) {
+      const joined = entry.link.attachment().namespaces[entry.nsp];
+      if (joined && tokenEnded(joined, ended)) revoked.add(entry.link);
+    }
+    // 1008 (policy violation): the client's token no longer admits it; a reconnect with it is refused at connect.
+    await Promise.all([...revoked].map((link) => this.drop(link, 1008, 'Session ended.')));
+    return revoked.size;
+  }
+
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */
   broadcast(event: ServerEvent, exceptUserIds: string[] = []): Promise<number> {
     return this.counters.track(() => this.broadcastHere(event, exceptUserIds));
@@ -491,7 +517,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     // Read again after the await: the client connects both namespaces at once.
     const attachment = link.attachment();
     const sid = newId();
-    attachment.namespaces[nsp] = { sid, userId: outcome.userId };
+    const session = outcome.sessionId ? { session: outcome.sessionId } : {};
+    attachment.namespaces[nsp] = { sid, userId: outcome.userId, tokenVersion: outcome.tokenVersion, ...session };
     if (!link.store(attachment)) return;
     this.joinedIndex = null;
     // Listed in the directory before the client hears it joined, so nothing sent to it after that is missed.

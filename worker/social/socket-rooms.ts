@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
+import type { SocketIdentity } from '../../durable-objects/socket-attachment';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
 import { BoundedCache } from '../platform/bounded-cache';
 import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
@@ -11,7 +12,7 @@ import { roomSettings } from '../platform/realtime/settings';
 import { MissingSettingError } from '../platform/setting-error';
 import { signingKeys } from '../platform/tokens/keys';
 import { accountForToken } from '../platform/tokens/service';
-import { verifyWithKeys } from '../platform/tokens/token';
+import { tokenVersionOf, verifyWithKeys } from '../platform/tokens/token';
 import { findConversationWithBlock } from './conversations/service';
 
 type Peers = { peers: string[] } | { refused: string };
@@ -30,16 +31,17 @@ export class SocketShard extends SocketShardBase<Env> {
     return roomSettings(this.env);
   }
 
-  protected async authenticate(token: string | null): Promise<{ userId: string } | { refused: string }> {
+  protected async authenticate(token: string | null): Promise<SocketIdentity | { refused: string }> {
     if (!token) return { refused: 'Authentication required: send the session token as auth.token.' };
     try {
       // The previous secret still verifies during a rotation (docs/sessions.md); an expired opt-in token is refused.
       const verified = await verifyWithKeys(token, signingKeys(this.env));
       if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
       const { claims } = verified;
-      const account = await this.withStore((store) => accountForToken(store, claims));
+      const account = await this.withStore((store) => accountForToken(store, verified));
+      const session = verified.sessionId ? { sessionId: verified.sessionId } : {};
       return account
-        ? { userId: claims._id }
+        ? { userId: claims._id, tokenVersion: tokenVersionOf(claims), ...session }
         : { refused: 'This account no longer exists or no longer accepts this token.' };
     } catch (error) {
       logError('socket-shard: namespace connect', error);
