@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
+import type { ShardFigure } from '../../durable-objects/shard-figures';
 import type { SocketIdentity } from '../../durable-objects/socket-attachment';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
 import { BoundedCache } from '../platform/bounded-cache';
@@ -7,6 +8,7 @@ import { openRequestConnection, type RequestConnection } from '../platform/db/co
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
 import { logError } from '../platform/ops/log-line';
+import { recordDelivery, recordRealtimeRefusal, recordShardSessions } from '../platform/ops/metrics';
 import { recordPresence, recordViewing, sendToRiders } from '../platform/realtime/directory';
 import { roomSettings } from '../platform/realtime/settings';
 import { MissingSettingError } from '../platform/setting-error';
@@ -87,6 +89,12 @@ export class SocketShard extends SocketShardBase<Env> {
     } catch (error) {
       logError('socket-shard: viewing', error);
     }
+  }
+
+  protected onFigure(figure: ShardFigure): void {
+    if (figure.kind === 'sessions') recordShardSessions(this.env, figure);
+    else if (figure.kind === 'delivery') recordDelivery(this.env, figure);
+    else recordRealtimeRefusal(this.env, figure);
   }
 
   /** The other participants, unless the conversation is not the rider's or a block stands between them (as REST refuses). */
