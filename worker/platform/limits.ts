@@ -483,6 +483,11 @@ export const LIMITS = {
   sessions: {
     /** Access token lifetime: the interface spec's target "an expiry such as one hour". ACCESS_TOKEN_TTL_S. */
     accessTokenTtlS: 3600,
+    /**
+     * Sessions revoked on their own an account remembers until their access tokens expire; more within one
+     * access-token lifetime end every token of the account instead (worker/accounts/sessions/service.ts).
+     */
+    revokedSessionsMax: 50,
     /** A session lives this long past its last refresh. REFRESH_TOKEN_TTL_DAYS. */
     refreshTokenTtlDays: 60,
     /** A spent refresh token retried this soon gets the same successor (a lost response). REFRESH_GRACE_S. */

@@ -28,5 +28,5 @@ export async function optionalCaller(
   const token = c.req.header('x-auth-token');
   if (!token) return null;
   const verified = await claimsOrInvalid(c.env, token);
-  return callerOf(await acceptedAccount(c.var.db, verified.claims));
+  return callerOf(await acceptedAccount(c.var.db, verified));
 }

@@ -30,3 +30,58 @@ export function recordRequest(env: Env | undefined, metric: RequestMetric, waitU
     indexes: [metric.route.slice(0, 96)],
   });
 }
+
+/**
+ * Real-time figures share the binding; their blob1 names the figure (`realtime.…`), which no route pattern starts
+ * with, so the request queries of docs/operations.md leave them out with `blob1 NOT LIKE 'realtime.%'`.
+ */
+export const REALTIME_FIGURE_PREFIX = 'realtime.';
+
+/**
+ * A shard's open sessions (WebSockets and polling sessions, what `REALTIME_SESSIONS_PER_SHARD` caps), written when
+ * one opens or closes and at every ping round, so a shard's latest point is its count now:
+ * blob1 `realtime.sessions`, blob2 shard index, double1 sessions; index1 `shard-<index>`, so sampling keeps every shard.
+ */
+export function recordShardSessions(env: Env | undefined, figure: { shard: number; sessions: number }): void {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}sessions`, String(figure.shard)],
+    doubles: [figure.sessions],
+    indexes: [`shard-${figure.shard}`],
+  });
+}
+
+/**
+ * One event sent by a shard: blob1 `realtime.deliveries`, blob2 event name, blob3 namespace, double1 sockets it was
+ * sent to (frames); index1 the event name.
+ */
+export function recordDelivery(env: Env | undefined, figure: { event: string; namespace: string; sockets: number }) {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}deliveries`, figure.event, figure.namespace],
+    doubles: [figure.sockets],
+    indexes: [figure.event],
+  });
+}
+
+/** Why a real-time client was turned away (docs/operations.md, Real-time figures). */
+export type RealtimeRefusalReason =
+  | 'handshake-rate-limited'
+  | 'shard-full'
+  | 'namespace-refused'
+  | 'invalid-namespace'
+  | 'payload-too-large';
+
+/**
+ * One refused client: blob1 `realtime.refusals`, blob2 reason, blob3 the refusal's own fixed text where it has
+ * several (a namespace connect), double1 what it was answered (HTTP status, WebSocket close code, 0 for a Socket.IO
+ * connect_error); index1 the reason.
+ */
+export function recordRealtimeRefusal(
+  env: Env | undefined,
+  figure: { reason: RealtimeRefusalReason; status: number; detail?: string },
+): void {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}refusals`, figure.reason, figure.detail ?? ''],
+    doubles: [figure.status],
+    indexes: [figure.reason],
+  });
+}

@@ -3,6 +3,7 @@ import type { Env } from '../env';
 import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { LIMITS } from '../limits';
+import { recordRealtimeRefusal } from '../ops/metrics';
 
 const { handshakeWindowMs } = LIMITS.realtime;
 
@@ -21,6 +22,7 @@ export async function takeHandshakeAllowance(env: Env, request: Request): Promis
   const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`realtime-handshake:${address}`));
   const decision = await limiter.consume(max, handshakeWindowMs);
   if (!decision.allowed) {
+    recordRealtimeRefusal(env, { reason: 'handshake-rate-limited', status: 429 });
     const wait = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     throw new ApiError(429, `Too many new real-time connections from this address. Try again in ${wait} seconds.`, {
       headers: { 'Retry-After': wait },
