@@ -84,4 +84,11 @@ describe('requestFigures', () => {
     expect(figures.routes).toEqual([]);
     expect(figures.perMinute.every((m) => m.requests === 0 && m.serverErrors === 0)).toBe(true);
   });
+
+  it('counts no real-time figure written to the same dataset as a request', () => {
+    const sessions = { at: NOW - MINUTE, blobs: ['realtime.sessions', '3'], doubles: [12] };
+    const figures = requestFigures([sessions, point('/api/feed', 200, 5)], NOW);
+    expect(figures.routes.map((r) => r.route)).toEqual(['/api/feed']);
+    expect(figures.perMinute.reduce((sum, m) => sum + m.requests, 0)).toBe(1);
+  });
 });

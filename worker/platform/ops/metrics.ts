@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { REALTIME_FIGURE_PREFIX } from './figure-names';
 import { standInDataset, type WaitUntil } from './metrics-stand-in-dataset';
 
 /**
@@ -30,12 +31,6 @@ export function recordRequest(env: Env | undefined, metric: RequestMetric, waitU
     indexes: [metric.route.slice(0, 96)],
   });
 }
-
-/**
- * Real-time figures share the binding; their blob1 names the figure (`realtime.…`), which no route pattern starts
- * with, so the request queries of docs/operations.md leave them out with `blob1 NOT LIKE 'realtime.%'`.
- */
-export const REALTIME_FIGURE_PREFIX = 'realtime.';
 
 /**
  * A shard's open sessions (WebSockets and polling sessions, what `REALTIME_SESSIONS_PER_SHARD` caps), written when
