@@ -24,3 +24,15 @@ export function leakedSecrets(lines: string[], secrets: Record<string, string>):
     .filter(([, secret]) => text.includes(secret.toLowerCase()))
     .map(([what]) => what);
 }
+
+/** The event lines (worker/platform/ops/log-line.ts `logEvent`) of one event among `lines`, parsed. */
+export function eventLines(lines: string[], event: string): Record<string, unknown>[] {
+  return lines.flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line);
+      return parsed?.kind === 'event' && parsed.event === event ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+}
