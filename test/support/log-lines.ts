@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
 /** Every console line the Worker writes while `capture` runs, as text, in order. */
-export async function captureLogLines(run: () => Promise<void>): Promise<string[]> {
+export async function captureLogLines(run: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const keep = (...args: unknown[]) => {
     lines.push(args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' '));

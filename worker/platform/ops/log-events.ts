@@ -10,7 +10,7 @@ export interface LogEventFields {
   'health.db-ping.failed': { error: string };
   'tokens.legacy-usage.failed': { days: number; requests: number; error: string };
   'push.viewers.unknown': { conversationId: string; error: string };
-  'push.message.failed': { messageId: string; conversationId?: string; error: string };
+  'push.message.failed': { messageId: string; conversationId: string; error: string };
   'push.web.redirected': { origin: string; serviceStatus: number };
   'push.web.hosts-unusable': { problem: string };
   'push.web.vapid-unusable': { problem: string; subscriptions: number };

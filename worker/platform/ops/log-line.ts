@@ -89,8 +89,8 @@ const FIXED_FIELDS = new Set(['time', 'level', 'kind', 'event', 'requestId']);
 
 /**
  * One line for a named event of LOG_EVENTS (worker/platform/ops/log-events.ts), at its level, with the id of the
- * request in scope and exactly the typed fields given: a field left undefined is left out, a text is redacted, and
- * no field can stand in for the fixed ones.
+ * request in scope and exactly the typed fields given: a text is redacted, and no field can stand in for the fixed
+ * ones.
  * @example logEvent('push.receipt.failed', { ticketId, code })
  */
 export function logEvent<E extends LogEventName>(event: E, fields: LogEventFields[E]): void {
@@ -104,7 +104,7 @@ export function logEvent<E extends LogEventName>(event: E, fields: LogEventField
     ...(requestId ? { requestId } : {}),
   };
   for (const [field, value] of Object.entries(fields)) {
-    if (value === undefined || FIXED_FIELDS.has(field)) continue;
+    if (FIXED_FIELDS.has(field)) continue;
     line[field] = typeof value === 'string' ? redacted(value) : value;
   }
   write(level, JSON.stringify(line));
