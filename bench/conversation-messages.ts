@@ -10,6 +10,7 @@
  * opcounters). The dev database's CPU per message is shown apart for each: it serves both and is counted for neither.
  * RUNS rounds alternate the two servers on the same warm processes; the figures printed are the medians.
  * Run: npx tsx bench/conversation-messages.ts   (CONVERSATIONS=20, MESSAGES=30 per conversation per run, RUNS=3)
+ * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate over one more project run and prints its top rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { startRealtimeStack } from '../test/support/realtime-stack.js';
 import { applyIndexes } from '../worker/data.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
 import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
+import { printProfile, profileIsolate } from './isolate-profile.js';
 import { percentile } from './local-stack.js';
 import { treeCpuSeconds } from './process-cpu.js';
 
@@ -204,6 +206,12 @@ async function main() {
           `run ${run + 1} ${server.name.padEnd(7)} p50 ${figures.p50.toFixed(1)} ms  p95 ${figures.p95.toFixed(1)} ms  ${figures.perSecond.toFixed(0)} msg/s  server CPU ${figures.serverCpuMs.toFixed(2)} ms/msg  devdb CPU ${figures.databaseCpuMs.toFixed(2)} ms/msg  db calls ${figures.databaseCalls.toFixed(2)}/msg  failures ${failures}`,
         );
       }
+    }
+    const profileFile = process.env.WORKER_PROFILE;
+    if (profileFile) {
+      const profiling = await profileIsolate(stack.inspectorPort!, profileFile);
+      await exchange(servers[0]!, MESSAGES);
+      printProfile(await profiling.stop(), CONVERSATIONS * MESSAGES, 'message', 30, profileFile);
     }
     const medians = (name: string) => {
       const list = runs.get(name)!;

@@ -1,6 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
+import { openGatewayStore } from '../../../worker/platform/db/gateway-store';
+import { writeInOrder } from '../../../worker/platform/db/in-order';
 import type { Store } from '../../../worker/platform/db/store';
 import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/directory';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
@@ -39,7 +41,65 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A gateway store whose calls to the gateway objects are recorded by method (`run`, `runInOrder`), each passed on
+ * unchanged to the real object: how a test holds a path to its gateway hops.
+ */
+function countingGatewayStore(): { store: Store; hops: string[] } {
+  const hops: string[] = [];
+  const namespace = api.env.DB_GATEWAY;
+  const counted = {
+    idFromName: (name: string) => namespace.idFromName(name),
+    get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+      const stub = namespace.get(id, options) as unknown as Record<string, (...args: unknown[]) => unknown>;
+      return new Proxy(stub, {
+        get: (target, method) =>
+          typeof method === 'string' && (method === 'run' || method === 'runInOrder')
+            ? (...args: unknown[]) => {
+                hops.push(method);
+                return target[method]!(...args);
+              }
+            : Reflect.get(target, method),
+      });
+    },
+  };
+  return { store: openGatewayStore({ ...api.env, DB_GATEWAY: counted as unknown as typeof namespace }), hops };
+}
+
 describe('a direct message', () => {
+  it('reaches the gateway in two calls: the conversation with its blocks, then the message and the conversation write together', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const { store, hops } = countingGatewayStore();
+    const sent = await sendMessage(store, id, new ObjectId(ana._id), 'two hops');
+    if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+    expect(hops).toEqual(['run', 'runInOrder']);
+    const stored = await store.conversations.findOne({ _id: id });
+    expect(stored?.lastMessageId?.toHexString()).toBe(sent.message._id.toHexString());
+    expect(await store.dm_messages.countDocuments({ _id: sent.message._id })).toBe(1);
+  });
+
+  it('stored with operations in one gateway call runs none after a failed one, and rejects with its error', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const taken = new ObjectId();
+    const doc = (_id: ObjectId) => ({
+      _id,
+      conversationId: id,
+      userId: new ObjectId(ana._id),
+      text: 'x',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const { store } = countingGatewayStore();
+    await store.dm_messages.insertOne(doc(taken));
+    const after = new ObjectId();
+    await expect(
+      writeInOrder(store, [(s) => s.dm_messages.insertOne(doc(taken)), (s) => s.dm_messages.insertOne(doc(after))]),
+    ).rejects.toMatchObject({ code: 11000 });
+    expect(await store.dm_messages.countDocuments({ _id: after })).toBe(0);
+  });
+
   it('is stored in three operations: the conversation with its blocks, the message, one write of the conversation', async () => {
     const [ana, ben] = [await register(api), await register(api)];
     const id = await conversation(ana, [ben]);
