@@ -98,10 +98,15 @@ function workerProject(
             EXPO_PUSH_URL: `${inject('standInsUrl')}/expo-push/default`,
             // Web push subscriptions point at the local push-service stand-in (test/support/web-push-stand-in.ts).
             WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
+            // Tests choose each request's address with cf-connecting-ip, as Cloudflare's edge would set it;
+            // test/worker/accounts/client-address.test.ts sets the other sources.
+            CLIENT_ADDRESS_SOURCE: 'cf-connecting-ip',
             // Test files register their riders from one address (none given), far past the hourly defaults;
             // test/worker/accounts/registration-limit.test.ts unsets both to test the defaults.
             REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
             REGISTRATIONS_PER_HOUR: '1000000',
+            // Rider searches from one address too (none given); test/worker/social/rider-connections.test.ts sets it low.
+            RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE: '1000000',
             // Each request waits for its background work here, so legacy-token counts are written at once.
             LEGACY_USAGE_FLUSH_MS: '1',
           },

@@ -101,6 +101,9 @@ function startWorker(uri: string, dbName: string): void {
           MONGODB_URI: uri,
           MONGODB_DB: dbName,
           VOICE_URL: config.voiceUrl,
+          // Today's local behaviour, said out loud: Miniflare fills cf-connecting-ip with the socket's address when a
+          // client sends none, and believes one that does; fine on 127.0.0.1, not for a port others reach (docs/deploy.md).
+          CLIENT_ADDRESS_SOURCE: 'cf-connecting-ip',
           // The local stack is local: web push subscriptions may point at a push-service stand-in on this machine.
           WEB_PUSH_LOCAL_ENDPOINTS: 'allow',
         }),

@@ -22,6 +22,8 @@ export interface Env {
   /** Comma-separated Apple Services/Bundle ids accepted as audience. */
   APPLE_CLIENT_IDS?: string;
   APPLE_JWKS_URL?: string;
+  /** Where a request's client address comes from (worker/platform/http/client-address.ts, docs/deploy.md). */
+  CLIENT_ADDRESS_SOURCE?: string;
   /** Failed sign-ins allowed per client address per window; worker/platform/limits.ts holds the default. */
   SIGN_IN_MAX_FAILURES_PER_ADDRESS?: string;
   /** Registration attempts allowed per client address, and across the service, per hour; defaults in worker/platform/limits.ts. */
@@ -59,6 +61,9 @@ export interface Env {
   OPENAI_TIMEOUT_MS?: string;
   /** Companion chat messages per rider per minute; default in worker/platform/limits.ts. */
   COMPANION_MESSAGES_PER_MINUTE?: string;
+  /** Rider searches allowed per rider, and per client address, per minute; defaults in worker/platform/limits.ts. */
+  RIDER_SEARCHES_PER_MINUTE?: string;
+  RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE?: string;
   /** Community event submissions per rider per rolling 24 hours; default in worker/platform/limits.ts. */
   EVENT_SUBMISSIONS_PER_DAY?: string;
   /** Private P-256 JWK (JSON) signing the mobile version policy (a secret; worker/growth/version-policy/signing.ts). */

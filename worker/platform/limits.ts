@@ -15,7 +15,21 @@ export const LIMITS = {
   /** Longest free-text search string. */
   searchQueryMax: 200,
   /** Rider search (docs/connections.md): the shortest query, so one letter never scans every account. */
-  riderSearch: { queryMin: 2 },
+  riderSearch: {
+    queryMin: 2,
+    /** Counting window of the search limits (worker/social/profiles/search-limit.ts). */
+    windowMs: 60 * 1000,
+    /**
+     * Per rider: a search box asking on each keystroke a rider types stays far below it, a script walking the
+     * directory does not. RIDER_SEARCHES_PER_MINUTE overrides it.
+     */
+    perRider: 60,
+    /**
+     * Per client address, higher: many riders share one (carriers, campuses), and one script's many accounts
+     * behind an address still meet it. RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE overrides it.
+     */
+    perAddress: 600,
+  },
   /** bcrypt cost (interface spec: salt rounds 10). */
   bcryptRounds: 10,
   /** Retry-After on a 503 while the database is unreachable: long enough for a restart, short for a blip. */

@@ -120,6 +120,60 @@ describe('your account', () => {
     expect(await patched.json()).toMatchObject({ name: 'New Name', imageUri: 'https://img.example.com/me.png' });
   });
 
+  it('takes only an http(s) imageUri, on /me and /:id, naming the field and keeping the stored one', async () => {
+    const account = await register(api);
+    const kept = 'https://img.example.com/kept.png';
+    const set = await api.fetch('/api/users/me', {
+      method: 'PATCH',
+      headers: { 'x-auth-token': account.token },
+      json: { imageUri: kept },
+    });
+    expect(set.status).toBe(200);
+    for (const imageUri of [
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'file:///etc/passwd',
+      'ftp://x.example/a.png',
+    ]) {
+      const viaMe = await api.fetch('/api/users/me', {
+        method: 'PATCH',
+        headers: { 'x-auth-token': account.token },
+        json: { imageUri },
+      });
+      expect(viaMe.status).toBe(400);
+      expect((await viaMe.json<any>()).details).toEqual([expect.objectContaining({ field: 'imageUri' })]);
+      const viaId = await api.fetch(`/api/users/${account._id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${account.token}` },
+        json: { imageUri },
+      });
+      expect(viaId.status).toBe(400);
+      expect((await viaId.json<any>()).details).toEqual([expect.objectContaining({ field: 'imageUri' })]);
+    }
+    const stored = await api.db((db) => db.collection('users').findOne({ email: account.email }));
+    expect(stored!.imageUri).toBe(kept);
+  });
+
+  it('serves a stored imageUri that is not http(s) as no picture, to the owner, to other riders and in the token', async () => {
+    const account = await register(api);
+    await api.db((db) =>
+      db.collection('users').updateOne({ email: account.email }, { $set: { imageUri: 'javascript:alert(1)' } }),
+    );
+    const me = await api.fetch('/api/users/me', { headers: { 'x-auth-token': account.token } });
+    expect(await me.json()).not.toHaveProperty('imageUri');
+    const viewer = await register(api);
+    const profile = await api.fetch(`/api/users/${account._id}/profile`, { headers: { 'x-auth-token': viewer.token } });
+    expect((await profile.json<any>()).user).toEqual({ _id: account._id, name: expect.any(String) });
+    const signIn = await api.fetch('/api/auth', {
+      method: 'POST',
+      headers: { 'cf-connecting-ip': '10.99.0.1' },
+      json: { email: account.email, password: account.password },
+    });
+    const body = await signIn.json<any>();
+    expect(body.user).not.toHaveProperty('imageUri');
+    expect(decodeClaims(body.token).imageUri).toBe('');
+  });
+
   it('refuses fields that are not yours to change on /me', async () => {
     const account = await register(api);
     const res = await api.fetch('/api/users/me', {

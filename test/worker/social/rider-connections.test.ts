@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../worker/platform/limits';
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, type TestAccount } from '../../support/accounts';
 import { call, everyPage } from '../../support/content';
@@ -79,6 +80,49 @@ describe('rider search', () => {
       expect(res.status).toBe(400);
       expect((await res.json<{ details: { field: string }[] }>()).details.map((d) => d.field)).toEqual(['q']);
     }
+  });
+});
+
+describe('rider search limits', () => {
+  // The suite raises the per-address count (vitest.config.ts); this one sets both low to reach them fast.
+  const limited = createApi('rider-search-limit', {
+    RIDER_SEARCHES_PER_MINUTE: '5',
+    RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE: '8',
+  });
+  const octet = () => Math.floor(Math.random() * 250);
+  const randomIp = () => `10.${octet()}.${octet()}.${octet()}`;
+  const search = (on: typeof api, as: TestAccount, ip: string) =>
+    on.fetch('/api/users/search?q=kai', { headers: { 'x-auth-token': as.token, 'cf-connecting-ip': ip } });
+  const statusesOf = async (on: typeof api, as: TestAccount, ip: string, count: number) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i++) statuses.push((await search(on, as, ip)).status);
+    return statuses;
+  };
+
+  it(`refuses a rider's search past ${LIMITS.riderSearch.perRider} a minute with 429 and Retry-After, from any address`, async () => {
+    const rider = await register(api);
+    const ip = randomIp();
+    const allowed = await Promise.all(
+      Array.from({ length: LIMITS.riderSearch.perRider }, () => search(api, rider, ip)),
+    );
+    expect(allowed.every((res) => res.status === 200)).toBe(true);
+    const refused = await search(api, rider, randomIp());
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(LIMITS.riderSearch.windowMs / 1000);
+    expect((await refused.json<{ error: string }>()).error).toMatch(/Too many searches/);
+    expect((await search(api, await register(api), randomIp())).status).toBe(200);
+  });
+
+  it('refuses every rider of an address past its per-address count, and only that address', async () => {
+    const ip = randomIp();
+    const [first, second, third] = [await register(limited), await register(limited), await register(limited)];
+    expect(await statusesOf(limited, first, ip, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(await statusesOf(limited, first, randomIp(), 1)).toEqual([429]);
+    expect(await statusesOf(limited, second, ip, 4)).toEqual([200, 200, 200, 429]);
+    expect((await search(limited, third, ip)).status).toBe(429);
+    expect((await search(limited, third, randomIp())).status).toBe(200);
   });
 });
 

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../platform/app-env';
+import { clientAddress } from '../../platform/http/client-address';
 import { ApiError } from '../../platform/http/errors';
 import { verifyPassword } from '../../platform/tokens/password';
-import { clientIp, underSignInLimit } from '../sign-in/sign-in-limit';
+import { underSignInLimit } from '../sign-in/sign-in-limit';
 
 export const WRONG_PASSWORD = 'Current password is incorrect.';
 
@@ -12,7 +13,7 @@ export async function checkCurrentPassword(
   account: { email: string; password: string },
   given: string,
 ): Promise<void> {
-  const address = clientIp((name) => c.req.header(name));
+  const address = clientAddress(c.env, c.req.raw);
   const wrong = await underSignInLimit(
     c.env,
     account.email,

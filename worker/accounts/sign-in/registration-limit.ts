@@ -2,10 +2,10 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../platform/app-env';
 import { positiveIntSetting } from '../../platform/config';
 import type { Env } from '../../platform/env';
+import { clientAddress } from '../../platform/http/client-address';
 import { ApiError } from '../../platform/http/errors';
 import { LIMITS } from '../../platform/limits';
 import { addressNetwork } from './address-network';
-import { clientIp } from './sign-in-limit';
 
 const { windowMs } = LIMITS.registration;
 
@@ -43,9 +43,6 @@ function tooMany(reason: string, retryAfterMs: number): ApiError {
  */
 export const registrationLimit = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    await takeRegistrationAllowance(
-      c.env,
-      clientIp((name) => c.req.header(name)),
-    );
+    await takeRegistrationAllowance(c.env, clientAddress(c.env, c.req.raw));
     await next();
   });

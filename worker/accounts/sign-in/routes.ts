@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { AppEnv } from '../../platform/app-env';
 import { requireSetting } from '../../platform/config';
+import { clientAddress } from '../../platform/http/client-address';
 import { ApiError } from '../../platform/http/errors';
 import {
   createRouter,
@@ -35,7 +36,7 @@ import {
 } from './schema';
 import { type IdentityRefusal, type IdentitySignIn, signInWithApple, signInWithGoogle } from './service';
 import { sessionBody } from './session-response';
-import { clientIp, underSignInLimit } from './sign-in-limit';
+import { underSignInLimit } from './sign-in-limit';
 
 // Same answer for an unknown email and a wrong password: no probing for accounts.
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -164,15 +165,10 @@ export const signInRoutes = createRouter<AppEnv>()
   .openapi(passwordSignIn, async (c) => {
     const { email, password } = c.req.valid('json');
     const found: { user?: UserDoc | null } = {};
-    const wrong = await underSignInLimit(
-      c.env,
-      email,
-      clientIp((name) => c.req.header(name)),
-      async () => {
-        found.user = await findUserByEmail(c.var.db, email);
-        return !(await verifyPassword(password, found.user?.password));
-      },
-    );
+    const wrong = await underSignInLimit(c.env, email, clientAddress(c.env, c.req.raw), async () => {
+      found.user = await findUserByEmail(c.var.db, email);
+      return !(await verifyPassword(password, found.user?.password));
+    });
     if (wrong || !found.user) throw new ApiError(400, INVALID_CREDENTIALS);
     return c.json(await withSession(c, found.user), 200);
   })

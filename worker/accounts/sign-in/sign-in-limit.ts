@@ -67,8 +67,3 @@ export async function underSignInLimit(
   }
   return failed;
 }
-
-/** The client's address as Cloudflare reports it; requests without one share a bucket. */
-export function clientIp(header: (name: string) => string | undefined): string {
-  return header('cf-connecting-ip')?.trim() || 'unknown';
-}

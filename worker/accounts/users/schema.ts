@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { IdString } from '../../platform/http/ids';
 import { PageQuery } from '../../platform/http/pagination';
 import { queryText } from '../../platform/http/text';
+import { WebUrl } from '../../platform/http/web-url';
 import { LIMITS } from '../../platform/limits';
 
 /** Emails are compared and stored trimmed and lower-cased. */
@@ -18,12 +19,11 @@ export const Password = z
   .max(LIMITS.password.max, `must be at most ${LIMITS.password.max} characters`);
 
 export const Name = z.string().trim().min(LIMITS.name.min, 'must not be empty').max(LIMITS.name.max);
-const ImageUri = z.url({ message: 'must be a URL' }).max(LIMITS.urlMax);
 
 export const UpdateMeBody = z
   .object({
     name: Name.optional(),
-    imageUri: ImageUri.optional(),
+    imageUri: WebUrl.optional(),
     imageMediaId: IdString.optional().describe(
       'a photo you uploaded (POST /api/media): becomes your picture, and imageUri its URL',
     ),
@@ -36,7 +36,7 @@ export const UpdateMeBody = z
 export const UpdateUserBody = z
   .object({
     name: Name.optional(),
-    imageUri: ImageUri.optional(),
+    imageUri: WebUrl.optional(),
     email: Email.optional(),
     currentPassword: z
       .string()

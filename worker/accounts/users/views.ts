@@ -1,14 +1,16 @@
+import { shownWebUrl } from '../../platform/http/web-url';
 import type { UserDoc } from '../documents';
 import { addressProved } from './address-proof';
 
 /** The account as its owner or an admin sees it. Password hashes never leave the service. */
 export function userView(user: Omit<UserDoc, 'password'>) {
+  const imageUri = shownWebUrl(user.imageUri);
   return {
     _id: user._id.toHexString(),
     name: user.name,
     email: user.email,
     emailVerified: addressProved(user),
-    ...(user.imageUri ? { imageUri: user.imageUri } : {}),
+    ...(imageUri ? { imageUri } : {}),
     role: user.role === 'admin' ? ('admin' as const) : null,
     ...(user.subscription
       ? {
@@ -30,7 +32,8 @@ export type UserView = ReturnType<typeof userView>;
 
 /** Another rider, as the product decisions define a public user. */
 export function publicUserView(user: Pick<UserDoc, '_id' | 'name' | 'imageUri'>) {
-  return { _id: user._id.toHexString(), name: user.name, ...(user.imageUri ? { imageUri: user.imageUri } : {}) };
+  const imageUri = shownWebUrl(user.imageUri);
+  return { _id: user._id.toHexString(), name: user.name, ...(imageUri ? { imageUri } : {}) };
 }
 
 export type PublicUserView = ReturnType<typeof publicUserView>;

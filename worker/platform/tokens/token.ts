@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Collections } from '../db/collections';
+import { shownWebUrl } from '../http/web-url';
 
 /** The account as the accounts domain stores it: its `users` collection, declared there. */
 type UserDoc = Collections['users'];
@@ -52,7 +53,7 @@ export function claimsFor(
     _id: user._id.toHexString(),
     name: user.name,
     email: user.email,
-    imageUri: user.imageUri ?? '',
+    imageUri: shownWebUrl(user.imageUri) ?? '',
     role: user.role === 'admin' ? 'admin' : null,
     ...(user.tokenVersion ? { tv: user.tokenVersion } : {}),
   };

@@ -3,15 +3,17 @@ import { PublicUser } from '../../accounts/users/schema';
 import { publicUsers } from '../../accounts/users/service';
 import { publicUserView } from '../../accounts/users/views';
 import type { AppEnv } from '../../platform/app-env';
-import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
+import { createRouter, defineRoute, errorResponse, jsonResponse, RETRY_AFTER } from '../../platform/http/openapi';
 import { pageOf, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
+import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { PUBLIC_OR_READER, readerOf } from '../feed/reader';
 import { reachable } from '../follows/reach';
 import { FOLLOW_REFUSALS } from '../follows/refusals';
 import { RiderParam } from '../follows/schema';
 import { RiderProfile, RiderSearchQuery } from './schema';
+import { riderSearchLimit } from './search-limit';
 import { profileOf, searchRiders } from './service';
 
 const TAGS = ['connections'];
@@ -21,13 +23,16 @@ const search = defineRoute({
   path: '/search',
   tags: TAGS,
   summary: 'Find riders by name: each word typed is the start of a word of their name',
-  description:
-    'Any case, accents ignored (`jose ram` finds José Ramírez; `mirez` does not). Never by email; riders you blocked or who blocked you are left out. Newest account first.',
-  middleware: [auth()] as const,
+  description: `Any case, accents ignored (\`jose ram\` finds José Ramírez; \`mirez\` does not). Never by email; riders you blocked or who blocked you are left out. Newest account first. At most ${LIMITS.riderSearch.perRider} searches a minute per rider and ${LIMITS.riderSearch.perAddress} per client address (settings RIDER_SEARCHES_PER_MINUTE, RIDER_SEARCHES_PER_ADDRESS_PER_MINUTE); then 429 with Retry-After.`,
+  middleware: [auth(), riderSearchLimit()] as const,
   request: { query: RiderSearchQuery },
   responses: {
     200: jsonResponse(pageOf(PublicUser), 'A page of riders'),
     400: errorResponse('q shorter than 2 characters or without a letter or digit'),
+    429: errorResponse(
+      'Too many searches this minute, by you or from your address; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
   },
 });
 
