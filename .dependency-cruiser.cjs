@@ -67,25 +67,32 @@ module.exports = {
       from: { path: BASE },
       to: { path: '^worker/', pathNot: BASE },
     },
+    {
+      name: 'ops-above-base-only',
+      severity: 'error',
+      comment: 'The logger and metrics writer sit just above the base, so every layer may log.',
+      from: { path: '^worker/platform/ops/' },
+      to: { path: '^worker/', pathNot: `^worker/platform/ops/|${BASE}` },
+    },
     // The lower layers are allow-lists, so a platform folder added later is above them without naming it here.
     {
       name: 'db-and-http-below-tokens',
       severity: 'error',
       from: { path: '^worker/platform/(db|http)/' },
-      to: { path: '^worker/', pathNot: `^worker/platform/(db|http)/|${BASE}` },
+      to: { path: '^worker/', pathNot: `^worker/platform/(db|http|ops)/|${BASE}` },
     },
     {
       name: 'tokens-below-middleware',
       severity: 'error',
       from: { path: '^worker/platform/tokens/' },
-      to: { path: '^worker/', pathNot: `^worker/platform/(tokens|db|http)/|${BASE}` },
+      to: { path: '^worker/', pathNot: `^worker/platform/(tokens|db|http|ops)/|${BASE}` },
     },
     {
       name: 'middleware-below-the-rest',
       severity: 'error',
       comment: 'A check that needs a query of its own takes it as an option or lives where the query does.',
       from: { path: '^worker/platform/middleware/' },
-      to: { path: '^worker/', pathNot: `^worker/platform/(middleware|tokens|db|http)/|${BASE}` },
+      to: { path: '^worker/', pathNot: `^worker/platform/(middleware|tokens|db|http|ops)/|${BASE}` },
     },
     {
       name: 'durable-objects-below-worker',

@@ -62,7 +62,8 @@ export const VALUE_ARGUMENTS: Record<string, number> = {
   command: 1,
 };
 
-export type GatewayReply = { ok: Carried } | { error: Uint8Array };
+/** An operation's result or error, with the milliseconds the gateway object spent on it in the driver. */
+export type GatewayReply = ({ ok: Carried } | { error: Uint8Array }) & { ms?: number };
 
 function carry(value: unknown, ignoreUndefined: boolean): Carried {
   const plain = plainCopy(value, ignoreUndefined);

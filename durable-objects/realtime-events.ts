@@ -53,11 +53,11 @@ export interface MessagePayload {
 
 /** What the server emits on /feed. */
 export type FeedEvent =
-  /** A new post, to every connected rider but those who blocked its author. */
+  /** A new post, to every connected rider but those on either side of a block with its author. */
   | { namespace: '/feed'; name: 'post:created'; payload: { post: PostPayload } }
   /** A post deleted by its author or removed by an admin. */
   | { namespace: '/feed'; name: 'post:removed'; payload: { postId: string } }
-  /** A post's reaction counts after a reaction was added, switched or taken back. */
+  /** A post's reaction counts after a reaction was added, switched or taken back; not to those on either side of a block with its author. */
   | { namespace: '/feed'; name: 'post:reactions'; payload: { postId: string; counts: ReactionCountsPayload } }
   /** A comment on one of your posts, to you alone. */
   | { namespace: '/feed'; name: 'comment:created'; payload: { postId: string; comment: CommentPayload } }

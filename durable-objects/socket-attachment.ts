@@ -4,6 +4,10 @@ import type { Namespace } from './realtime-events';
 export interface NamespaceSession {
   sid: string;
   userId: string;
+  /** The opt-in session of the token it joined with, so revoking that session alone closes it. */
+  session?: string;
+  /** The account's token version the token was signed at, so ending every earlier token closes it. */
+  tokenVersion?: number;
   /** The conversation the client says it shows on screen (`conversation:viewing`, /messages only). */
   viewing?: string;
 }
@@ -38,3 +42,17 @@ export function changeViewing(
   attachment.viewingSeq = (attachment.viewingSeq ?? 0) + 1;
   return { userId: session.userId, seq: attachment.viewingSeq };
 }
+
+/** Who a namespace connect admitted: the rider, and what their token was signed under. */
+export interface SocketIdentity {
+  userId: string;
+  tokenVersion: number;
+  sessionId?: string;
+}
+
+/** Tokens that stopped admitting a rider: every one signed below the account's version now, or one opt-in session's. */
+export type EndedTokens = { belowVersion: number } | { session: string };
+
+/** Whether a namespace joined with this token must close (sockets joined before versions were kept count as 0). */
+export const tokenEnded = (joined: NamespaceSession, ended: EndedTokens): boolean =>
+  'session' in ended ? joined.session === ended.session : (joined.tokenVersion ?? 0) < ended.belowVersion;

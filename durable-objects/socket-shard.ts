@@ -8,7 +8,15 @@ import {
   type RelayedClientEvent,
   type ServerEvent,
 } from './realtime-events';
-import { changeViewing, type NamespaceSession, type SocketAttachment } from './socket-attachment';
+import type { ShardFigure } from './shard-figures';
+import {
+  changeViewing,
+  type EndedTokens,
+  type NamespaceSession,
+  type SocketAttachment,
+  type SocketIdentity,
+  tokenEnded,
+} from './socket-attachment';
 import { answerClose } from './socket-close';
 import {
   ackFrame,
@@ -30,7 +38,7 @@ import {
 } from './socket-io-frames';
 import type { Link } from './socket-link';
 import { PAYLOAD_SEPARATOR, PollingSession } from './socket-polling';
-import { newSessionId, SHARD_HEADER } from './socket-session-id';
+import { newSessionId, SHARD_HEADER, shardOfSession } from './socket-session-id';
 import { attachmentOf, storeAttachment, webSocketLink } from './socket-websocket';
 import { type TypingEntry, TypingLedger } from './typing-ledger';
 
@@ -40,6 +48,11 @@ export interface RoomSettings {
   pingTimeoutMs: number;
   maxPayloadBytes: number;
   typingTtlMs: number;
+  /** Sessions held before a new one is refused (503 with Retry-After of shardFullRetryAfterSeconds). */
+  sessionsPerShard: number;
+  shardFullRetryAfterSeconds: number;
+  /** A session that joined no namespace this long after its handshake is closed. */
+  connectTimeoutMs: number;
 }
 
 type Joined = { link: Link; nsp: Namespace; sid: string; userId: string };
@@ -67,6 +80,13 @@ const unknownSession = () =>
     { status: 400 },
   );
 
+/** What a new session gets when the shard already holds its most; socket.io-client reports the status. */
+const shardFull = (retryAfterSeconds: number) =>
+  Response.json(
+    { error: 'This real-time shard is full: connect again shortly.' },
+    { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } },
+  );
+
 /**
  * One shard of the real-time layer: it holds some riders' WebSockets (docs/realtime.md, Topology)
  * and speaks Engine.IO v4 / Socket.IO v5 on them with the Hibernation API. What a socket is lives in
@@ -91,7 +111,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
 
   protected abstract settings(): RoomSettings;
   /** The rider a session token belongs to, or why a namespace is refused. */
-  protected abstract authenticate(token: string | null): Promise<{ userId: string } | { refused: string }>;
+  protected abstract authenticate(token: string | null): Promise<SocketIdentity | { refused: string }>;
   /** Carries out an event a client emitted; resolves to an error text for its acknowledgement, or null. */
   protected abstract onClientEvent(
     from: { userId: string; sid: string },
@@ -109,6 +129,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     conversationId: string | null,
     seq: number,
   ): Promise<void>;
+  /** Hands a figure to the operators' metrics; never awaited, so it costs the frame path nothing. */
+  protected abstract onFigure(figure: ShardFigure): void;
 
   override fetch(request: Request): Promise<Response> {
     return this.counters.track(() => this.accept(request));
@@ -123,12 +145,16 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     return this.counters.track(() => {
       answerClose(ws, code, reason);
+      this.reportSessions(attachmentOf(ws).eid);
       return this.forget(this.link(ws));
     });
   }
 
   override webSocketError(ws: WebSocket): Promise<void> {
-    return this.counters.track(() => this.forget(this.link(ws)));
+    return this.counters.track(() => {
+      this.reportSessions(attachmentOf(ws).eid);
+      return this.forget(this.link(ws));
+    });
   }
 
   /** What this instance carried since it started (docs/scale.md). */
@@ -161,6 +187,12 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private accept(request: Request): Promise<Response> {
     const query = new URL(request.url).searchParams;
     const sid = query.get('sid');
+    // Every socket counts, probes too: they are few and brief, and counting them needs no attachment read.
+    const { sessionsPerShard, shardFullRetryAfterSeconds } = this.settings();
+    if (!sid && this.ctx.getWebSockets().length + this.polling.size >= sessionsPerShard) {
+      this.onFigure({ kind: 'refusal', reason: 'shard-full', status: 503 });
+      return Promise.resolve(shardFull(shardFullRetryAfterSeconds));
+    }
     if (query.get('transport') === 'polling') {
       if (!sid) return this.openPolling(request);
       const session = this.polling.get(sid);
@@ -176,7 +208,9 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const attachment = this.newAttachment(request);
     server.serializeAttachment(attachment);
     server.send(this.openFrame(attachment.eid, []));
+    this.reportSessions(attachment.eid);
     await this.schedulePings();
+    await this.scheduleAlarm(attachment.connectedAt + this.settings().connectTimeoutMs);
     return switchTo(client);
   }
 
@@ -200,8 +234,14 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /** The polling handshake: a new session, held in memory, offered the upgrade to a WebSocket. */
   private async openPolling(request: Request): Promise<Response> {
     const attachment = this.newAttachment(request);
-    this.polling.set(attachment.eid, new PollingSession(attachment, () => this.polling.delete(attachment.eid)));
+    const closed = () => {
+      this.polling.delete(attachment.eid);
+      this.reportSessions(attachment.eid);
+    };
+    this.polling.set(attachment.eid, new PollingSession(attachment, closed));
+    this.reportSessions(attachment.eid);
     await this.schedulePings();
+    await this.scheduleAlarm(attachment.connectedAt + this.settings().connectTimeoutMs);
     return new Response(this.openFrame(attachment.eid, ['websocket']), { headers: TEXT });
   }
 
@@ -224,6 +264,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const body = declared > limit ? '' : await request.text();
     if (declared > limit || frameBytes(body, limit) > limit) {
       await this.drop(session, 1009, 'payload larger than maxPayload');
+      this.onFigure({ kind: 'refusal', reason: 'payload-too-large', status: 413 });
       return Response.json(
         {
           error: `A polling payload is limited to maxPayload (${limit} bytes).`,
@@ -290,7 +331,10 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
 
   private async onMessage(link: Link, message: string | ArrayBuffer): Promise<void> {
     const limit = this.settings().maxPayloadBytes;
-    if (frameBytes(message, limit) > limit) return this.drop(link, 1009, 'frame larger than maxPayload');
+    if (frameBytes(message, limit) > limit) {
+      this.onFigure({ kind: 'refusal', reason: 'payload-too-large', status: 1009 });
+      return this.drop(link, 1009, 'frame larger than maxPayload');
+    }
     const frame = readFrame(message);
     switch (frame.kind) {
       case 'ping':
@@ -323,18 +367,43 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const reached: string[] = [];
     // Every receiver joined the event's namespace, so they all get the same bytes: encoded once.
     const frame = eventFrame(event.namespace, event.name, event.payload);
+    let sent = 0;
     for (const userId of new Set(userIds)) {
       const joined = (index.get(userId) ?? []).filter((entry) => entry.nsp === event.namespace);
       if (!joined.length) absent.push(userId);
       else reached.push(userId);
-      for (const entry of joined) if (entry.sid !== exceptSid) entry.link.send(frame);
+      for (const entry of joined) {
+        if (entry.sid === exceptSid) continue;
+        entry.link.send(frame);
+        sent++;
+      }
     }
+    this.reportDelivery(event, sent);
     if (event.name === 'typing:start' && reached.length) {
       const entry = { ...event.payload, receivers: reached, expiresAt: Date.now() + event.payload.expiresInMs };
       await this.scheduleAlarm(await this.typing.started(entry));
     }
     if (event.name === 'typing:stop') await this.typing.stopped(event.payload.conversationId, event.payload.userId);
     return absent;
+  }
+
+  /**
+   * Closes the rider's connections here that joined with a token that no longer admits them: one signed below
+   * the account's token version now, or one of a revoked opt-in session. Answers how many were closed.
+   */
+  closeRider(userId: string, ended: EndedTokens): Promise<number> {
+    return this.counters.track(() => this.closeRiderHere(userId, ended));
+  }
+
+  private async closeRiderHere(userId: string, ended: EndedTokens): Promise<number> {
+    const revoked = new Set<Link>();
+    for (const entry of this.index().get(userId) ?? []) {
+      const joined = entry.link.attachment().namespaces[entry.nsp];
+      if (joined && tokenEnded(joined, ended)) revoked.add(entry.link);
+    }
+    // 1008 (policy violation): the client's token no longer admits it; a reconnect with it is refused at connect.
+    await Promise.all([...revoked].map((link) => this.drop(link, 1008, 'Session ended.')));
+    return revoked.size;
   }
 
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */
@@ -354,7 +423,21 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
         sent++;
       }
     }
+    this.reportDelivery(event, sent);
     return sent;
+  }
+
+  private reportDelivery(event: ServerEvent, sockets: number): void {
+    if (sockets) this.onFigure({ kind: 'delivery', event: event.name, namespace: event.namespace, sockets });
+  }
+
+  /** The sessions open here now, as a figure; `eid` is one of this shard's session ids, which carry its index. */
+  private reportSessions(eid: string): void {
+    const shard = shardOfSession(eid);
+    if (shard === null) return;
+    // A socket closing (answered in webSocketClose, or dropped from this side) is still listed until it is gone.
+    const open = this.ctx.getWebSockets().filter((ws) => ws.readyState === WebSocket.OPEN).length;
+    this.onFigure({ kind: 'sessions', shard, sessions: open + this.polling.size });
   }
 
   /**
@@ -382,6 +465,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       }
       pongCheckAt = undefined;
     }
+    const unjoinedUntil = await this.closeUnjoined(links, now);
     // Pings keep their own cadence, however often typing indicators bring the alarm forward.
     if (pingDueAt <= now + ALARM_SLACK_MS) {
       // A probing WebSocket must hear nothing before its probe answer; it is pinged once it carries the session.
@@ -391,7 +475,10 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     }
     for (const entry of await this.typing.expired(now)) this.stopTyping(entry);
     const nextTyping = await this.typing.nextExpiry();
-    const live = this.links().length > 0;
+    const remaining = this.links();
+    const live = remaining.length > 0;
+    // Sampled each round too, so a shard whose count has not changed still has a recent point.
+    if (live) this.reportSessions(remaining[0]!.attachment().eid);
     if (live) await this.ctx.storage.put(PING_DUE_KEY, pingDueAt);
     else await this.ctx.storage.delete(PING_DUE_KEY);
     if (live && pongCheckAt !== undefined) await this.ctx.storage.put(PONG_CHECK_KEY, pongCheckAt);
@@ -400,8 +487,27 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       live ? pingDueAt : Number.POSITIVE_INFINITY,
       live && pongCheckAt !== undefined ? pongCheckAt : Number.POSITIVE_INFINITY,
       nextTyping ?? Number.POSITIVE_INFINITY,
+      unjoinedUntil ?? Number.POSITIVE_INFINITY,
     );
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Closes the sessions (probes aside) that joined no namespace within connectTimeout, as Socket.IO's connectTimeout
+   * does, so a handshake that never authenticates holds no memory until a ping check. Answers when the next one
+   * left is due, or null.
+   */
+  private async closeUnjoined(links: Link[], now: number): Promise<number | null> {
+    const { connectTimeoutMs } = this.settings();
+    let next: number | null = null;
+    for (const link of links) {
+      const attachment = link.attachment();
+      if (attachment.probing || Object.keys(attachment.namespaces).length) continue;
+      const due = attachment.connectedAt + connectTimeoutMs;
+      if (due <= now + ALARM_SLACK_MS) await this.drop(link, 1008, 'no namespace joined in time');
+      else next = Math.min(next ?? due, due);
+    }
+    return next;
   }
 
   /** Starts the ping cadence for the first socket; later sockets join the running one. */
@@ -444,15 +550,22 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   private async onConnect(link: Link, nsp: string, auth: unknown): Promise<void> {
-    if (!isNamespace(nsp)) return link.send(connectErrorFrame(nsp, 'Invalid namespace'));
+    if (!isNamespace(nsp)) {
+      this.onFigure({ kind: 'refusal', reason: 'invalid-namespace', status: 0 });
+      return link.send(connectErrorFrame(nsp, 'Invalid namespace'));
+    }
     const authToken = (auth as { token?: unknown } | undefined)?.token;
     const token = typeof authToken === 'string' ? authToken : link.attachment().queryToken;
     const outcome = await this.authenticate(token);
-    if ('refused' in outcome) return link.send(connectErrorFrame(nsp, outcome.refused));
+    if ('refused' in outcome) {
+      this.onFigure({ kind: 'refusal', reason: 'namespace-refused', status: 0, detail: outcome.refused });
+      return link.send(connectErrorFrame(nsp, outcome.refused));
+    }
     // Read again after the await: the client connects both namespaces at once.
     const attachment = link.attachment();
     const sid = newId();
-    attachment.namespaces[nsp] = { sid, userId: outcome.userId };
+    const session = outcome.sessionId ? { session: outcome.sessionId } : {};
+    attachment.namespaces[nsp] = { sid, userId: outcome.userId, tokenVersion: outcome.tokenVersion, ...session };
     if (!link.store(attachment)) return;
     this.joinedIndex = null;
     // Listed in the directory before the client hears it joined, so nothing sent to it after that is missed.

@@ -16,6 +16,7 @@ import { createRouter } from './platform/http/openapi';
 import { LIMITS } from './platform/limits';
 import { SECURITY_SCHEMES } from './platform/middleware/auth';
 import { database } from './platform/middleware/database';
+import { requestLog } from './platform/middleware/request-log';
 import { securityHeaders } from './platform/middleware/security-headers';
 import { platformRoutes } from './platform/router';
 import { SERVICE_VERSION } from './platform/version';
@@ -43,6 +44,8 @@ export function createApp() {
   app.notFound(onNotFound);
 
   // nosniff on every answer; the pages' Content-Security-Policy and Referrer-Policy (worker/platform/http/page-policy.ts).
+  // First, so its duration covers every other middleware, and every answer carries x-request-id.
+  app.use('*', requestLog());
   app.use('*', securityHeaders());
   app.use(
     '/api/*',
@@ -59,7 +62,7 @@ export function createApp() {
         'x-socket-id',
         'x-session-mode',
       ],
-      exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate'],
+      exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate', 'x-request-id'],
       maxAge: 86400,
     }),
     jsonBodyLimit,

@@ -7,6 +7,8 @@ import { runReceipts } from './notifications/push/receipts';
 import { openRequestConnection } from './platform/db/connection';
 import type { Store } from './platform/db/store';
 import type { Env } from './platform/env';
+import { describeError, log } from './platform/ops/log-line';
+import { roundedMs } from './platform/ops/request-timing';
 import { runReminders } from './riding/reminders/run';
 import { runMediaCleanup } from './social/media/cleanup';
 
@@ -78,8 +80,14 @@ export async function runSchedule(cron: string, env: Env): Promise<void> {
   const schedule = SCHEDULES.find((candidate) => candidate.cron === cron);
   if (!schedule) throw new Error(`No job is scheduled for cron "${cron}" (worker/schedules.ts).`);
   const connection = openRequestConnection(env);
+  const started = performance.now();
   try {
     await schedule.run(connection.store, env);
+    log({ kind: 'cron', cron, job: schedule.job, outcome: 'ok', durationMs: roundedMs(performance.now() - started) });
+  } catch (err) {
+    const durationMs = roundedMs(performance.now() - started);
+    log({ kind: 'cron', cron, job: schedule.job, outcome: 'failed', durationMs, error: describeError(err) });
+    throw err;
   } finally {
     await connection.release();
   }

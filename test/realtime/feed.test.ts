@@ -80,7 +80,8 @@ describe('/feed', () => {
     expect(own).toHaveLength(1);
   });
 
-  it('never sends a rider the posts, counts or comments of someone they blocked', async () => {
+  /** Three connected readers, the first having blocked the third. */
+  async function blockedTrio() {
     const [blocker, witness, blocked] = await Promise.all([
       feedReader('Blocker'),
       feedReader('Witness'),
@@ -89,14 +90,25 @@ describe('/feed', () => {
     expect(
       (await stack.api(`/users/me/blocks/${blocked.id}`, { method: 'PUT', token: blocker.token })).status,
     ).toBeLessThan(300);
-    const hidden = record(blocker.socket, 'post:created');
-    const hiddenCounts = record(blocker.socket, 'post:reactions');
+    return { blocker, witness, blocked };
+  }
+
+  /** A post the witness sees arrive, then loves and sees the counts of: both events have been sent by then. */
+  async function postSeenAndLoved(token: string, text: string, witness: Awaited<ReturnType<typeof feedReader>>) {
     const reached = next(witness.socket, 'post:created');
-    const stored = await post(blocked.token, 'you will not see this');
+    const stored = await post(token, text);
     await reached;
     const counted = next(witness.socket, 'post:reactions');
     await stack.api(`/feed/${stored._id}/reactions`, { method: 'PUT', token: witness.token, body: { type: 'love' } });
     await counted;
+    return stored;
+  }
+
+  it('never sends a rider the posts, counts or comments of someone they blocked', async () => {
+    const { blocker, witness, blocked } = await blockedTrio();
+    const hidden = record(blocker.socket, 'post:created');
+    const hiddenCounts = record(blocker.socket, 'post:reactions');
+    const stored = await postSeenAndLoved(blocked.token, 'you will not see this', witness);
     // And the blocked rider never hears of a comment from the one who blocked them, nor the reverse.
     const hiddenComments = record(blocked.socket, 'comment:created');
     await stack.api(`/feed/${stored._id}/comments`, { token: blocker.token, body: { text: 'hidden' } });
@@ -104,10 +116,19 @@ describe('/feed', () => {
     expect(hidden).toEqual([]);
     expect(hiddenCounts).toEqual([]);
     expect(hiddenComments).toEqual([]);
-    // The blocked rider still receives the blocker's posts: blocking hides the blocked one's content.
-    const back = next(blocked.socket, 'post:created');
-    await post(blocker.token, 'still public');
-    expect((await back).post.text).toBe('still public');
+  });
+
+  it("never sends the blocked rider the blocker's posts or their counts either", async () => {
+    const { blocker, witness, blocked } = await blockedTrio();
+    const hidden = record(blocked.socket, 'post:created');
+    const hiddenCounts = record(blocked.socket, 'post:reactions');
+    await postSeenAndLoved(blocker.token, 'not for the blocked rider', witness);
+    // A later post by the witness reaches the blocked rider, after anything the earlier writes sent them.
+    const sentinel = next(blocked.socket, 'post:created');
+    await post(witness.token, 'after the others');
+    expect((await sentinel).post.text).toBe('after the others');
+    expect(hidden.map((event) => event.post.text)).toEqual(['after the others']);
+    expect(hiddenCounts).toEqual([]);
   });
 });
 

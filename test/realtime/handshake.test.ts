@@ -116,3 +116,117 @@ describe('the Socket.IO handshake at /socket.io/', () => {
     });
   });
 });
+
+describe('bounds on new Engine.IO sessions', () => {
+  // Small bounds, so a few requests reach each: one shard, so the per-shard cap is the stack's too.
+  const PER_ADDRESS = 3;
+  const PER_SHARD = 4;
+  const CONNECT_TIMEOUT_MS = 1500;
+  let bounded: RealtimeStack;
+  beforeAll(async () => {
+    bounded = await startRealtimeStack({
+      build: inject('workerBuild'),
+      vars: {
+        REALTIME_SHARDS: '1',
+        REALTIME_HANDSHAKES_PER_ADDRESS_PER_MINUTE: String(PER_ADDRESS),
+        REALTIME_SESSIONS_PER_SHARD: String(PER_SHARD),
+        REALTIME_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+      },
+    });
+  }, 60_000);
+  afterAll(() => bounded?.stop());
+
+  let addresses = 0;
+  /** A client address of its own for each caller, as Cloudflare reports it. */
+  const newAddress = () => `198.51.100.${++addresses}`;
+  const handshake = (address: string) =>
+    fetch(`${bounded.url}/socket.io/?EIO=4&transport=polling`, { headers: { 'cf-connecting-ip': address } });
+  /** The status a WebSocket upgrade without a session is answered with (101 when it opens). */
+  const upgradeStatus = (address: string) =>
+    new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${bounded.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, {
+        headers: { 'cf-connecting-ip': address },
+      });
+      ws.once('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        ws.terminate();
+      });
+      ws.once('error', reject);
+    });
+  const sidOf = async (res: Response) => JSON.parse((await res.text()).slice(1)).sid as string;
+  const poll = (sid: string) => fetch(`${bounded.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`);
+  /** Sessions a test left open: each ends by the connect timeout, which the shard cap's test awaits. */
+  const leftOpen: string[] = [];
+  /** Resolves once the session is closed: its held polls end with the close packet, then 400. */
+  const closed = async (sid: string) => {
+    for (;;) {
+      const res = await poll(sid);
+      if (res.status === 400 || (await res.text()) === '1') return;
+    }
+  };
+  const rider = (token: string, opts: { transports?: string[] } = {}) =>
+    bounded.connect('/feed', { auth: { token }, extraHeaders: { 'cf-connecting-ip': newAddress() }, ...opts });
+
+  it('refuses an address its next handshake past the per-minute allowance with 429 and Retry-After, on either transport', async () => {
+    const address = newAddress();
+    const opened: string[] = [];
+    for (let i = 0; i < PER_ADDRESS; i++) {
+      const res = await handshake(address);
+      expect(res.status).toBe(200);
+      opened.push(await sidOf(res));
+    }
+    const refused = await handshake(address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: expect.stringContaining('new real-time connections') });
+    // A WebSocket opened without a session is a new session too, counted the same.
+    expect(await upgradeStatus(address)).toBe(429);
+    // Another address is not held back by it, and a session already open goes on.
+    const other = await handshake(newAddress());
+    expect(other.status).toBe(200);
+    expect((await poll(opened[0]!)).status).toBe(200);
+    leftOpen.push(...opened, await sidOf(other));
+  });
+
+  it('closes a session that joined no namespace within the connect timeout, long before a ping would', async () => {
+    const { token } = await bounded.rider();
+    const joinedRider = await joined(rider(token));
+    const sid = await sidOf(await handshake(newAddress()));
+    const startedAt = Date.now();
+    // The held poll hears the close packet; the session is gone for the next request.
+    expect(await (await poll(sid)).text()).toBe('1');
+    expect(Date.now() - startedAt).toBeLessThan(CONNECT_TIMEOUT_MS + 3000);
+    expect((await poll(sid)).status).toBe(400);
+    // A session that joined, older than the timeout by now, stays.
+    expect(joinedRider.connected).toBe(true);
+    joinedRider.disconnect();
+  });
+
+  it('answers a handshake past the sessions a shard holds with 503 and Retry-After, and socket.io-client sees it', async () => {
+    await Promise.all(leftOpen.map(closed));
+    const { token } = await bounded.rider();
+    const riders = [];
+    for (let i = 0; i < PER_SHARD; i++) riders.push(await joined(rider(token)));
+    const full = await handshake(newAddress());
+    expect(full.status).toBe(503);
+    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await full.json()).toMatchObject({ error: expect.stringContaining('full') });
+    await expect(joined(rider(token, { transports: ['polling'] }))).rejects.toMatchObject({
+      message: 'xhr poll error',
+      description: 503,
+    });
+    // One leaving makes room, once its close has reached the shard.
+    riders[0]!.disconnect();
+    let status = 503;
+    for (let tries = 0; status === 503 && tries < 100; tries++) {
+      const res = await handshake(newAddress());
+      status = res.status;
+      if (status === 200) leftOpen.push(await sidOf(res));
+    }
+    expect(status).toBe(200);
+  });
+});

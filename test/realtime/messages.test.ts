@@ -1,3 +1,4 @@
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { joined, next, pause, type RealtimeStack, record, startRealtimeStack } from '../support/realtime-stack';
 
@@ -104,5 +105,66 @@ describe('/messages', () => {
     });
     await pause(300);
     expect(relayed).toEqual([]);
+  });
+});
+
+describe('ending sessions', () => {
+  /** Resolves with the reason once the server closed the socket. */
+  const disconnected = (socket: Socket) => new Promise<string>((resolve) => socket.once('disconnect', resolve));
+  const optInRider = async (name: string) => {
+    const email = `${name.toLowerCase()}-${crypto.randomUUID().slice(0, 6)}@realtime.test`;
+    const password = 'realtime-password';
+    const headers = { 'x-session-mode': 'refresh' };
+    const { body } = await stack.api('/users', { body: { name, email, password }, headers });
+    const second = await stack.api('/auth', { body: { email, password }, headers });
+    return { id: body.user._id as string, token: body.token as string, other: second.body.token as string };
+  };
+  const socketsOf = (token: string) =>
+    Promise.all(['/feed', '/messages'].map((nsp) => joined(stack.connect(nsp, { auth: { token } }))));
+
+  it("signing out everywhere closes every socket of the account on both namespaces, and no one else's", async () => {
+    const alice = await optInRider('Alice');
+    const bob = await messenger('Bob');
+    const sockets = [...(await socketsOf(alice.token)), ...(await socketsOf(alice.other))];
+    const closed = sockets.map(disconnected);
+    expect((await stack.api('/auth/logout', { token: alice.token, body: { all: true } })).status).toBe(200);
+    // The server ends the connection (1008); a reconnect with an ended token is refused at connect.
+    expect(await Promise.all(closed)).toEqual(sockets.map(() => 'transport close'));
+    await expect(joined(stack.connect('/messages', { auth: { token: alice.other } }))).rejects.toThrow();
+    // Bob's socket on the same shards still hears his conversations.
+    const carol = await messenger('Carol');
+    const id = await conversation(carol.token, [bob.id]);
+    const toBob = next(bob.socket, 'message:created');
+    await send(carol.token, id, 'still here?');
+    expect((await toBob).message.text).toBe('still here?');
+  });
+
+  it("revoking one session closes that session's sockets only", async () => {
+    const alice = await optInRider('Alice');
+    const [revokedFeed, revokedMessages] = await socketsOf(alice.token);
+    const [keptFeed, keptMessages] = await socketsOf(alice.other);
+    const closed = [revokedFeed!, revokedMessages!].map(disconnected);
+    const kept = record(keptMessages!, 'message:created');
+    expect((await stack.api('/auth/logout', { token: alice.token, body: {} })).status).toBe(200);
+    await Promise.all(closed);
+    const bob = await messenger('Bob');
+    const id = await conversation(bob.token, [alice.id]);
+    const delivered = next(keptMessages!, 'message:created');
+    await send(bob.token, id, 'you there?');
+    await delivered;
+    expect([keptFeed!.connected, keptMessages!.connected, kept.length]).toEqual([true, true, 1]);
+  });
+
+  it('a password change closes every socket joined with a token signed before it', async () => {
+    const alice = await messenger('Alice');
+    const closed = disconnected(alice.socket);
+    const { status, body } = await stack.api('/users/me/password', {
+      method: 'PUT',
+      token: alice.token,
+      body: { currentPassword: 'realtime-password', newPassword: 'a brand new one' },
+    });
+    expect(status).toBe(200);
+    expect(await closed).toBe('transport close');
+    expect((await joined(stack.connect('/messages', { auth: { token: body.token } }))).connected).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { joined, next, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
@@ -50,6 +51,39 @@ const pings = (socket: Socket, count: number) =>
   });
 
 const engine = (path: string, init?: RequestInit) => fetch(`${stack.url}/socket.io/?EIO=4&${path}`, init);
+
+/**
+ * Sends the start of a POST with Transfer-Encoding: chunked over a raw socket, `chunks` chunks of `size` bytes but
+ * never the last chunk, and resolves with what the server answered within `waitMs` (nothing: ''). The body stays
+ * unfinished so no write of ours meets the reset of a server that stopped reading, which fetch reports instead of
+ * the answer that came before it.
+ */
+function unfinishedChunkedPost(path: string, size: number, chunks: number, waitMs = 3000) {
+  const { port } = new URL(stack.url);
+  const socket = connectTcp(Number(port), '127.0.0.1');
+  const chunk = Buffer.concat([
+    Buffer.from(`${size.toString(16)}\r\n4`),
+    Buffer.alloc(size - 1, 'x'),
+    Buffer.from('\r\n'),
+  ]);
+  let answer = '';
+  return new Promise<string>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(done, waitMs);
+    socket.on('data', (data) => {
+      answer += data.toString();
+      if (answer.includes('\r\n\r\n') && answer.endsWith('}')) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    for (let i = 0; i < chunks; i++) socket.write(chunk);
+  });
+}
 
 describe('Engine.IO long-polling at /socket.io/', () => {
   it('connects a client at its defaults over polling, upgrades it to a WebSocket, and delivers a new post', async () => {
@@ -119,6 +153,15 @@ describe('Engine.IO long-polling at /socket.io/', () => {
     const { sid } = JSON.parse((await (await engine('transport=polling')).text()).slice(1));
     const large = await engine(`transport=polling&sid=${sid}`, { method: 'POST', body: `4${'x'.repeat(100_001)}` });
     expect(large.status).toBe(413);
+    expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
+  });
+
+  it('answers a chunked POST with 413 once it passes maxPayload, before the rest of it is even sent', async () => {
+    const { sid } = JSON.parse((await (await engine('transport=polling')).text()).slice(1));
+    // 2 MB (20 times maxPayload) of a body with no Content-Length and no end: only a capped read can answer it.
+    const answer = await unfinishedChunkedPost(`/socket.io/?EIO=4&transport=polling&sid=${sid}`, 64 * 1024, 32);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"details":[{"field":"body","message":"too large"}]');
     expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
   });
 

@@ -112,6 +112,15 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+/** A PNG (as given, e.g. from pngjs) with an EXIF chunk put in after its image data, just before IEND. */
+export function withLateExif(png: Uint8Array, orientation = 6): Uint8Array {
+  return concatBytes([
+    png.subarray(0, png.length - 12),
+    pngChunk('eXIf', phoneExifTiff(orientation)),
+    png.subarray(-12),
+  ]);
+}
+
 /** A PNG (as given, e.g. from pngjs) with text, time and EXIF chunks put in before its first IDAT. */
 export function withPngMetadata(png: Uint8Array, orientation = 8): Uint8Array {
   const ihdrEnd = 8 + 12 + 13;
@@ -198,4 +207,24 @@ export function video(options: {
   for (let i = 0; i < fill; i += 4096) filler[i] = (i / 4096) & 0xff;
   const mdat = box('mdat', filler);
   return moovLast ? concatBytes([ftyp, mdat, moov]) : concatBytes([ftyp, moov, mdat]);
+}
+
+/**
+ * A JPEG whose JFIF APP0 carries a thumbnail beyond its 14-byte header, followed by a JFXX extension, an
+ * application-reserved JPGn segment (0xF0) and a reserved marker (0x02), each holding a secret.
+ */
+export function jpegWithHiddenSegments(width = 16, height = 16): Uint8Array {
+  const plain = new Uint8Array(jpeg.encode({ width, height, data: gradient(width, height) }, 90).data);
+  const app0End = 4 + ((plain[4]! << 8) | plain[5]!);
+  const secret = enc.encode('SN-0042-SECRET\0'); // 15 bytes: a 5×1 RGB thumbnail
+  const jfif = concatBytes([enc.encode('JFIF\0'), new Uint8Array([1, 2, 1, 0, 72, 0, 72, 5, 1]), secret]);
+  const jfxx = concatBytes([enc.encode('JFXX\0'), new Uint8Array([0x10]), enc.encode('PhoneCo thumbnail')]);
+  return concatBytes([
+    plain.subarray(0, 2),
+    jpegSegment(0xe0, jfif),
+    jpegSegment(0xe0, jfxx),
+    jpegSegment(0xf0, enc.encode('GPSLatitude 52.31')),
+    jpegSegment(0x02, enc.encode('Shot at the spot')),
+    plain.subarray(app0End),
+  ]);
 }

@@ -54,6 +54,8 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     // Tests and benches register every rider from this one address, far past the hourly defaults.
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000000',
     REGISTRATIONS_PER_HOUR: '1000000',
+    // ...and open every socket from it: the benches' thousands of clients, far past the per-minute handshake default.
+    REALTIME_HANDSHAKES_PER_ADDRESS_PER_MINUTE: '1000000',
     ...(options.pingIntervalMs ? { REALTIME_PING_INTERVAL_MS: String(options.pingIntervalMs) } : {}),
     ...(options.pingTimeoutMs ? { REALTIME_PING_TIMEOUT_MS: String(options.pingTimeoutMs) } : {}),
     ...options.vars,

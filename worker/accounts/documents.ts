@@ -22,15 +22,27 @@ export interface UserDoc extends StoredDoc {
   emailVerified?: boolean;
   /**
    * Raised when every token issued so far must stop working (an identity provider took over an account whose
-   * address was unproved); tokens carry the version they were signed at (`tv`), absent meaning 0.
+   * address was unproved, sign-out everywhere, a password change); tokens carry the version they were signed
+   * at (`tv`), absent meaning 0.
    */
   tokenVersion?: number;
+  /**
+   * Opt-in sessions revoked on their own whose access tokens may still be before `exp`: read with the account by
+   * every access check, so no session read is needed; entries go once `until` (the last access token's expiry) passes.
+   */
+  revokedSessions?: RevokedSession[];
   imageUri?: string;
   role: Role;
   appleUserId?: string;
   googleUserId?: string;
   isBot?: boolean;
   analyticsExcluded?: boolean;
+}
+
+/** A revoked session's id (a token's `sid`) and when the last access token it can have issued expires. */
+export interface RevokedSession {
+  sid: string;
+  until: Date;
 }
 
 /**

@@ -38,6 +38,10 @@ export interface Env {
   /** Engine.IO ping cadence announced to clients; defaults in worker/platform/limits.ts. */
   REALTIME_PING_INTERVAL_MS?: string;
   REALTIME_PING_TIMEOUT_MS?: string;
+  /** Bounds on new real-time sessions (worker/platform/realtime/handshake-limit.ts, durable-objects/socket-shard.ts); defaults in worker/platform/limits.ts. */
+  REALTIME_HANDSHAKES_PER_ADDRESS_PER_MINUTE?: string;
+  REALTIME_SESSIONS_PER_SHARD?: string;
+  REALTIME_CONNECT_TIMEOUT_MS?: string;
   /** Longest an isolate holds legacy-token counts before writing them (worker/platform/tokens/legacy-usage.ts); default in worker/platform/limits.ts. */
   LEGACY_USAGE_FLUSH_MS?: string;
   /** Event source one: a JSON list with HTML cards, read `?page=N` (the event sources spec, worker/events/ingestion/source-one.ts). */
@@ -90,6 +94,8 @@ export interface Env {
   /** Location hint for the gateway objects, near the cluster, e.g. `weur` (docs/data-path.md). */
   DB_GATEWAY_LOCATION?: string;
   DB_GATEWAY: DurableObjectNamespace<DbGateway>;
+  /** Workers Analytics Engine dataset of per-request data points (docs/operations.md); unbound, requests are only logged. */
+  METRICS?: AnalyticsEngineDataset;
   /** The previous JWT_SECRET during a rotation: it still verifies, never signs (docs/sessions.md). */
   JWT_SECRET_PREVIOUS?: string;
   /** HMAC key deriving a spent refresh token's successor (a secret; worker/accounts/sessions/refresh-token.ts). */

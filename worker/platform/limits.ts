@@ -193,6 +193,27 @@ export const LIMITS = {
     peerCacheMs: 60_000,
     /** Conversations a shard remembers participants of at once: typing frames name them, so a client must not grow it. */
     peerCacheEntries: 500,
+    /**
+     * New Engine.IO sessions (either transport) per client address per minute: an app opens one per connect and
+     * reconnects with backoff, so 100 leaves room for a campus or carrier behind one address, while a script's
+     * burst is held to it. REALTIME_HANDSHAKES_PER_ADDRESS_PER_MINUTE overrides it.
+     */
+    handshakesPerAddress: 100,
+    handshakeWindowMs: 60_000,
+    /**
+     * Sessions one shard holds before it refuses new ones (503): four times the ~1,000 a shard is planned for,
+     * room for uneven placement and a reset's reconnects, far below the runtime's 32,768 WebSockets per object.
+     * REALTIME_SESSIONS_PER_SHARD overrides it.
+     */
+    sessionsPerShard: 4000,
+    /** Retry-After of a full shard's 503: a retry goes to a random shard, so a short wait finds room. */
+    shardFullRetryAfterSeconds: 5,
+    /**
+     * A session that joined no namespace this long after its handshake is closed: socket.io-client connects its
+     * namespaces right after the open packet, so only a client that never will is still unjoined (Socket.IO's
+     * own connectTimeout is 45 s). REALTIME_CONNECT_TIMEOUT_MS overrides it.
+     */
+    connectTimeoutMs: 10_000,
   },
   /** Scheduled event ingestion (worker/events/ingestion/). */
   ingestion: {
@@ -456,6 +477,11 @@ export const LIMITS = {
   sessions: {
     /** Access token lifetime: the interface spec's target "an expiry such as one hour". ACCESS_TOKEN_TTL_S. */
     accessTokenTtlS: 3600,
+    /**
+     * Sessions revoked on their own an account remembers until their access tokens expire; more within one
+     * access-token lifetime end every token of the account instead (worker/accounts/sessions/service.ts).
+     */
+    revokedSessionsMax: 50,
     /** A session lives this long past its last refresh. REFRESH_TOKEN_TTL_DAYS. */
     refreshTokenTtlDays: 60,
     /** A spent refresh token retried this soon gets the same successor (a lost response). REFRESH_GRACE_S. */

@@ -1,16 +1,20 @@
 import { ObjectId } from 'mongodb';
 import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/realtime-events';
+import type { ShardFigure } from '../../durable-objects/shard-figures';
+import type { SocketIdentity } from '../../durable-objects/socket-attachment';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
 import { BoundedCache } from '../platform/bounded-cache';
 import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
+import { logError } from '../platform/ops/log-line';
+import { recordDelivery, recordRealtimeRefusal, recordShardSessions } from '../platform/ops/metrics';
 import { recordPresence, recordViewing, sendToRiders } from '../platform/realtime/directory';
 import { roomSettings } from '../platform/realtime/settings';
 import { MissingSettingError } from '../platform/setting-error';
 import { signingKeys } from '../platform/tokens/keys';
 import { accountForToken } from '../platform/tokens/service';
-import { verifyWithKeys } from '../platform/tokens/token';
+import { tokenVersionOf, verifyWithKeys } from '../platform/tokens/token';
 import { findConversationWithBlock } from './conversations/service';
 
 type Peers = { peers: string[] } | { refused: string };
@@ -29,19 +33,20 @@ export class SocketShard extends SocketShardBase<Env> {
     return roomSettings(this.env);
   }
 
-  protected async authenticate(token: string | null): Promise<{ userId: string } | { refused: string }> {
+  protected async authenticate(token: string | null): Promise<SocketIdentity | { refused: string }> {
     if (!token) return { refused: 'Authentication required: send the session token as auth.token.' };
     try {
       // The previous secret still verifies during a rotation (docs/sessions.md); an expired opt-in token is refused.
       const verified = await verifyWithKeys(token, signingKeys(this.env));
       if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
       const { claims } = verified;
-      const account = await this.withStore((store) => accountForToken(store, claims));
+      const account = await this.withStore((store) => accountForToken(store, verified));
+      const session = verified.sessionId ? { sessionId: verified.sessionId } : {};
       return account
-        ? { userId: claims._id }
+        ? { userId: claims._id, tokenVersion: tokenVersionOf(claims), ...session }
         : { refused: 'This account no longer exists or no longer accepts this token.' };
     } catch (error) {
-      console.error('realtime: a namespace connect could not be authenticated:', error);
+      logError('socket-shard: namespace connect', error);
       return { refused: unavailable(error) };
     }
   }
@@ -65,7 +70,7 @@ export class SocketShard extends SocketShardBase<Env> {
       await sendToRiders(this.env, found.peers, relayed);
       return null;
     } catch (error) {
-      console.error(`realtime: ${event.name} from ${from.userId} not relayed:`, error);
+      logError(`socket-shard: ${event.name} relay`, error);
       return unavailable(error);
     }
   }
@@ -74,7 +79,7 @@ export class SocketShard extends SocketShardBase<Env> {
     try {
       await recordPresence(this.env, userId, this.ctx.id.toString(), socketId, present);
     } catch (error) {
-      console.error(`realtime: presence of ${userId} not recorded:`, error);
+      logError('socket-shard: presence', error);
     }
   }
 
@@ -82,8 +87,14 @@ export class SocketShard extends SocketShardBase<Env> {
     try {
       await recordViewing(this.env, userId, this.ctx.id.toString(), socketId, conversationId, seq);
     } catch (error) {
-      console.error(`realtime: what ${userId} views was not recorded:`, error);
+      logError('socket-shard: viewing', error);
     }
+  }
+
+  protected onFigure(figure: ShardFigure): void {
+    if (figure.kind === 'sessions') recordShardSessions(this.env, figure);
+    else if (figure.kind === 'delivery') recordDelivery(this.env, figure);
+    else recordRealtimeRefusal(this.env, figure);
   }
 
   /** The other participants, unless the conversation is not the rider's or a block stands between them (as REST refuses). */

@@ -7,7 +7,16 @@ import { stripPng } from '../../../worker/social/media/png';
 import { stripMetadata } from '../../../worker/social/media/strip';
 import { MalformedImage } from '../../../worker/social/media/stripped';
 import { stripWebp } from '../../../worker/social/media/webp';
-import { gradient, holds, phoneJpeg, phoneWebp, SECRET_TEXTS, withPngMetadata } from '../../support/media-fixtures';
+import {
+  gradient,
+  holds,
+  jpegWithHiddenSegments,
+  phoneJpeg,
+  phoneWebp,
+  SECRET_TEXTS,
+  withLateExif,
+  withPngMetadata,
+} from '../../support/media-fixtures';
 
 /** The JPEG's APPn and COM segments before the first scan, as [marker, payload start text]. */
 function jpegMetadataSegments(bytes: Uint8Array): [number, string][] {
@@ -67,6 +76,33 @@ describe('JPEG metadata stripping', () => {
     expect(stripped.bytes.subarray(-2)).toEqual(new Uint8Array([0xff, 0xd9]));
   });
 
+  it('keeps only the 14-byte JFIF header (no thumbnail), drops JFXX, JPGn and reserved segments, same pixels', () => {
+    const original = jpegWithHiddenSegments(16, 16);
+    for (const text of ['SN-0042-SECRET', 'PhoneCo', 'GPSLatitude', 'Shot at the spot']) {
+      expect(holds(original, text)).toBe(true);
+    }
+    const stripped = stripJpeg(original);
+    for (const text of ['SN-0042-SECRET', 'PhoneCo', 'GPSLatitude', 'Shot at the spot', 'JFXX']) {
+      expect(holds(stripped.bytes, text)).toBe(false);
+    }
+    const markers: number[] = [];
+    for (
+      let pos = 2;
+      stripped.bytes[pos + 1] !== 0xda;
+      pos += 2 + ((stripped.bytes[pos + 2]! << 8) | stripped.bytes[pos + 3]!)
+    ) {
+      markers.push(stripped.bytes[pos + 1]!);
+    }
+    expect(markers.filter((marker) => marker < 0xc0 || marker >= 0xf0)).toEqual([]);
+    // Identifier, version 1.02, dots per inch, 72 × 72, a 0 × 0 thumbnail.
+    expect([...stripped.bytes.subarray(2, 20)]).toEqual([
+      0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 1, 0, 72, 0, 72, 0, 0,
+    ]);
+    const plain = jpeg.decode(stripJpeg(phoneJpeg(16, 16, 1)).bytes, { useTArray: true });
+    const after = jpeg.decode(stripped.bytes, { useTArray: true });
+    expect(Buffer.from(after.data).equals(Buffer.from(plain.data))).toBe(true);
+  });
+
   it('refuses a truncated JPEG', () => {
     const original = phoneJpeg(16, 16, 1);
     expect(() => stripJpeg(original.subarray(0, original.length - 40))).toThrow(MalformedImage);
@@ -92,6 +128,17 @@ describe('PNG metadata stripping', () => {
     });
     const decoded = PNG.sync.read(Buffer.from(stripped.bytes));
     expect(decoded.data.equals(PNG.sync.read(Buffer.from(original)).data)).toBe(true);
+  });
+
+  it('ignores an eXIf after the image data, as browsers do: the size reported is the size displayed', () => {
+    const stripped = stripPng(withLateExif(png(), 6));
+    expect(pngChunkTypes(stripped.bytes)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(holds(stripped.bytes, 'GPSLatitude')).toBe(false);
+    expect({ width: stripped.width, height: stripped.height, orientation: stripped.orientation }).toEqual({
+      width: 20,
+      height: 10,
+      orientation: 1,
+    });
   });
 
   it('keeps a PNG without metadata byte for byte', () => {

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
-import { register } from '../../support/accounts';
+import { decodeClaims, register } from '../../support/accounts';
 import { refresh, registerOptIn, signInOptIn } from '../../support/sessions';
 import { createApi } from '../../support/worker-api';
 
@@ -29,7 +29,7 @@ describe('password change', () => {
       currentPassword: account.password,
       newPassword: 'a brand new one',
     });
-    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1 });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1, token: expect.any(String), expiresIn: 3600 });
     expect(await (await refresh(api, other.refreshToken)).json()).toEqual({ error: 'Refresh token revoked.' });
     expect((await refresh(api, account.refreshToken)).status).toBe(200);
     expect((await signIn(account.email, 'a brand new one')).status).toBe(200);
@@ -42,7 +42,7 @@ describe('password change', () => {
       currentPassword: account.password,
       newPassword: 'a brand new one',
     });
-    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1 });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 1, token: expect.any(String) });
     expect((await refresh(api, session.refreshToken)).status).toBe(401);
   });
   it('a wrong current password is a 400 and counts toward the sign-in limit', async () => {
@@ -76,7 +76,7 @@ describe('password change', () => {
       db.collection('users').updateOne({ _id: new ObjectId(account._id) }, { $unset: { password: '' } }),
     );
     const res = await changePassword(account.token, { newPassword: 'my first password' });
-    expect(await res.json()).toEqual({ changed: true, revokedSessions: 0 });
+    expect(await res.json()).toEqual({ changed: true, revokedSessions: 0, token: expect.any(String) });
     expect((await signIn(account.email, 'my first password')).status).toBe(200);
   });
 });
@@ -116,5 +116,41 @@ describe('legacy token usage', () => {
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => me(i)));
     expect(answers.every((res) => res.status === 200)).toBe(true);
     expect(await stored()).toEqual([{ _id: today, requests: 62 }]);
+  });
+});
+
+describe('what a password change ends', () => {
+  const me = (token: string) => api.fetch('/api/users/me', { headers: { 'x-auth-token': token } });
+  it('ends every earlier token of the account, legacy ones included; the caller gets a fresh one', async () => {
+    const account = await register(api);
+    const lostPhone = await signIn(account.email, account.password).then((res) => res.json<{ token: string }>());
+    const session = await signInOptIn(api, account);
+    const stranger = await register(api);
+    const res = await changePassword(account.token, {
+      currentPassword: account.password,
+      newPassword: 'a brand new one',
+    });
+    const body = await res.json<{ token: string }>();
+    expect(res.headers.get('x-auth-token')).toBe(body.token);
+    for (const token of [account.token, lostPhone.token, session.token]) {
+      const old = await me(token);
+      expect([old.status, await old.text()]).toEqual([400, 'Invalid token.']);
+    }
+    expect((await me(body.token)).status).toBe(200);
+    expect((await me(stranger.token)).status).toBe(200);
+  });
+  it('an opt-in caller keeps its session, with an access token at the new version', async () => {
+    const account = await registerOptIn(api);
+    const res = await changePassword(account.token, {
+      currentPassword: account.password,
+      newPassword: 'a brand new one',
+    });
+    const body = await res.json<{ token: string; expiresIn: number }>();
+    expect(body.expiresIn).toBeGreaterThan(0);
+    expect(decodeClaims(body.token).sid).toBe(decodeClaims(account.token).sid);
+    expect((await me(account.token)).status).toBe(400);
+    expect((await me(body.token)).status).toBe(200);
+    const next = await (await refresh(api, account.refreshToken)).json<{ token: string }>();
+    expect((await me(next.token)).status).toBe(200);
   });
 });

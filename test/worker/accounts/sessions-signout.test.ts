@@ -127,3 +127,56 @@ describe('signing-key rotation', () => {
     expect((await api.fetch('/api/users/me', { headers: { 'x-auth-token': fresh.token } })).status).toBe(400);
   });
 });
+
+describe('what signing out ends', () => {
+  const me = (token: string) => api.fetch('/api/users/me', { headers: { 'x-auth-token': token } });
+  it('with {all: true} ends every token issued before it, legacy ones included, and no other account’s', async () => {
+    const account = await register(api);
+    const session = await signInOptIn(api, account);
+    const stranger = await register(api);
+    expect((await me(account.token)).status).toBe(200);
+    expect((await logout(session.token, { all: true })).status).toBe(200);
+    for (const token of [account.token, session.token]) {
+      const res = await me(token);
+      expect([res.status, await res.text()]).toEqual([400, 'Invalid token.']);
+    }
+    expect((await me(stranger.token)).status).toBe(200);
+  });
+  it('a token signed in after {all: true} works', async () => {
+    const account = await register(api);
+    await logout(account.token, { all: true });
+    const res = await api.fetch('/api/auth', {
+      method: 'POST',
+      headers: { 'cf-connecting-ip': '10.8.8.8' },
+      json: { email: account.email, password: account.password },
+    });
+    const { token } = await res.json<{ token: string }>();
+    expect((await me(token)).status).toBe(200);
+  });
+  it("ends a revoked session's access token before its exp, and only that session's", async () => {
+    const account = await registerOptIn(api);
+    const other = await signInOptIn(api, account);
+    const third = await signInOptIn(api, account);
+    expect((await logout(account.token)).status).toBe(200);
+    const res = await me(account.token);
+    expect([res.status, await res.text()]).toEqual([400, 'Invalid token.']);
+    const otherId = decodeClaims(other.token).sid as string;
+    await api.fetch(`/api/users/me/sessions/${otherId}`, {
+      method: 'DELETE',
+      headers: { 'x-auth-token': third.token },
+    });
+    expect((await me(other.token)).status).toBe(400);
+    expect((await me(third.token)).status).toBe(200);
+  });
+  it("a reused refresh token ends its session's access tokens", async () => {
+    const account = await registerOptIn(api);
+    const { token } = await (await refresh(api, account.refreshToken)).json<{ token: string }>();
+    expect((await me(token)).status).toBe(200);
+    const sid = new ObjectId(decodeClaims(account.token).sid as string);
+    await api.db((db) =>
+      db.collection('sessions').updateOne({ _id: sid }, { $set: { rotatedAt: new Date(Date.now() - 60_000) } }),
+    );
+    expect((await refresh(api, account.refreshToken)).status).toBe(401);
+    expect((await me(token)).status).toBe(400);
+  });
+});

@@ -2,6 +2,8 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { decodeClaims, register } from '../../support/accounts';
+import { eventDoc, insertEvents } from '../../support/events';
+import { newSpot } from '../../support/feed';
 import { refresh, registerOptIn, sha256Hex, signInOptIn, signWith } from '../../support/sessions';
 import { createApi } from '../../support/worker-api';
 
@@ -182,5 +184,81 @@ describe('refresh', () => {
     const expired = await refresh(api, session.refreshToken);
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({ error: 'Refresh token expired.' });
+  });
+});
+
+describe('an optional x-auth-token on public reads', () => {
+  /** Every public route that reads an optional token, each against a rider, a post and an event that exist. */
+  async function publicReads() {
+    const rider = await register(api);
+    const posted = await api.fetch('/api/feed', {
+      method: 'POST',
+      headers: { 'x-auth-token': rider.token },
+      json: { text: 'Boardslide' },
+    });
+    const { _id: postId } = await posted.json<{ _id: string }>();
+    const event = eventDoc();
+    await insertEvents(api, [event]);
+    return [
+      '/api/feed',
+      `/api/feed/${postId}`,
+      `/api/feed/${postId}/comments`,
+      `/api/users/${rider._id}/profile`,
+      `/api/users/${rider._id}/followers`,
+      `/api/users/${rider._id}/following`,
+      `/api/events/${event._id.toHexString()}`,
+      '/api/blog',
+    ];
+  }
+  const read = (path: string, token?: string) =>
+    api.fetch(path, { headers: token === undefined ? {} : { 'x-auth-token': token } });
+
+  it('absent reads as the public; present but not verifying is 400 "Invalid token.", never the public view', async () => {
+    const paths = await publicReads();
+    for (const path of paths) {
+      expect((await read(path)).status, path).toBe(200);
+      const res = await read(path, 'garbage');
+      expect([path, res.status, await res.text()]).toEqual([path, 400, 'Invalid token.']);
+    }
+    // Admin views of public lists read the token only when asked for; a bad one is still refused as bad.
+    const spotId = await newSpot(api);
+    for (const path of [`/api/spots/${spotId}/stays?includeUnreviewed=true`, '/api/blog?status=draft']) {
+      expect((await read(path)).status, path).toBe(403);
+      const res = await read(path, 'garbage');
+      expect([path, res.status, await res.text()]).toEqual([path, 400, 'Invalid token.']);
+    }
+  });
+
+  it('is 400 "Invalid token." for a deleted account\'s token and for a revoked one', async () => {
+    const paths = await publicReads();
+    const [gone, revoked] = [await register(api), await register(api)];
+    await api.db((db) => db.collection('users').deleteOne({ _id: new ObjectId(gone._id) }));
+    await api.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(revoked._id) }, { $inc: { tokenVersion: 1 } }),
+    );
+    for (const path of paths) {
+      for (const token of [gone.token, revoked.token]) {
+        const res = await read(path, token);
+        expect([path, res.status, await res.text()]).toEqual([path, 400, 'Invalid token.']);
+      }
+    }
+  });
+
+  it('an opt-in token past its exp is 401 JSON "Token expired.", as the auth check answers', async () => {
+    const paths = await publicReads();
+    const session = await registerOptIn(api);
+    const expired = await signWith(api.env.JWT_SECRET!, {
+      ...decodeClaims(session.token),
+      exp: Math.floor(Date.now() / 1000) - 5,
+    });
+    for (const path of paths) {
+      const res = await read(path, expired);
+      expect([path, res.status, res.headers.get('www-authenticate')]).toEqual([
+        path,
+        401,
+        'Bearer error="invalid_token"',
+      ]);
+      expect(await res.json()).toEqual({ error: 'Token expired.' });
+    }
   });
 });

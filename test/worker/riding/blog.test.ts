@@ -64,10 +64,11 @@ describe('blog posts', () => {
     }
   });
 
-  it('reads a bad token on a public route as the public, not as an error', async () => {
+  it('refuses a bad token on a public read with 400 "Invalid token.", as the auth check does, and reads none as the public', async () => {
     const published = await write({ status: 'published' });
     const res = await api.fetch(`/api/blog/${published._id}`, { headers: { 'x-auth-token': 'not-a-jwt' } });
-    expect(res.status).toBe(200);
+    expect([res.status, await res.text()]).toEqual([400, 'Invalid token.']);
+    expect((await api.fetch(`/api/blog/${published._id}`)).status).toBe(200);
   });
 
   it('stamps publishedAt at the first publication only, and a draft again is hidden again', async () => {

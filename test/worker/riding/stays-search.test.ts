@@ -91,10 +91,12 @@ describe('stay ranking', () => {
     expect((await list.json<any>()).items).toHaveLength(all.length);
   });
 
-  it('refuses includeUnreviewed with a JSON 403 to anyone but an admin', async () => {
+  it('refuses includeUnreviewed with a JSON 403 to anyone but an admin, and a bad token as the access checks do', async () => {
     const rider = await register(api);
     const spotId = await spotWithStays(UNREVIEWED);
-    const callers: Record<string, string>[] = [{}, { 'x-auth-token': rider.token }, { 'x-auth-token': 'not-a-jwt' }];
+    const bad = { 'x-auth-token': 'not-a-jwt' };
+    expect((await api.fetch(`/api/spots/${spotId}/stays?includeUnreviewed=true`, { headers: bad })).status).toBe(400);
+    const callers: Record<string, string>[] = [{}, { 'x-auth-token': rider.token }];
     for (const headers of callers) {
       const res = await search({ includeUnreviewed: 'true' }, headers);
       expect(res.status).toBe(403);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, type TestAccount } from '../../support/accounts';
 import { call, everyPage, refusedFields } from '../../support/content';
-import { newPost } from '../../support/feed';
+import { newPost, readPost } from '../../support/feed';
 import { createApi } from '../../support/worker-api';
 
 const api = createApi('blocks');
@@ -157,7 +157,7 @@ describe('blocks outside a conversation', () => {
 });
 
 describe('block effects on the feed', () => {
-  it("hides the blocked rider's posts from the blocker only, in the feed and as one post", async () => {
+  it("hides the blocked rider's posts from the blocker, in the feed and as one post, but not from others", async () => {
     const [blocker, blocked, bystander] = [await register(api), await register(api), await register(api)];
     const hiddenPost = await newPost(api, blocked);
     const shownPost = await newPost(api, bystander);
@@ -170,9 +170,6 @@ describe('block effects on the feed', () => {
     expect(await feedIds()).toContain(hiddenPost._id);
     expect((await call(api, 'GET', `/api/feed/${hiddenPost._id}`, { as: blocker })).status).toBe(404);
     expect((await call(api, 'GET', `/api/feed/${hiddenPost._id}`, { as: bystander })).status).toBe(200);
-    // The block goes only one way: the blocked rider still reads the blocker's posts.
-    const blockersPost = await newPost(api, blocker);
-    expect(await feedIds(blocked)).toContain(blockersPost._id);
 
     expect((await unblock(blocked._id, blocker)).status).toBe(200);
     expect(await feedIds(blocker)).toContain(hiddenPost._id);
@@ -192,5 +189,82 @@ describe('block effects on the feed', () => {
     const res = await call(api, 'GET', `/api/feed/${blockedPost._id}/comments`, { as: blocker });
     expect(res.status).toBe(404);
     expect((await call(api, 'GET', `/api/feed/${blockedPost._id}/comments`, { as: author })).status).toBe(200);
+  });
+});
+
+const reactTo = (postId: string, as: TestAccount, method: 'PUT' | 'DELETE' = 'PUT') =>
+  call(api, method, `/api/feed/${postId}/reactions`, { as, ...(method === 'PUT' ? { json: { type: 'love' } } : {}) });
+const saveOf = (postId: string, as: TestAccount, method: 'PUT' | 'DELETE' = 'PUT') =>
+  call(api, method, `/api/feed/${postId}/save`, { as });
+const savedIds = async (as: TestAccount) =>
+  (await everyPage<{ _id: string }>(api, '/api/users/me/saved-posts', 50, as)).flat().map((post) => post._id);
+
+describe('a block protects both riders', () => {
+  it("hides the blocker's posts from the blocked rider too: the feed, the following feed, one post and saved posts", async () => {
+    const [blocker, blocked, bystander] = [await register(api), await register(api), await register(api)];
+    const blockersPost = await newPost(api, blocker);
+    expect((await saveOf(blockersPost._id, blocked)).status).toBe(200);
+    expect((await block(blocked._id, blocker)).status).toBe(200);
+
+    expect(await feedIds(blocked)).not.toContain(blockersPost._id);
+    expect((await call(api, 'GET', `/api/feed/${blockersPost._id}`, { as: blocked })).status).toBe(404);
+    expect((await call(api, 'GET', `/api/feed/${blockersPost._id}/comments`, { as: blocked })).status).toBe(404);
+    expect(await savedIds(blocked)).toEqual([]);
+    const following = await everyPage<{ _id: string }>(api, '/api/feed?scope=following', 50, blocked);
+    expect(following.flat().map((post) => post._id)).not.toContain(blockersPost._id);
+    expect(await feedIds(bystander)).toContain(blockersPost._id);
+
+    expect((await unblock(blocked._id, blocker)).status).toBe(200);
+    expect((await call(api, 'GET', `/api/feed/${blockersPost._id}`, { as: blocked })).status).toBe(200);
+    expect(await savedIds(blocked)).toEqual([blockersPost._id]);
+  });
+
+  for (const direction of ['the caller blocked the author', 'the author blocked the caller'] as const) {
+    it(`answers 404, as for a missing post, to a comment, reaction or save when ${direction}, storing nothing`, async () => {
+      const [caller, author] = [await register(api), await register(api)];
+      const post = await newPost(api, author);
+      const [blocker, blocked] = direction === 'the caller blocked the author' ? [caller, author] : [author, caller];
+      expect((await block(blocked._id, blocker)).status).toBe(200);
+      const answers = [
+        await call(api, 'POST', `/api/feed/${post._id}/comments`, { as: caller, json: { text: 'Clean!' } }),
+        await reactTo(post._id, caller),
+        await reactTo(post._id, caller, 'DELETE'),
+        await saveOf(post._id, caller),
+        await saveOf(post._id, caller, 'DELETE'),
+      ];
+      for (const res of answers) {
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ error: 'Post not found.' });
+      }
+      const postId = new ObjectId(post._id);
+      const stored = await api.db(async (db) => ({
+        comments: await db.collection('feed_comments').countDocuments({ postId }),
+        reactions: await db.collection('reactions').countDocuments({ postId }),
+        saves: await db.collection('saved_posts').countDocuments({ postId }),
+        counts: (await db.collection('feed_posts').findOne({ _id: postId }))?.counts,
+      }));
+      expect(stored).toEqual({ comments: 0, reactions: 0, saves: 0, counts: { love: 0, respect: 0, comments: 0 } });
+    });
+  }
+
+  it("takes the blocked rider's comments off the blocker's posts for every reader, and keeps the counts as stored", async () => {
+    const [blocker, blocked, bystander] = [await register(api), await register(api), await register(api)];
+    const post = await newPost(api, blocker);
+    const hidden = await comment(post._id, blocked);
+    const shown = await comment(post._id, bystander);
+    expect((await reactTo(post._id, blocked)).status).toBe(200);
+    expect((await block(blocked._id, blocker)).status).toBe(200);
+
+    for (const reader of [blocker, bystander, undefined]) {
+      expect(await commentIds(post._id, reader)).toEqual([shown]);
+    }
+    // The counts are the stored totals, the same for every reader; the blocker's own view shows no reaction of theirs.
+    for (const reader of [blocker, bystander]) {
+      const view = await readPost(api, post._id, reader);
+      expect(view.counts).toEqual({ love: 1, respect: 0, comments: 2 });
+      expect(view.myReaction).toBeNull();
+    }
+    expect((await unblock(blocked._id, blocker)).status).toBe(200);
+    expect(await commentIds(post._id, bystander)).toEqual([shown, hidden]);
   });
 });

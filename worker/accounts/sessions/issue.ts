@@ -25,6 +25,9 @@ export async function accessToken(
   return { token, expiresIn: accessTtlS };
 }
 
+/** A token without expiry or session, as Live sign-in signs it, at the account's current token version. */
+export const legacyToken = (env: Env, user: UserDoc) => signSessionToken(claimsFor(user), signingKeys(env).current);
+
 /** Starts a session for a sign-in that opted in: its refresh token (stored as a hash only) and first access token. */
 export async function openSession(
   env: Env,

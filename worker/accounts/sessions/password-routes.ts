@@ -15,20 +15,22 @@ import { hashPassword } from '../../platform/tokens/password';
 import { ACCOUNT_REFUSALS } from '../users/refusals';
 import { findUserById, replacePassword } from '../users/service';
 import { checkCurrentPassword, WRONG_PASSWORD } from './current-password';
-import { PasswordChangeBody, PasswordChanged } from './schema';
+import { accessToken, legacyToken } from './issue';
+import { PasswordChangeBody, PasswordChanged, TOKEN_HEADER } from './schema';
 import { revokeOtherSessions } from './service';
+import { closeEndedSockets } from './sockets';
 
 const changePassword = defineRoute({
   method: 'put',
   path: '/users/me/password',
   tags: ['sessions'],
-  summary: 'Change your password; every other session is revoked',
+  summary: 'Change your password; every other session and every earlier token is ended',
   description:
-    'A wrong current password is a 400 and counts toward the sign-in limit (then 429). An identity-provider-only account sets its first password with `currentPassword` absent. Legacy tokens (no session) keep working: see docs/sessions.md.',
+    'Every token of the account signed before the change is refused from now on (legacy ones included) and its open sockets are closed; the caller gets a new token, and an opt-in caller keeps its session. A wrong current password is a 400 and counts toward the sign-in limit (then 429). An identity-provider-only account sets its first password with `currentPassword` absent. See docs/sessions.md.',
   middleware: [auth()] as const,
   request: jsonBody(PasswordChangeBody),
   responses: {
-    200: jsonResponse(PasswordChanged, 'Changed'),
+    200: jsonResponse(PasswordChanged, 'Changed; the new token is also in the x-auth-token header', TOKEN_HEADER),
     400: errorResponse(`${WRONG_PASSWORD}, or currentPassword missing or not expected`),
     404: errorResponse('No such account'),
     409: errorResponse('The password changed meanwhile; try again'),
@@ -54,9 +56,13 @@ export const passwordRoutes = createRouter<AppEnv>().openapi(changePassword, asy
       details: [{ field: 'currentPassword', message: 'must be absent: the account has no password' }],
     });
   }
-  if (!(await replacePassword(c.var.db, userId, user.password, await hashPassword(newPassword)))) {
-    throw new ApiError(409, 'The password changed meanwhile; try again.');
-  }
-  const keep = c.var.sessionId ? new ObjectId(c.var.sessionId) : undefined;
-  return c.json({ changed: true as const, revokedSessions: await revokeOtherSessions(c.var.db, userId, keep) }, 200);
+  const changed = await replacePassword(c.var.db, userId, user.password, await hashPassword(newPassword));
+  if (!changed) throw new ApiError(409, 'The password changed meanwhile; try again.');
+  const sessionId = c.var.sessionId;
+  const revokedSessions = await revokeOtherSessions(c.var.db, userId, sessionId ? new ObjectId(sessionId) : undefined);
+  await closeEndedSockets(c, userId, { belowVersion: changed.tokenVersion ?? 0 });
+  // The change ended every earlier token, the caller's too: it goes on with one signed at the new version.
+  const fresh = sessionId ? await accessToken(c.env, changed, sessionId) : { token: await legacyToken(c.env, changed) };
+  c.header('x-auth-token', fresh.token);
+  return c.json({ changed: true as const, revokedSessions, ...fresh }, 200);
 });

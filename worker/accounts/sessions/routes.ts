@@ -6,13 +6,14 @@ import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../pl
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { type Refusals, refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { findUserById } from '../users/service';
+import { findUserById, revokeAccountTokens } from '../users/service';
 import { userView } from '../users/views';
 import { accessToken } from './issue';
 import { familyOf, hashToken, successorOf } from './refresh-token';
 import { LogoutBody, RefreshBody, RefreshedSession, Revoked, SessionPage } from './schema';
 import { liveSessions, revokeAllSessions, revokeSession, rotateSession } from './service';
-import { sessionSettings } from './settings';
+import { accessTtlS, sessionSettings } from './settings';
+import { closeEndedSockets } from './sockets';
 import { sessionView } from './views';
 
 const TAGS = ['sessions'];
@@ -45,7 +46,7 @@ const logout = defineRoute({
   tags: TAGS,
   summary: "Sign out: revoke this token's session, or with {all: true} every session of the account",
   description:
-    'A legacy token (no session) revokes nothing unless `all` is given. Access tokens already issued stay valid until their exp (they are stateless).',
+    "This token's session ends: its refresh token and its access tokens are refused from now on and sockets opened with them are closed. With `all`, every token of the account signed so far ends, legacy ones included, and every open socket of the account is closed. A legacy token (no session) revokes nothing unless `all` is given. See docs/sessions.md.",
   middleware: [auth()] as const,
   request: { body: { content: { 'application/json': { schema: LogoutBody } }, required: false } },
   responses: { 200: jsonResponse(Revoked, 'Signed out') },
@@ -83,8 +84,12 @@ export const sessionRoutes = createRouter<AppEnv>()
     const outcome = await rotateSession(
       c.var.db,
       { familyId, hash, successorHash },
-      { ttlMs: settings.refreshTtlMs, graceMs: settings.graceMs },
+      { ttlMs: settings.refreshTtlMs, graceMs: settings.graceMs, accessTtlS: settings.accessTtlS },
     );
+    if (typeof outcome === 'object' && 'reused' in outcome) {
+      await closeEndedSockets(c, outcome.reused.userId, { session: outcome.reused._id.toHexString() });
+      throw refusal(REFRESH_REFUSALS, 'reused');
+    }
     if (typeof outcome === 'string') throw refusal(REFRESH_REFUSALS, outcome);
     const user = await findUserById(c.var.db, outcome.session.userId);
     if (!user) throw refusal(REFRESH_REFUSALS, 'not-recognised');
@@ -95,9 +100,16 @@ export const sessionRoutes = createRouter<AppEnv>()
     const { all } = (c.req.valid('json') as { all?: boolean } | undefined) ?? {};
     const userId = new ObjectId(c.var.user._id);
     const sessionId = c.var.sessionId;
-    let revoked = 0;
-    if (all) revoked = await revokeAllSessions(c.var.db, userId);
-    else if (sessionId) revoked = await revokeSession(c.var.db, userId, new ObjectId(sessionId));
+    if (all) {
+      // One $inc ends every token signed so far, legacy ones included; the sessions' refresh tokens go too.
+      const account = await revokeAccountTokens(c.var.db, userId);
+      const revoked = await revokeAllSessions(c.var.db, userId);
+      if (account) await closeEndedSockets(c, userId, { belowVersion: account.tokenVersion ?? 0 });
+      return c.json({ revoked }, 200);
+    }
+    if (!sessionId) return c.json({ revoked: 0 }, 200);
+    const revoked = await revokeSession(c.var.db, userId, new ObjectId(sessionId), accessTtlS(c.env));
+    if (revoked) await closeEndedSockets(c, userId, { session: sessionId });
     return c.json({ revoked }, 200);
   })
   .openapi(listSessions, async (c) => {
@@ -110,7 +122,9 @@ export const sessionRoutes = createRouter<AppEnv>()
   })
   .openapi(deleteSession, async (c) => {
     const sessionId = new ObjectId(c.req.valid('param').id);
-    const revoked = await revokeSession(c.var.db, new ObjectId(c.var.user._id), sessionId);
+    const userId = new ObjectId(c.var.user._id);
+    const revoked = await revokeSession(c.var.db, userId, sessionId, accessTtlS(c.env));
     if (!revoked) throw new ApiError(404, 'Session not found.');
+    await closeEndedSockets(c, userId, { session: sessionId.toHexString() });
     return c.json({ revoked }, 200);
   });

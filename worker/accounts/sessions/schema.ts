@@ -40,9 +40,22 @@ export const PasswordChangeBody = z.object({
   newPassword: Password,
 });
 
+/** The header a response carrying a new token repeats it in, as sign-in does for Live clients. */
+export const TOKEN_HEADER = z.object({ 'x-auth-token': z.string().describe('the same token as the body') });
+
 export const PasswordChanged = z.object({
   changed: z.literal(true),
   revokedSessions: z.number().int().describe('other sessions revoked'),
+  token: z
+    .string()
+    .describe(
+      "the caller's new token (also in x-auth-token): every token signed before the change is refused from now on",
+    ),
+  expiresIn: z
+    .number()
+    .int()
+    .optional()
+    .describe("an opt-in caller's new access token lifetime, seconds; its session goes on"),
 });
 
 export const LegacyUsageQuery = z.object({

@@ -1,5 +1,6 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { LIMITS } from '../../platform/limits';
 import type { SessionDoc } from '../documents';
 
 // Every query on `sessions`. Outcomes that are not a session come back as values, not HTTP errors.
@@ -33,8 +34,8 @@ export type RotateOutcome =
   | 'not-recognised'
   | 'expired'
   | 'revoked'
-  /** A spent token presented after the grace window: the whole session was revoked just now. */
-  | 'reused';
+  /** A spent token presented after the grace window: the whole session (this one) was revoked just now. */
+  | { reused: SessionDoc };
 
 /**
  * Spends the presented token for its successor with one compare-and-set on the session (the
@@ -44,7 +45,7 @@ export type RotateOutcome =
 export async function rotateSession(
   store: Store,
   presented: { familyId: string; hash: string; successorHash: string },
-  timing: { ttlMs: number; graceMs: number },
+  timing: { ttlMs: number; graceMs: number; accessTtlS: number },
 ): Promise<RotateOutcome> {
   const now = new Date();
   const { familyId, hash, successorHash } = presented;
@@ -75,8 +76,9 @@ export async function rotateSession(
     now.getTime() - session.rotatedAt.getTime() <= timing.graceMs;
   if (retried) return { session };
   // A spent token (or a forged one naming this family) outside the window: RFC 9700 revokes the family.
-  await revokeWhere(store, { _id: session._id });
-  return 'reused';
+  if (await revokeWhere(store, { _id: session._id }))
+    await endSessionAccess(store, session.userId, session._id.toHexString(), timing.accessTtlS);
+  return { reused: session };
 }
 
 async function revokeWhere(store: Store, filter: Filter<SessionDoc>): Promise<number> {
@@ -88,9 +90,31 @@ async function revokeWhere(store: Store, filter: Filter<SessionDoc>): Promise<nu
   return result.modifiedCount;
 }
 
-/** Revokes one of the user's sessions; 0 when it is not theirs, unknown or already revoked. */
-export const revokeSession = (store: Store, userId: ObjectId, sessionId: ObjectId) =>
-  revokeWhere(store, { _id: sessionId, userId });
+/**
+ * Revokes one of the user's sessions and ends its access tokens; 0 when it is not theirs, unknown or already
+ * revoked. `accessTtlS` bounds how long the account must remember it (its last access token's lifetime).
+ */
+export async function revokeSession(store: Store, userId: ObjectId, sessionId: ObjectId, accessTtlS: number) {
+  const revoked = await revokeWhere(store, { _id: sessionId, userId });
+  if (revoked) await endSessionAccess(store, userId, sessionId.toHexString(), accessTtlS);
+  return revoked;
+}
+
+/**
+ * Puts the session on the account's revoked list, read by every access check. Entries past their `until` are
+ * pruned first; a full list (that many revocations within one access-token lifetime) ends every token of the
+ * account instead, so the list stays bounded and nothing revoked is forgotten while it could still be used.
+ */
+async function endSessionAccess(store: Store, userId: ObjectId, sid: string, accessTtlS: number): Promise<void> {
+  const now = new Date();
+  await store.users.updateOne({ _id: userId }, { $pull: { revokedSessions: { until: { $lte: now } } } });
+  const entry = { sid, until: new Date(now.getTime() + accessTtlS * 1000) };
+  const pushed = await store.users.updateOne(
+    { _id: userId, [`revokedSessions.${LIMITS.sessions.revokedSessionsMax - 1}`]: { $exists: false } },
+    { $push: { revokedSessions: entry } },
+  );
+  if (!pushed.matchedCount) await store.users.updateOne({ _id: userId }, { $inc: { tokenVersion: 1 } });
+}
 
 export const revokeAllSessions = (store: Store, userId: ObjectId) => revokeWhere(store, { userId });
 

@@ -125,17 +125,20 @@ export async function deleteAccount(
 
 /**
  * Replaces the password hash only if it is still the one the caller checked (undefined: none yet),
- * so two changes racing cannot both win; false when it changed meanwhile or the account is gone.
+ * so two changes racing cannot both win; the account after, or null when it changed meanwhile or is gone.
  */
-export async function replacePassword(
-  store: Store,
-  id: ObjectId,
-  expected: string | undefined,
-  hash: string,
-): Promise<boolean> {
-  const updated = await store.users.updateOne(
+export const replacePassword = (store: Store, id: ObjectId, expected: string | undefined, hash: string) =>
+  store.users.findOneAndUpdate(
     { _id: id, password: expected ?? { $exists: false } },
-    { $set: { password: hash, updatedAt: new Date() } },
+    // One update ends every token signed before the change with the old password (docs/sessions.md).
+    { $set: { password: hash, updatedAt: new Date() }, $inc: { tokenVersion: 1 } },
+    { returnDocument: 'after' },
   );
-  return updated.modifiedCount === 1;
-}
+
+/** Ends every token of the account signed so far (sign-out everywhere); the account as stored after, or null. */
+export const revokeAccountTokens = (store: Store, id: ObjectId) =>
+  store.users.findOneAndUpdate(
+    { _id: id },
+    { $inc: { tokenVersion: 1 }, $set: { updatedAt: new Date() } },
+    { returnDocument: 'after' },
+  );

@@ -5,7 +5,7 @@ import { encodeKeyset } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
-import { tokenCaller } from '../../platform/tokens/service';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import type { EventDoc } from '../documents';
 import { eventCalendar } from './calendar';
 import { CalendarQuery, EventListQuery, filtersOf, MapPinsQuery } from './query-schema';
@@ -70,10 +70,12 @@ const detail = defineRoute({
   tags: TAGS,
   summary: 'One event, by slug or id',
   description:
-    'Pending and rejected events (the target model) are not public: 404, except to the rider who submitted it and to admins, who send their `x-auth-token` (optional; any other token is the public). The id or slug of an event merged into another answers the surviving event (migrations-notes/events-target-model.md, "Merging").',
+    'Pending and rejected events (the target model) are not public: 404, except to the rider who submitted it and to admins, who send their `x-auth-token` (optional; none reads as the public, and one that does not verify, or whose account is gone or revoked it, is 400 `Invalid token.`, an opt-in one past its exp 401 `Token expired.`). The id or slug of an event merged into another answers the surviving event (migrations-notes/events-target-model.md, "Merging").',
+  security: PUBLIC_OR_TOKEN,
   request: { params: SlugOrIdParam, query: ViewQuery },
   responses: {
     200: jsonResponse(z.union([Event, TargetEvent]), 'The event: Event, or TargetEvent with view=target'),
+    ...OPTIONAL_TOKEN_REFUSALS,
     404: noEvent,
   },
 });
@@ -139,10 +141,13 @@ export const eventRoutes = createRouter<AppEnv>()
     return c.json({ pins: rows.map(mapPinView), totalCount: total }, 200);
   })
   .openapi(detail, async (c) => {
-    const event = await resolveEvent(c.var.db, c.req.valid('param').slugOrId);
+    // A token sent is checked whatever the event, so a bad one is refused the same on every event.
+    const [event, caller] = await Promise.all([
+      resolveEvent(c.var.db, c.req.valid('param').slugOrId),
+      optionalCaller(c),
+    ]);
     if (!event) throw refusal(EVENT_REFUSALS, 'not-found');
     if (!isPublished(event)) {
-      const caller = await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token'));
       const mine = caller && (caller.isAdmin || event.submittedBy?.equals(caller.userId));
       if (!mine) throw refusal(EVENT_REFUSALS, 'not-found');
     }

@@ -2,6 +2,7 @@ import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { repairSocketTimeouts } from '../../../durable-objects/socket-timeouts';
 import { requireSetting } from '../config';
 import type { Env } from '../env';
+import type { RequestTiming } from '../ops/request-timing';
 import { MissingSettingError } from '../setting-error';
 import { databaseName } from './database-name';
 import { openGatewayStore } from './gateway-store';
@@ -36,11 +37,11 @@ export interface RequestConnection {
  * clients (durable-objects/db-gateway.ts), so a request pays no handshake; the default.
  * DB_ACCESS=direct: one MongoClient per request (docs/data-path.md).
  */
-export function openRequestConnection(env: Env): RequestConnection {
+export function openRequestConnection(env: Env, timing?: RequestTiming): RequestConnection {
   const access = env.DB_ACCESS?.trim() || 'gateway';
-  if (access === 'gateway') return { store: openGatewayStore(env), release: async () => undefined };
+  if (access === 'gateway') return { store: openGatewayStore(env, timing), release: async () => undefined };
   if (access !== 'direct') throw new MissingSettingError('DB_ACCESS', `must be "gateway" or "direct", not "${access}"`);
-  return openDirectConnection(env);
+  return openDirectConnection(env, timing);
 }
 
 /**
@@ -48,10 +49,16 @@ export function openRequestConnection(env: Env): RequestConnection {
  * in workerd (its sockets belong to the request that opened them), so each request owns
  * its client and closes it once the response is out.
  */
-function openDirectConnection(env: Env): RequestConnection {
+function openDirectConnection(env: Env, timing?: RequestTiming): RequestConnection {
   let client: MongoClient | undefined;
   const store = createStore(() => {
-    client = new MongoClient(requireSetting(env, 'MONGODB_URI'), CLIENT_OPTIONS);
+    client = new MongoClient(requireSetting(env, 'MONGODB_URI'), { ...CLIENT_OPTIONS, monitorCommands: !!timing });
+    // The driver times each command itself; its events are the request's database time.
+    if (timing)
+      client.on('commandSucceeded', (event) => {
+        timing.dbMs += event.duration;
+        timing.dbCalls += 1;
+      });
     return client.db(databaseName(requireSetting(env, 'MONGODB_URI'), env.MONGODB_DB));
   });
   return {

@@ -14,6 +14,8 @@ import {
 import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
+import { logError } from '../ops/log-line';
+import type { RequestTiming } from '../ops/request-timing';
 import { databaseName } from './database-name';
 import { mayRetry } from './gateway-retry';
 import { IN_ORDER, type InOrderRunner, type InOrderStep } from './in-order';
@@ -75,7 +77,7 @@ function gatewaySettings(env: Env): GatewaySettings {
   return settings;
 }
 
-export function openGatewayStore(env: Env): Store {
+export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
   const { uri, db, count, spillAt } = gatewaySettings(env);
   const stubs: GatewayStub[] = [];
   const stub = (index: number): GatewayStub => {
@@ -108,19 +110,29 @@ export function openGatewayStore(env: Env): Store {
   type Prepared = ReturnType<typeof prepare>;
 
   /** Sends over one gateway object, once more over another when the first did not answer and every call may be repeated. */
-  async function send<T>(calls: Prepared[], over: (stub: GatewayStub) => Promise<T>): Promise<T> {
+  async function send<T extends GatewayReply | GatewayReply[]>(
+    calls: Prepared[],
+    over: (stub: GatewayStub) => Promise<T>,
+  ): Promise<T> {
     let avoid = -1;
     for (let attempt = 0; ; attempt += 1) {
       const index = pickGateway(count, spillAt, avoid);
       inFlight[index] = (inFlight[index] ?? 0) + 1;
+      const started = performance.now();
       try {
-        return await over(stub(index));
+        const reply = await over(stub(index));
+        if (timing) {
+          timing.gatewayMs += performance.now() - started;
+          for (const one of Array.isArray(reply) ? reply : [reply]) timing.dbMs += one.ms ?? 0;
+          timing.dbCalls += 1;
+        }
+        return reply;
       } catch (err) {
         failedAt[index] = Date.now();
         // A broken stub stays broken: the next call gets a fresh one.
         delete stubs[index];
         if (attempt >= 1 || count < 2 || !calls.every((one) => mayRetry(one.method, one.values, err))) {
-          console.error(`database gateway ${index} failed: ${(err as Error).message}`);
+          logError(`db-gateway-${index}`, err);
           throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
         }
         avoid = index;

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnreachable, isDuplicateKey } from '../db/errors';
 import { LIMITS } from '../limits';
+import { describeError, log, logError } from '../ops/log-line';
 import { MissingSettingError } from '../setting-error';
 import { ApiError } from './errors';
 
@@ -30,11 +31,11 @@ export function onError(err: Error, c: Context): Response {
     return c.json({ error: err.message || 'Bad request.' }, err.status);
   }
   if (err instanceof MissingSettingError) {
-    console.error(err.message);
+    log({ kind: 'error', where: 'setting', error: describeError(err), requestId: c.get('requestId') });
     return c.json({ error: err.message }, 500);
   }
   if (isDatabaseUnreachable(err)) {
-    console.error(`database unreachable: ${err.message}`);
+    logError('database', err, c.get('requestId'));
     const retryAfter = String(LIMITS.databaseRetryAfterSeconds);
     return c.json({ error: 'The database is unavailable. Try again shortly.' }, 503, { 'Retry-After': retryAfter });
   }
@@ -42,7 +43,7 @@ export function onError(err: Error, c: Context): Response {
     const fields = Object.keys(err.keyValue ?? {}).join(', ') || 'value';
     return c.json({ error: `A record with this ${fields} already exists.` }, 409);
   }
-  console.error(err.stack ?? err);
+  logError('request', err, c.get('requestId'));
   return c.json({ error: 'Internal server error.' }, 500);
 }
 

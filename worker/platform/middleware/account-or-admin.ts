@@ -36,7 +36,7 @@ export function accountOrAdmin() {
       if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
       const verified = await claimsOrInvalid(c.env, match[1]!);
       const claims = verified.claims;
-      const account = await acceptedAccount(c.var.db, claims);
+      const account = await acceptedAccount(c.var.db, verified);
       const isAdmin = isAdminAccount(account);
       const pathId = c.req.param('id');
       const ownsAccount =

@@ -25,7 +25,7 @@ export function admin() {
       if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
       const verified = await claimsOrInvalid(c.env, token);
       const claims = verified.claims;
-      const account = await acceptedAccount(c.var.db, claims);
+      const account = await acceptedAccount(c.var.db, verified);
       if (!isAdminAccount(account)) throw plainTextError(403, ACCESS_TEXT.adminOnly);
       c.set('account', account);
       c.set('user', { ...claims, role: 'admin' });

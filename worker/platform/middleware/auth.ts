@@ -6,7 +6,7 @@ import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
 import { accountForToken, type CallerAccount } from '../tokens/service';
-import type { TokenClaims } from '../tokens/token';
+import type { TokenClaims, VerifiedToken } from '../tokens/token';
 import type { DatabaseVariables } from './database';
 
 /**
@@ -19,8 +19,8 @@ export type SessionVariables = { user: TokenClaims; account: CallerAccount; sess
  * The account behind verified claims, or the Live 400 `Invalid token.` when it is gone or no longer accepts
  * the token (its tokens were revoked after this one was signed), so existing clients sign out.
  */
-export async function acceptedAccount(db: DatabaseVariables['db'], claims: TokenClaims): Promise<CallerAccount> {
-  const account = await accountForToken(db, claims);
+export async function acceptedAccount(db: DatabaseVariables['db'], verified: VerifiedToken): Promise<CallerAccount> {
+  const account = await accountForToken(db, verified);
   if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
   return account;
 }
@@ -54,7 +54,7 @@ export function auth() {
       const token = c.req.header('x-auth-token');
       if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
       const verified = await claimsOrInvalid(c.env, token);
-      c.set('account', await acceptedAccount(c.var.db, verified.claims));
+      c.set('account', await acceptedAccount(c.var.db, verified));
       c.set('user', verified.claims);
       c.set('sessionId', verified.sessionId);
       countLegacyToken(verified, c);

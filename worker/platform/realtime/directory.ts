@@ -1,5 +1,6 @@
 import type { ServerEvent } from '../../../durable-objects/realtime-events';
 import type { PresenceEntry } from '../../../durable-objects/rider-presence';
+import type { EndedTokens } from '../../../durable-objects/socket-attachment';
 import type { Env } from '../env';
 import { shardCount, shardName } from './settings';
 
@@ -89,4 +90,12 @@ export async function broadcast(env: Env, event: ServerEvent, exceptUserIds: str
     env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromName(shardName(i))),
   );
   await Promise.all(shards.map((shard) => shard.broadcast(event, exceptUserIds)));
+}
+
+/** Closes a rider's sockets whose tokens ended, on every shard their directory entry names. */
+export async function closeRiderSockets(env: Env, userId: string, ended: EndedTokens): Promise<void> {
+  const { shards } = await presenceOf(env, userId).entry();
+  await Promise.all(
+    shards.map((shardId) => env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromString(shardId)).closeRider(userId, ended)),
+  );
 }

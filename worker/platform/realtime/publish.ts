@@ -1,9 +1,10 @@
 import type { ServerEvent } from '../../../durable-objects/realtime-events';
 import type { Env } from '../env';
 import type { DatabaseVariables } from '../middleware/database';
+import { logError } from '../ops/log-line';
 import { broadcast, type PresenceReads, sendToRiders } from './directory';
 
-type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'inBackground'> };
+type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'inBackground'> & { requestId?: string } };
 
 /**
  * Who receives an event: named riders (optionally not the connection that caused it; `presence` shares their
@@ -23,7 +24,7 @@ export function publishAfterWrite(c: WriteContext, event: ServerEvent, audience:
       if ('riders' in to) await sendToRiders(c.env, to.riders, event, to.exceptSid, to.presence);
       else await broadcast(c.env, event, to.everyoneBut);
     } catch (error) {
-      console.error(`realtime: ${event.name} on ${event.namespace} was stored but not published:`, error);
+      logError(`realtime publish: ${event.name} on ${event.namespace}`, error, c.var.requestId);
     }
   });
 }

@@ -1,9 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { SHARD_HEADER, shardOfSession } from '../../../durable-objects/socket-session-id';
 import type { AppEnv } from '../app-env';
+import { readCapped } from '../http/capped-body';
 import { ApiError } from '../http/errors';
-import { createRouter, defineRoute, errorResponse } from '../http/openapi';
-import { shardCount, shardName } from './settings';
+import { createRouter, defineRoute, errorResponse, RETRY_AFTER } from '../http/openapi';
+import { takeHandshakeAllowance } from './handshake-limit';
+import { roomSettings, shardCount, shardName } from './settings';
 
 // socket.io-client sends more query parameters than these (a timestamp `t`, its own `query` entries): all pass.
 const EngineQuery = z
@@ -38,6 +40,14 @@ const connect = defineRoute({
       description: 'Polling: the open packet (handshake) or the packets sent since the last poll, separated by \\x1e',
     },
     400: badRequest,
+    429: errorResponse(
+      'Too many new sessions (either transport) from this client address this minute; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
+    503: errorResponse(
+      'The shard this new session went to is full; Retry-After gives the seconds to wait',
+      RETRY_AFTER,
+    ),
   },
 });
 
@@ -80,12 +90,23 @@ function checkEngine(EIO: string | undefined, transport: string | undefined): vo
   }
 }
 
+/**
+ * A polling POST's body, read no further than one byte past maxPayload: a chunked body declares no length, and
+ * reading all of it cost seconds per hundred MB. A longer one goes on as maxPayload + 1 bytes, which the shard
+ * refuses as it refuses any oversized payload (413, the session closed).
+ */
+async function postedPayload(env: AppEnv['Bindings'], raw: Request): Promise<Uint8Array> {
+  const limit = roomSettings(env).maxPayloadBytes;
+  const body = await readCapped(raw.body, limit);
+  return body === 'too-large' ? new Uint8Array(limit + 1) : body;
+}
+
 /** Hands the request to its shard, telling the shard its own index so the session ids it issues route back to it. */
 async function toShard(c: { env: AppEnv['Bindings']; req: { raw: Request } }, shard: number): Promise<Response> {
   const { raw } = c.req;
   // A POST is read here, not streamed on: a shard that answers without reading it (a closed session) would
   // otherwise leave the stream running after the response, and the runtime then breaks the client's connection.
-  const body = raw.method === 'POST' ? await raw.arrayBuffer() : null;
+  const body = raw.method === 'POST' ? await postedPayload(c.env, raw) : null;
   const request = body ? new Request(raw.url, { method: raw.method, headers: raw.headers, body }) : new Request(raw);
   request.headers.set(SHARD_HEADER, String(shard));
   return c.env.SOCKET_SHARD.get(c.env.SOCKET_SHARD.idFromName(shardName(shard))).fetch(request);
@@ -104,6 +125,7 @@ export const realtimeRoutes = createRouter<AppEnv>()
         details: [{ field: 'upgrade', message: 'header must be websocket' }],
       });
     }
+    if (sid === undefined) await takeHandshakeAllowance(c.env, c.req.raw);
     return toShard(c, shardFor(c, sid));
   })
   .openapi(send, async (c) => {

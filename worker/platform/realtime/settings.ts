@@ -3,13 +3,16 @@ import { positiveIntSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 
-/** The rooms' timings: LIMITS.realtime, with the ping cadence overridable (tests shorten it to watch pings). */
+/** The rooms' timings and bounds: LIMITS.realtime, with the ping cadence and bounds overridable (tests shorten them). */
 export function roomSettings(env: Env): RoomSettings {
   return {
     pingIntervalMs: positiveIntSetting(env, 'REALTIME_PING_INTERVAL_MS', LIMITS.realtime.pingIntervalMs),
     pingTimeoutMs: positiveIntSetting(env, 'REALTIME_PING_TIMEOUT_MS', LIMITS.realtime.pingTimeoutMs),
     maxPayloadBytes: LIMITS.realtime.maxPayloadBytes,
     typingTtlMs: LIMITS.realtime.typingTtlMs,
+    sessionsPerShard: positiveIntSetting(env, 'REALTIME_SESSIONS_PER_SHARD', LIMITS.realtime.sessionsPerShard),
+    shardFullRetryAfterSeconds: LIMITS.realtime.shardFullRetryAfterSeconds,
+    connectTimeoutMs: positiveIntSetting(env, 'REALTIME_CONNECT_TIMEOUT_MS', LIMITS.realtime.connectTimeoutMs),
   };
 }
 

@@ -13,16 +13,16 @@ import { type VerifiedToken, verifyWithKeys } from './token';
 export const TOKEN_EXPIRED = 'Token expired.';
 const EXPIRED_HEADERS = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
-const expired = errorResponse(
+export const TOKEN_EXPIRED_RESPONSE = errorResponse(
   `JSON {error: "${TOKEN_EXPIRED}"}: an opt-in access token past its exp; refresh it (docs/sessions.md)`,
   z.object({ 'WWW-Authenticate': z.string().optional().describe('Bearer error="invalid_token"') }),
 );
 
 /** A check's Live plain-text 401 plus the expired refusal; the header is optional because the Live 401 lacks it. */
 export const orExpired = (live: ResponseConfig): ResponseConfig => ({
-  description: `${live.description}; or ${expired.description}`,
-  content: { ...live.content, ...expired.content },
-  headers: expired.headers,
+  description: `${live.description}; or ${TOKEN_EXPIRED_RESPONSE.description}`,
+  content: { ...live.content, ...TOKEN_EXPIRED_RESPONSE.content },
+  headers: TOKEN_EXPIRED_RESPONSE.headers,
 });
 
 /**

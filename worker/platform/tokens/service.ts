@@ -3,7 +3,7 @@ import type { Collections } from '../db/collections';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { signingKeys } from './keys';
-import { type TokenClaims, tokenVersionOf, verifyWithKeys } from './token';
+import { tokenVersionOf, type VerifiedToken, verifyWithKeys } from './token';
 
 /** The account as the accounts domain stores it: its `users` collection, declared there. */
 type UserDoc = Collections['users'];
@@ -13,23 +13,20 @@ export type CallerAccount = Omit<UserDoc, 'password'>;
 
 /**
  * The account a verified token speaks for, as stored now, or null when the token must be refused: the account
- * is gone, or its tokens were revoked after this one was signed (its version is behind the account's). The one
+ * is gone, its tokens were revoked after this one was signed (its version is behind the account's), or its opt-in
+ * session was revoked on its own (`revokedSessions`, stored on the account so no session is read). The one
  * query the access checks run, by `_id`; routes read the role, subscription and profile from it instead of again.
  */
-export async function accountForToken(store: Store, claims: TokenClaims): Promise<CallerAccount | null> {
+export async function accountForToken(
+  store: Store,
+  { claims, sessionId }: VerifiedToken,
+): Promise<CallerAccount | null> {
   const user = await store.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { password: 0 } });
-  return user && (user.tokenVersion ?? 0) === tokenVersionOf(claims) ? user : null;
+  if (!user || (user.tokenVersion ?? 0) !== tokenVersionOf(claims)) return null;
+  return sessionId && user.revokedSessions?.some((revoked) => revoked.sid === sessionId) ? null : user;
 }
 
 export const isAdminAccount = (account: Pick<UserDoc, 'role'>): boolean => account.role === 'admin';
-
-/**
- * Whether an optional `x-auth-token` on a public route belongs to an account stored as admin
- * now. Any other caller, a bad token included, is the public: such routes refuse no token.
- */
-export async function tokenIsAdmin(env: Env, store: Store, token: string | undefined): Promise<boolean> {
-  return (await tokenCaller(env, store, token))?.isAdmin ?? false;
-}
 
 /** Who is acting on shared content: their id, and whether their stored role is admin now. */
 export type Caller = { userId: ObjectId; isAdmin: boolean };
@@ -45,6 +42,6 @@ export async function tokenCaller(env: Env, store: Store, token: string | undefi
   if (!token) return null;
   const verified = await verifyWithKeys(token, signingKeys(env));
   if (!verified || verified === 'expired') return null;
-  const account = await accountForToken(store, verified.claims);
+  const account = await accountForToken(store, verified);
   return account ? callerOf(account) : null;
 }

@@ -8,8 +8,8 @@ import { pageOf } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
-import { tokenIsAdmin } from '../../platform/tokens/service';
 import type { BlogPostDoc } from '../documents';
 import { blogDocument } from '../search-index/documents';
 import { BLOG_REFUSALS } from './refusals';
@@ -21,7 +21,6 @@ const TAGS = ['blog'];
 const noPost = errorResponse('No such post (a draft, to anyone but an admin)');
 const slugTaken = errorResponse('Another post has this slug');
 // The public routes read a token only to let an admin see drafts; without one they answer the public.
-const PUBLIC_OR_ADMIN: Record<string, string[]>[] = [{}, { 'x-auth-token': [] }];
 
 const unique = (tags: string[] | undefined) => (tags ? [...new Set(tags)] : undefined);
 
@@ -32,10 +31,11 @@ const list = defineRoute({
   summary: 'Blog posts, newest first',
   description:
     'Published posts by `publishedAt`. With `status=draft` and an admin token in `x-auth-token`, drafts by creation time.',
-  security: PUBLIC_OR_ADMIN,
+  security: PUBLIC_OR_TOKEN,
   request: { query: PostQuery },
   responses: {
     200: jsonResponse(pageOf(BlogPost), 'A page of posts'),
+    ...OPTIONAL_TOKEN_REFUSALS,
     403: errorResponse('`status=draft` without an admin token'),
   },
 });
@@ -45,9 +45,9 @@ const getOne = defineRoute({
   path: '/{id}',
   tags: TAGS,
   summary: 'One post; a draft only to an admin (token in x-auth-token)',
-  security: PUBLIC_OR_ADMIN,
+  security: PUBLIC_OR_TOKEN,
   request: { params: IdParam },
-  responses: { 200: jsonResponse(BlogPost, 'The post'), 404: noPost },
+  responses: { 200: jsonResponse(BlogPost, 'The post'), ...OPTIONAL_TOKEN_REFUSALS, 404: noPost },
 });
 
 const create = defineRoute({
@@ -90,8 +90,9 @@ const reindexPost = (env: Env, post: BlogPostDoc) =>
 export const blogRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
-    if (query.status === 'draft' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token'))))
-      throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
+    // A token sent is checked on every read, so a bad one is refused the same whatever was asked for.
+    const caller = await optionalCaller(c);
+    if (query.status === 'draft' && !caller?.isAdmin) throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
     return c.json(
       toKeysetPage(rows, query.limit, (row) => postSortKey(row, query.status), postView),
@@ -99,9 +100,11 @@ export const blogRoutes = createRouter<AppEnv>()
     );
   })
   .openapi(getOne, async (c) => {
-    const post = await findPost(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!post || (post.status !== 'published' && !(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token')))))
-      throw refusal(BLOG_REFUSALS, 'not-found');
+    const [post, caller] = await Promise.all([
+      findPost(c.var.db, new ObjectId(c.req.valid('param').id)),
+      optionalCaller(c),
+    ]);
+    if (!post || (post.status !== 'published' && !caller?.isAdmin)) throw refusal(BLOG_REFUSALS, 'not-found');
     return c.json(postView(post), 200);
   })
   .openapi(create, async (c) => {

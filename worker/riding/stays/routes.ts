@@ -4,7 +4,8 @@ import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { callerOf, tokenIsAdmin } from '../../platform/tokens/service';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../spots/service';
 import { rankedPage } from './ranking';
 import { STAY_REFUSALS } from './refusals';
@@ -33,8 +34,14 @@ const list = defineRoute({
   path: '/spots/{spotId}/stays',
   tags: TAGS,
   summary: "A spot's stays in the default ranking (confidence band, rating, distance); unreviewed ones hidden",
+  security: PUBLIC_OR_TOKEN,
   request: { params: SpotParam, query: RankedListQuery },
-  responses: { 200: jsonResponse(StayPage, 'A page of stays'), 403: adminsOnly, 404: noSpot },
+  responses: {
+    200: jsonResponse(StayPage, 'A page of stays'),
+    ...OPTIONAL_TOKEN_REFUSALS,
+    403: adminsOnly,
+    404: noSpot,
+  },
 });
 
 const create = defineRoute({
@@ -81,20 +88,21 @@ const search = defineRoute({
   path: '/stays/search',
   tags: TAGS,
   summary: 'Search stays across spots, in the default ranking; each stay carries its spotId and spotName',
+  security: PUBLIC_OR_TOKEN,
   request: { query: StaySearchQuery },
-  responses: { 200: jsonResponse(StayPage, 'A page of stays'), 403: adminsOnly },
+  responses: { 200: jsonResponse(StayPage, 'A page of stays'), ...OPTIONAL_TOKEN_REFUSALS, 403: adminsOnly },
 });
 
 type Ctx = { env: AppEnv['Bindings']; var: AppEnv['Variables']; req: { header(name: string): string | undefined } };
 
 /**
  * includeUnreviewed on these public routes is for admins: the optional x-auth-token must verify
- * and its account be stored as admin now; anything else is a 403 rather than a silently
- * different list.
+ * and its account be stored as admin now; no token or another rider's is a 403 rather than a silently
+ * different list, and a bad one is refused as the auth check refuses it (worker/platform/middleware/optional-token.ts).
  */
 async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void> {
   if (!includeUnreviewed) return;
-  if (!(await tokenIsAdmin(c.env, c.var.db, c.req.header('x-auth-token'))))
+  if (!(await optionalCaller(c))?.isAdmin)
     throw new ApiError(403, "includeUnreviewed is for admins: send an admin's x-auth-token.");
 }
 

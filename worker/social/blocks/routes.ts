@@ -17,7 +17,7 @@ const block = defineRoute({
   path: '/me/blocks/{userId}',
   tags: TAGS,
   summary:
-    'Block a rider (idempotent): their posts and comments are hidden from you, and neither can message the other',
+    "Block a rider (idempotent): each of you stops seeing, commenting on, reacting to and saving the other's posts, their comments leave your posts, and neither can message the other (docs/connections.md)",
   middleware: [auth()] as const,
   request: { params: BlockParam },
   responses: {

@@ -46,7 +46,7 @@ export function listBlocks(store: Store, userId: ObjectId, page: { limit: number
     .toArray();
 }
 
-/** Hex ids of everyone the reader blocked: one indexed read per request, for hiding their posts and comments. */
+/** Hex ids of everyone the rider blocked: a post's author takes their comments off the post for every reader. */
 export async function blockedIdsOf(store: Store, readerId: ObjectId | null): Promise<Set<string>> {
   if (!readerId) return new Set();
   const rows = await store.user_blocks
@@ -55,10 +55,19 @@ export async function blockedIdsOf(store: Store, readerId: ObjectId | null): Pro
   return new Set(rows.map((row) => row.blockedUserId.toHexString()));
 }
 
-/** Hex ids of everyone who blocked the rider: the real-time feed never sends them the rider's posts. */
-export async function blockersOf(store: Store, userId: ObjectId): Promise<string[]> {
-  const rows = await store.user_blocks.find({ blockedUserId: userId }, { projection: { _id: 0, userId: 1 } }).toArray();
-  return rows.map((row) => row.userId.toHexString());
+/**
+ * Hex ids of everyone the rider blocked and everyone who blocked the rider, in one read on both indexes: a block
+ * hides each one's posts and comments from the other, and the real-time feed sends neither the other's events.
+ */
+export async function blockedEitherWay(store: Store, riderId: ObjectId | null): Promise<Set<string>> {
+  if (!riderId) return new Set();
+  const rows = await store.user_blocks
+    .find(
+      { $or: [{ userId: riderId }, { blockedUserId: riderId }] },
+      { projection: { _id: 0, userId: 1, blockedUserId: 1 } },
+    )
+    .toArray();
+  return new Set(rows.map((row) => (row.userId.equals(riderId) ? row.blockedUserId : row.userId).toHexString()));
 }
 
 /** Whether the rider and any of the others blocked one another, in either direction. */

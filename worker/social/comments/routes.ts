@@ -5,10 +5,11 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { callerOf } from '../../platform/tokens/service';
-import { blockedBetween } from '../blocks/service';
-import { hiddenFrom, PUBLIC_OR_READER, readerOf } from '../feed/reader';
+import { blockedBetween, blockedIdsOf } from '../blocks/service';
+import { hiddenFrom, readerOf, refuseUnreachablePost } from '../feed/reader';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
 import { COMMENT_REFUSALS } from './refusals';
@@ -25,10 +26,10 @@ const list = defineRoute({
   tags: TAGS,
   summary: "A post's comments, newest first",
   description:
-    'With a valid `x-auth-token`, comments by riders the caller blocked are left out, and a post by one of them is not found.',
-  security: PUBLIC_OR_READER,
+    "Comments by riders the post's author blocked are left out for every reader. With a valid `x-auth-token`, so are comments by riders on either side of a block with the caller, and a post by one of them is not found.",
+  security: PUBLIC_OR_TOKEN,
   request: { params: PostParam, query: PageQuery },
-  responses: { 200: jsonResponse(CommentPage, 'A page of comments'), 404: noPost },
+  responses: { 200: jsonResponse(CommentPage, 'A page of comments'), ...OPTIONAL_TOKEN_REFUSALS, 404: noPost },
 });
 
 const create = defineRoute({
@@ -62,7 +63,12 @@ export const commentRoutes = createRouter<AppEnv>()
     const [post, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
     if (!post || hiddenFrom(hidden, post.userId)) throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const query = c.req.valid('query');
-    const rows = await listComments(c.var.db, postId, { ...query, hiddenAuthors: hidden });
+    // A rider the author blocked is taken off the author's posts for everyone, not only for the author.
+    const removedByAuthor = await blockedIdsOf(c.var.db, post.userId);
+    const rows = await listComments(c.var.db, postId, {
+      ...query,
+      hiddenAuthors: new Set([...hidden, ...removedByAuthor]),
+    });
     const authors = await publicUsers(
       c.var.db,
       rows.map((row) => row.userId),
@@ -75,6 +81,7 @@ export const commentRoutes = createRouter<AppEnv>()
   .openapi(create, async (c) => {
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId(c.req.valid('param').postId);
+    await refuseUnreachablePost(c, postId);
     const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
     if (comment === 'not-found') throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const authors = await publicUsers(c.var.db, [userId]);

@@ -13,22 +13,24 @@ import {
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { ACCESS_TEXT } from '../../platform/tokens/access-text';
+import { orExpired } from '../../platform/tokens/claims';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../../riding/spots/service';
-import { blockersOf } from '../blocks/service';
+import { blockedEitherWay } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
 import { followedIdsOf } from '../follows/service';
 import { attachRefusals } from '../media/refusals';
 import { claimForPost, releaseFromPost } from '../media/service';
 import { mediaUrl } from '../media/views';
 import { postViews } from './post-views';
-import { hiddenFrom, PUBLIC_OR_READER, readerOf } from './reader';
+import { readerOf } from './reader';
 import { POST_REFUSALS } from './refusals';
 import { removePost } from './removal';
 import { DeletedPost, FeedPage, FeedPost, FeedQuery, NewPost, PostParam } from './schema';
-import { findPost, insertPost, listPosts } from './service';
+import { insertPost, listPosts, reachablePost } from './service';
 import { postView } from './views';
 
 const TAGS = ['feed'];
@@ -40,14 +42,14 @@ const list = defineRoute({
   tags: TAGS,
   summary: 'The feed, newest first',
   description:
-    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders the caller blocked are left out. `scope=following` (needs the token) keeps only posts by riders the caller follows and the caller's own (docs/connections.md).",
-  security: PUBLIC_OR_READER,
+    "With a valid `x-auth-token`, each post carries the caller's `myReaction` and `saved`, and posts by riders on either side of a block with the caller are left out; a token that does not verify, or whose account is gone or revoked it, is 400 `Invalid token.`, an opt-in one past its exp 401 `Token expired.`. `scope=following` (needs the token) keeps only posts by riders the caller follows and the caller's own (docs/connections.md).",
+  security: PUBLIC_OR_TOKEN,
   request: { query: FeedQuery },
   responses: {
     200: jsonResponse(FeedPage, 'A page of posts'),
-    // The following feed's own access check (followingAuthors): the texts the auth check answers.
+    // A bad token, and the following feed's own access check (followingAuthors): the texts the auth check answers.
     400: textResponse([ACCESS_TEXT.invalidToken]),
-    401: textResponse([ACCESS_TEXT.noToken]),
+    401: orExpired(textResponse([ACCESS_TEXT.noToken])),
   },
 });
 
@@ -71,10 +73,10 @@ const getOne = defineRoute({
   method: 'get',
   path: '/{postId}',
   tags: TAGS,
-  summary: 'One post (404 for a reader who blocked its author)',
-  security: PUBLIC_OR_READER,
+  summary: 'One post (404 when a block stands between the reader and its author, either way)',
+  security: PUBLIC_OR_TOKEN,
   request: { params: PostParam },
-  responses: { 200: jsonResponse(FeedPost, 'The post'), 404: noPost },
+  responses: { 200: jsonResponse(FeedPost, 'The post'), ...OPTIONAL_TOKEN_REFUSALS, 404: noPost },
 });
 
 const remove = defineRoute({
@@ -152,9 +154,9 @@ export const feedRoutes = createRouter<AppEnv>()
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId();
     // Read while the post is stored rather than after: the audience is on the path to every receiver.
-    const blockers = blockersOf(c.var.db, userId);
+    const blocked = blockedEitherWay(c.var.db, userId);
     // A refused or failed write never publishes; a failed read is reported by the publish that awaits it.
-    blockers.catch(() => undefined);
+    blocked.catch(() => undefined);
     const media = await attachedMedia(c, userId, postId, fields.media);
     const post = await insertPost(c.var.db, userId, {
       _id: postId,
@@ -170,14 +172,15 @@ export const feedRoutes = createRouter<AppEnv>()
     const view = postView(post, c.var.account, { myReaction: null, saved: false });
     const { myReaction: _reaction, saved: _saved, ...publicPost } = view;
     publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
-      everyoneBut: await blockers,
+      everyoneBut: [...(await blocked)],
     }));
     return c.json(view, 201);
   })
   .openapi(getOne, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
-    const [post, { readerId, hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
-    if (!post || hiddenFrom(hidden, post.userId)) throw refusal(POST_REFUSALS, 'not-found');
+    const readerId = (await optionalCaller(c))?.userId ?? null;
+    const post = await reachablePost(c.var.db, postId, readerId);
+    if (!post) throw refusal(POST_REFUSALS, 'not-found');
     const [view] = await postViews(c.var.db, [post], readerId);
     return c.json(view!, 200);
   })

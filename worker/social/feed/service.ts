@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { Store } from '../../platform/db/store';
 import type { Caller } from '../../platform/tokens/service';
+import { blockBetweenLookups } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
@@ -30,6 +31,23 @@ export async function insertPost(store: Store, userId: ObjectId, fields: NewPost
 }
 
 export const findPost = (store: Store, postId: ObjectId) => store.feed_posts.findOne({ _id: postId });
+
+/**
+ * The post as the rider may reach it: null when there is none, or when a block stands between the rider and its
+ * author either way, so the post reads as missing to both. One read: the block lookups join the post's author.
+ */
+export async function reachablePost(store: Store, postId: ObjectId, riderId: ObjectId | null) {
+  if (!riderId) return findPost(store, postId);
+  const [row] = await store.feed_posts
+    .aggregate<FeedPostDoc & { blockedByRider: unknown[]; blockedRider: unknown[] }>([
+      { $match: { _id: postId } },
+      ...blockBetweenLookups(riderId, 'userId', { byRider: 'blockedByRider', ofRider: 'blockedRider' }),
+    ])
+    .toArray();
+  if (!row || row.blockedByRider.length || row.blockedRider.length) return null;
+  const { blockedByRider: _by, blockedRider: _of, ...post } = row;
+  return post as FeedPostDoc;
+}
 
 /** A deleted spot is no longer named by the posts that referenced it. */
 export async function detachSpotFromPosts(store: Store, spotId: ObjectId): Promise<void> {

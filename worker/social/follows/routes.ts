@@ -7,8 +7,9 @@ import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../pl
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
-import { PUBLIC_OR_READER, readerOf } from '../feed/reader';
+import { readerOf } from '../feed/reader';
 import { reachable } from './reach';
 import { FOLLOW_REFUSALS } from './refusals';
 import { FollowState, HomiePage, ListedRiderPage, RiderParam } from './schema';
@@ -54,9 +55,9 @@ const followers = defineRoute({
   tags: TAGS,
   summary: "A rider's followers, newest follow first",
   description: 'With a valid `x-auth-token`, each rider carries `following`: whether you follow them.',
-  security: PUBLIC_OR_READER,
+  security: PUBLIC_OR_TOKEN,
   request: { params: RiderParam, query: PageQuery },
-  responses: { 200: jsonResponse(ListedRiderPage, 'A page of riders'), 404: noRider },
+  responses: { 200: jsonResponse(ListedRiderPage, 'A page of riders'), ...OPTIONAL_TOKEN_REFUSALS, 404: noRider },
 });
 
 const following = defineRoute({
@@ -65,9 +66,9 @@ const following = defineRoute({
   tags: TAGS,
   summary: 'The riders a rider follows, newest follow first',
   description: 'With a valid `x-auth-token`, each rider carries `following`: whether you follow them.',
-  security: PUBLIC_OR_READER,
+  security: PUBLIC_OR_TOKEN,
   request: { params: RiderParam, query: PageQuery },
-  responses: { 200: jsonResponse(ListedRiderPage, 'A page of riders'), 404: noRider },
+  responses: { 200: jsonResponse(ListedRiderPage, 'A page of riders'), ...OPTIONAL_TOKEN_REFUSALS, 404: noRider },
 });
 
 const homies = defineRoute({

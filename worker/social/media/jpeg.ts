@@ -2,7 +2,7 @@ import { concatBytes } from '../../platform/bytes';
 import { EXIF_PREFIX, orientationOnlyTiff, readOrientation, swapsSides, withoutExifPrefix } from './orientation';
 import { MalformedImage, type Stripped } from './stripped';
 
-// JPEG segments (ITU T.81, JFIF, EXIF): metadata lives in APPn and COM segments before the scan data.
+// JPEG segments (ITU T.81, JFIF, EXIF): metadata lives in APPn, JPGn and COM segments before the scan data.
 
 const SOI = 0xd8;
 const EOI = 0xd9;
@@ -22,16 +22,30 @@ const isFrame = (marker: number) =>
 /** Markers with no length field. */
 const standalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 
+/** Tables decoding reads: DHT, DAC, DQT, DNL, DRI, DHP, EXP. */
+const TABLES = new Set([0xc4, 0xcc, 0xdb, 0xdc, 0xdd, 0xde, 0xdf]);
+
+/** JFIF's header up to its thumbnail size (T.871): identifier, version, units and densities. */
+const JFIF_HEADER_BYTES = 12;
+/** Adobe's APP14 whole: identifier, version, two flag words and the colour transform. */
+const ADOBE_BYTES = 12;
+
 /**
- * Which APPn segments decoding needs: JFIF (APP0), the ICC colour profile (APP2) and Adobe's colour transform
- * (APP14). Everything else there (EXIF, XMP, Photoshop IRB, MPF, maker data) and every comment goes.
+ * The segment as stored, or undefined when it goes. Kept are frames, tables and what decoding needs from the APPn
+ * range: JFIF (APP0) cut to its 14-byte header with no thumbnail, the ICC colour profile (APP2) and Adobe's colour
+ * transform (APP14) cut to its 12 bytes. Everything else can only carry data: the other APPn (EXIF, XMP, Photoshop
+ * IRB, MPF, JFXX thumbnails, maker data), the application-reserved JPGn (0xF0–0xFD), comments and reserved markers.
  */
-function keeps(marker: number, payload: Uint8Array): boolean {
-  if (marker === APP0) return ascii(payload, 0, 5) === 'JFIF\0';
-  if (marker === APP2) return ascii(payload, 0, 12) === 'ICC_PROFILE\0';
-  if (marker === APP14) return ascii(payload, 0, 5) === 'Adobe';
-  if (marker >= APP0 && marker <= 0xef) return false;
-  return marker !== 0xfe; // COM
+function storedSegment(marker: number, payload: Uint8Array, whole: Uint8Array): Uint8Array | undefined {
+  if (isFrame(marker) || TABLES.has(marker)) return whole;
+  if (marker === APP0 && ascii(payload, 0, 5) === 'JFIF\0' && payload.length >= JFIF_HEADER_BYTES) {
+    return segment(APP0, new Uint8Array([...payload.subarray(0, JFIF_HEADER_BYTES), 0, 0]));
+  }
+  if (marker === APP2 && ascii(payload, 0, 12) === 'ICC_PROFILE\0') return whole;
+  if (marker === APP14 && ascii(payload, 0, 5) === 'Adobe' && payload.length >= ADOBE_BYTES) {
+    return payload.length === ADOBE_BYTES ? whole : segment(APP14, payload.subarray(0, ADOBE_BYTES));
+  }
+  return undefined;
 }
 
 function segment(marker: number, payload: Uint8Array): Uint8Array {
@@ -58,7 +72,7 @@ function scanEnd(bytes: Uint8Array, from: number): number {
  */
 export function stripJpeg(bytes: Uint8Array): Stripped {
   if (bytes[0] !== 0xff || bytes[1] !== SOI) throw new MalformedImage('not a JPEG (no SOI)');
-  const kept: Uint8Array[] = [bytes.subarray(0, 2)];
+  const parts: Uint8Array[] = [bytes.subarray(0, 2)];
   let orientation: number | undefined;
   let size: { width: number; height: number } | undefined;
   let afterJfif = 1;
@@ -72,11 +86,11 @@ export function stripJpeg(bytes: Uint8Array): Stripped {
       continue;
     }
     if (marker === EOI) {
-      kept.push(bytes.subarray(pos, pos + 2));
+      parts.push(bytes.subarray(pos, pos + 2));
       break;
     }
     if (standalone(marker)) {
-      kept.push(bytes.subarray(pos, pos + 2));
+      parts.push(bytes.subarray(pos, pos + 2));
       pos += 2;
       continue;
     }
@@ -93,13 +107,14 @@ export function stripJpeg(bytes: Uint8Array): Stripped {
     }
     if (marker === SOS) {
       const dataEnd = scanEnd(bytes, end);
-      kept.push(bytes.subarray(pos, dataEnd));
+      parts.push(bytes.subarray(pos, dataEnd));
       pos = dataEnd;
       continue;
     }
-    if (keeps(marker, payload)) {
-      kept.push(bytes.subarray(pos, end));
-      if (marker === APP0 && kept.length === 2) afterJfif = 2;
+    const stored = storedSegment(marker, payload, bytes.subarray(pos, end));
+    if (stored) {
+      parts.push(stored);
+      if (marker === APP0 && parts.length === 2) afterJfif = 2;
     }
     pos = end;
   }
@@ -107,9 +122,9 @@ export function stripJpeg(bytes: Uint8Array): Stripped {
   if (orientation !== undefined && orientation !== 1) {
     // EXIF's APP1 follows SOI, or JFIF's APP0 where there is one.
     const exif = new Uint8Array([...EXIF_PREFIX, ...orientationOnlyTiff(orientation)]);
-    kept.splice(afterJfif, 0, segment(APP1, exif));
+    parts.splice(afterJfif, 0, segment(APP1, exif));
   }
-  return { bytes: concatBytes(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
+  return { bytes: concatBytes(parts), ...upright(size, orientation), orientation: orientation ?? 1 };
 }
 
 export function upright(size: { width: number; height: number }, orientation: number | undefined) {

@@ -56,7 +56,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The PNG without text, time, EXIF or unknown chunks; an eXIf with an Orientation other than upright becomes one holding only that. */
+/**
+ * The PNG without text, time, EXIF or unknown chunks; an eXIf before the image data with an Orientation other than
+ * upright becomes one holding only that.
+ */
 export function stripPng(bytes: Uint8Array): Stripped {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kept: Uint8Array[] = [bytes.subarray(0, SIGNATURE_BYTES)];
@@ -64,6 +67,7 @@ export function stripPng(bytes: Uint8Array): Stripped {
   let size: { width: number; height: number } | undefined;
   let pos = SIGNATURE_BYTES;
   let ended = false;
+  let seenIdat = false;
   while (!ended) {
     if (pos + 12 > bytes.length) throw new MalformedImage('the PNG ends before IEND');
     const length = view.getUint32(pos);
@@ -72,10 +76,11 @@ export function stripPng(bytes: Uint8Array): Stripped {
     const type = String.fromCharCode(...bytes.subarray(pos + 4, pos + 8));
     const data = bytes.subarray(pos + 8, pos + 8 + length);
     if (type === 'IHDR' && length >= 8) size = { width: view.getUint32(pos + 8), height: view.getUint32(pos + 12) };
-    if (type === 'eXIf') orientation = readOrientation(withoutExifPrefix(data));
-    if (type === 'IDAT' && orientation !== undefined && orientation !== 1 && !kept.some(isIdat)) {
-      // eXIf must come before the first IDAT.
-      kept.push(chunk('eXIf', orientationOnlyTiff(orientation)));
+    // PNG Third Edition puts eXIf before the first IDAT, and browsers ignore one after it: so do we.
+    if (type === 'eXIf' && !seenIdat) orientation = readOrientation(withoutExifPrefix(data));
+    if (type === 'IDAT' && !seenIdat) {
+      seenIdat = true;
+      if (orientation !== undefined && orientation !== 1) kept.push(chunk('eXIf', orientationOnlyTiff(orientation)));
     }
     if (KEPT.has(type)) kept.push(bytes.subarray(pos, end));
     ended = type === 'IEND';
@@ -84,5 +89,3 @@ export function stripPng(bytes: Uint8Array): Stripped {
   if (!size) throw new MalformedImage('the PNG has no IHDR');
   return { bytes: concatBytes(kept), ...upright(size, orientation), orientation: orientation ?? 1 };
 }
-
-const isIdat = (part: Uint8Array) => part.length >= 8 && String.fromCharCode(...part.subarray(4, 8)) === 'IDAT';

@@ -2,14 +2,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
-import { tokenCaller } from '../../platform/tokens/service';
-import { PUBLIC_OR_READER } from '../feed/reader';
-import { readCapped } from './body';
+import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
@@ -35,7 +34,7 @@ import {
   storePhoto,
 } from './service';
 import { PHOTO_TYPES, VIDEO_TYPES } from './sniff';
-import { mediaView, uploadView } from './views';
+import { mediaView, servedFileName, uploadView } from './views';
 
 const TAGS = ['media'];
 const MB = 1024 * 1024;
@@ -122,12 +121,19 @@ const complete = defineRoute({
   },
 });
 
+const SAFETY_HEADERS = {
+  'Content-Security-Policy': z.literal('sandbox').describe('opened directly, the file runs no script'),
+  'Content-Disposition': z.string().describe('inline; filename="<mediaId>.<jpg|png|webp|mp4|mov>"'),
+  'X-Content-Type-Options': z.literal('nosniff'),
+};
 const RANGE_HEADERS = z.object({
   'Content-Range': z.string().describe('bytes first-last/size'),
   ETag: z.string(),
   'Accept-Ranges': z.string(),
+  ...SAFETY_HEADERS,
 });
 const SERVE_HEADERS = z.object({
+  ...SAFETY_HEADERS,
   ETag: z.string(),
   'Cache-Control': z
     .string()
@@ -145,12 +151,13 @@ const serve = defineRoute({
   summary: 'A photo or video: public once attached to a post or profile, its owner only until then',
   description:
     'Send x-auth-token to read your own media not yet attached. Answers one byte range (206, video scrubbing; 416 when unsatisfiable) and If-None-Match (304).',
-  security: PUBLIC_OR_READER,
+  security: PUBLIC_OR_TOKEN,
   request: { params: MediaParam },
   responses: {
     200: { description: 'The file', content: binaryContent(SERVED_TYPES), headers: SERVE_HEADERS },
     206: { description: 'The byte range asked for', content: binaryContent(SERVED_TYPES), headers: RANGE_HEADERS },
     304: { description: 'Not modified: the ETag sent in If-None-Match still holds' },
+    ...OPTIONAL_TOKEN_REFUSALS,
     404: errorResponse('No such media, or not yours while unattached'),
     416: errorResponse(
       'The range asked for starts past the end',
@@ -220,7 +227,7 @@ export const mediaRoutes = createRouter<AppEnv>()
     return c.json(mediaView(c, outcome), 200);
   })
   .openapi(serve, async (c) => {
-    const readerId = (await tokenCaller(c.env, c.var.db, c.req.header('x-auth-token')))?.userId ?? null;
+    const readerId = (await optionalCaller(c))?.userId ?? null;
     const found = await findServable(c.var.db, new ObjectId(c.req.valid('param').mediaId), readerId);
     if (!found) throw refusal(MEDIA_REFUSALS, 'not-found');
     const { media, isPublic } = found;
@@ -231,6 +238,9 @@ export const mediaRoutes = createRouter<AppEnv>()
           `public, max-age=${LIMITS.media.publicMaxAgeSeconds}`
         : 'private, no-store',
       'Accept-Ranges': 'bytes',
+      // Bytes a rider sent must never act as a page of this origin, even if a browser renders them as one.
+      'Content-Security-Policy': 'sandbox',
+      'Content-Disposition': `inline; filename="${servedFileName(media)}"`,
     };
     if (etagMatches(c.req.header('if-none-match'), media.etag)) return c.body(null, 304, headers);
     const ask = parseRange(c.req.header('range'), media.bytes);

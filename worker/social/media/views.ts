@@ -3,6 +3,7 @@ import type { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import type { MediaDoc, MediaUploadDoc } from '../documents';
 import { missingParts, partCount } from './service';
+import type { MediaType } from './sniff';
 
 /** Where clients fetch media: PUBLIC_ORIGIN where set, else the origin the request came to. */
 export const mediaUrl = (c: Context<AppEnv>, mediaId: ObjectId) =>
@@ -32,3 +33,14 @@ export function uploadView(upload: MediaUploadDoc) {
     missing: missingParts(upload),
   };
 }
+
+const EXTENSIONS: Record<MediaType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+};
+
+/** The name a saved file gets: its id and the extension of its type, plain ASCII, so no `filename*` is needed. */
+export const servedFileName = (media: MediaDoc) => `${media._id.toHexString()}.${EXTENSIONS[media.type]}`;

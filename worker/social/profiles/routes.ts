@@ -8,7 +8,8 @@ import { pageOf, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
-import { PUBLIC_OR_READER, readerOf } from '../feed/reader';
+import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { readerOf } from '../feed/reader';
 import { reachable } from '../follows/reach';
 import { FOLLOW_REFUSALS } from '../follows/refusals';
 import { RiderParam } from '../follows/schema';
@@ -43,10 +44,11 @@ const profile = defineRoute({
   summary: "A rider's public profile: who they are and their counts",
   description:
     'With a valid `x-auth-token`, `relationship` says whether you follow the rider, they follow you, and whether you are homies. 404 when a block stands between you.',
-  security: PUBLIC_OR_READER,
+  security: PUBLIC_OR_TOKEN,
   request: { params: RiderParam },
   responses: {
     200: jsonResponse(RiderProfile, 'The profile'),
+    ...OPTIONAL_TOKEN_REFUSALS,
     404: errorResponse('No such rider, or a block stands between you'),
   },
 });

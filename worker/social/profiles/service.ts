@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { nameWords } from '../../accounts/users/name-words';
 import { escapeRegex } from '../../platform/db/contains-pattern';
 import type { Store } from '../../platform/db/store';
-import { blockedIdsOf, blockersOf } from '../blocks/service';
+import { blockedEitherWay } from '../blocks/service';
 import { areHomies, followCounts, homieCount, isFollowing } from '../follows/service';
 
 /** The rider's public counts and, for a signed-in caller, how the two are connected. */
@@ -35,8 +35,7 @@ export async function searchRiders(
   callerId: ObjectId,
   query: { q: string; limit: number; cursor?: ObjectId },
 ) {
-  const [blocked, blockers] = await Promise.all([blockedIdsOf(store, callerId), blockersOf(store, callerId)]);
-  const hidden = [...new Set([...blocked, ...blockers])].map((id) => new ObjectId(id));
+  const hidden = [...(await blockedEitherWay(store, callerId))].map((id) => new ObjectId(id));
   const ids = { ...(query.cursor ? { $lt: query.cursor } : {}), ...(hidden.length ? { $nin: hidden } : {}) };
   return store.users
     .find(

@@ -6,7 +6,8 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
-import { blockersOf } from '../blocks/service';
+import { blockedEitherWay } from '../blocks/service';
+import { refuseUnreachablePost } from '../feed/reader';
 import { POST_REFUSALS } from '../feed/refusals';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
@@ -17,12 +18,12 @@ const TAGS = ['feed'];
 
 const noPost = errorResponse('No such post');
 
-/** Tells every feed reader but those who blocked the post's author the post's new reaction counts. */
+/** Tells every feed reader the post's new reaction counts but those on either side of a block with its author. */
 function publishCounts(c: Context<AppEnv>, postId: string, counts: ReactionCountsPayload) {
   const payload = { postId, counts: { love: counts.love, respect: counts.respect } };
   publishAfterWrite(c, { namespace: '/feed', name: 'post:reactions', payload }, async () => {
     const post = await findPost(c.var.db, new ObjectId(postId));
-    return { everyoneBut: post ? await blockersOf(c.var.db, post.userId) : [] };
+    return { everyoneBut: post ? [...(await blockedEitherWay(c.var.db, post.userId))] : [] };
   });
 }
 
@@ -51,6 +52,7 @@ export const reactionRoutes = createRouter<AppEnv>()
   .openapi(put, async (c) => {
     const { postId } = c.req.valid('param');
     const { type } = c.req.valid('json');
+    await refuseUnreachablePost(c, new ObjectId(postId));
     const counts = await putReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id), type);
     if (counts === 'not-found') throw refusal(POST_REFUSALS, counts);
     publishCounts(c, postId, counts);
@@ -58,6 +60,7 @@ export const reactionRoutes = createRouter<AppEnv>()
   })
   .openapi(remove, async (c) => {
     const { postId } = c.req.valid('param');
+    await refuseUnreachablePost(c, new ObjectId(postId));
     const counts = await deleteReaction(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
     if (counts === 'not-found') throw refusal(POST_REFUSALS, counts);
     publishCounts(c, postId, counts);

@@ -4,9 +4,9 @@ import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../pl
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { blockedIdsOf } from '../blocks/service';
+import { blockedEitherWay } from '../blocks/service';
 import { postViews } from '../feed/post-views';
-import { hiddenFrom } from '../feed/reader';
+import { hiddenFrom, refuseUnreachablePost } from '../feed/reader';
 import { POST_REFUSALS } from '../feed/refusals';
 import { FeedPage, PostParam } from '../feed/schema';
 import { findPosts } from '../feed/service';
@@ -50,12 +50,14 @@ const mine = defineRoute({
 export const savedPostRoutes = createRouter<AppEnv>()
   .openapi(save, async (c) => {
     const { postId } = c.req.valid('param');
+    await refuseUnreachablePost(c, new ObjectId(postId));
     const outcome = await savePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
     if (outcome === 'not-found') throw refusal(POST_REFUSALS, outcome);
     return c.json({ postId, saved: true }, 200);
   })
   .openapi(unsave, async (c) => {
     const { postId } = c.req.valid('param');
+    await refuseUnreachablePost(c, new ObjectId(postId));
     const outcome = await unsavePost(c.var.db, new ObjectId(postId), new ObjectId(c.var.user._id));
     if (outcome === 'not-found') throw refusal(POST_REFUSALS, outcome);
     return c.json({ postId, saved: false }, 200);
@@ -66,9 +68,9 @@ export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) 
   const userId = new ObjectId(c.var.user._id);
   const query = c.req.valid('query');
   const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save.postId);
-  const [found, hidden] = await Promise.all([findPosts(c.var.db, page.items), blockedIdsOf(c.var.db, userId)]);
+  const [found, hidden] = await Promise.all([findPosts(c.var.db, page.items), blockedEitherWay(c.var.db, userId)]);
   const posts = new Map(found.map((post) => [post._id.toHexString(), post]));
-  // Posts deleted since are gone, and those of riders the caller blocked are hidden, as in the feed.
+  // Posts deleted since are gone, and those of riders on either side of a block with the caller are hidden, as in the feed.
   const kept = page.items
     .flatMap((postId) => posts.get(postId.toHexString()) ?? [])
     .filter((post) => !hiddenFrom(hidden, post.userId));

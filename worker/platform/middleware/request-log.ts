@@ -1,0 +1,58 @@
+import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
+import type { Env } from '../env';
+import { log } from '../ops/log-line';
+import { recordRequest } from '../ops/metrics';
+import { requestIdOf } from '../ops/request-id';
+import { newRequestTiming, type RequestTiming, roundedMs } from '../ops/request-timing';
+import type { TokenClaims } from '../tokens/token';
+
+/** What `requestLog()` sets: the request's id (also answered as `x-request-id`) and its database timing. */
+export type RequestLogVariables = { requestId: string; timing: RequestTiming };
+
+/**
+ * One structured log line and one metrics data point per request (docs/operations.md), and `x-request-id` on
+ * the answer so a client's report finds its line. Mounted first, so every other middleware's time counts.
+ * @example app.use('*', requestLog())
+ */
+export function requestLog() {
+  return createMiddleware<{ Bindings: Env; Variables: RequestLogVariables & { user?: TokenClaims } }>(
+    async (c, next) => {
+      const requestId = requestIdOf(c.req.raw);
+      const timing = newRequestTiming();
+      c.set('requestId', requestId);
+      c.set('timing', timing);
+      const started = performance.now();
+      await next();
+      const durationMs = roundedMs(performance.now() - started);
+      // A WebSocket upgrade's 101 carries the socket and takes no headers.
+      if (c.res.status !== 101) setHeader(c, 'x-request-id', requestId);
+      const route = routePath(c, -1);
+      const status = c.res.status;
+      const riderId = c.get('user')?._id;
+      log({
+        kind: 'request',
+        requestId,
+        method: c.req.method,
+        route,
+        status,
+        durationMs,
+        ...(riderId ? { riderId } : {}),
+        dbMs: roundedMs(timing.dbMs),
+        gatewayMs: roundedMs(timing.gatewayMs),
+        dbCalls: timing.dbCalls,
+      });
+      recordRequest(c.env, { route, method: c.req.method, status, durationMs, dbMs: timing.dbMs });
+    },
+  );
+}
+
+/** Sets a header, copying the response first when it came from a stub or fetch and its headers are immutable. */
+function setHeader(c: { res: Response }, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set(name, value);
+  }
+}

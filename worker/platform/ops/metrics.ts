@@ -1,0 +1,80 @@
+import type { Env } from '../env';
+
+/**
+ * One Analytics Engine data point per request, laid out for the SQL API queries of docs/operations.md:
+ * blob1 route pattern, blob2 method, blob3 status class (`2xx`…), double1 duration ms, double2 status,
+ * double3 database ms; index1 the route pattern, so sampling keeps every route represented.
+ */
+export interface RequestMetric {
+  route: string;
+  method: string;
+  status: number;
+  durationMs: number;
+  dbMs: number;
+}
+
+export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
+
+export function recordRequest(env: Env | undefined, metric: RequestMetric): void {
+  // Without the binding (or an env, as in `app.request()`) (a deploy that has not added it yet) requests are only logged, never refused.
+  env?.METRICS?.writeDataPoint({
+    blobs: [metric.route, metric.method, statusClass(metric.status)],
+    doubles: [metric.durationMs, metric.status, metric.dbMs],
+    indexes: [metric.route.slice(0, 96)],
+  });
+}
+
+/**
+ * Real-time figures share the binding; their blob1 names the figure (`realtime.…`), which no route pattern starts
+ * with, so the request queries of docs/operations.md leave them out with `blob1 NOT LIKE 'realtime.%'`.
+ */
+export const REALTIME_FIGURE_PREFIX = 'realtime.';
+
+/**
+ * A shard's open sessions (WebSockets and polling sessions, what `REALTIME_SESSIONS_PER_SHARD` caps), written when
+ * one opens or closes and at every ping round, so a shard's latest point is its count now:
+ * blob1 `realtime.sessions`, blob2 shard index, double1 sessions; index1 `shard-<index>`, so sampling keeps every shard.
+ */
+export function recordShardSessions(env: Env | undefined, figure: { shard: number; sessions: number }): void {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}sessions`, String(figure.shard)],
+    doubles: [figure.sessions],
+    indexes: [`shard-${figure.shard}`],
+  });
+}
+
+/**
+ * One event sent by a shard: blob1 `realtime.deliveries`, blob2 event name, blob3 namespace, double1 sockets it was
+ * sent to (frames); index1 the event name.
+ */
+export function recordDelivery(env: Env | undefined, figure: { event: string; namespace: string; sockets: number }) {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}deliveries`, figure.event, figure.namespace],
+    doubles: [figure.sockets],
+    indexes: [figure.event],
+  });
+}
+
+/** Why a real-time client was turned away (docs/operations.md, Real-time figures). */
+export type RealtimeRefusalReason =
+  | 'handshake-rate-limited'
+  | 'shard-full'
+  | 'namespace-refused'
+  | 'invalid-namespace'
+  | 'payload-too-large';
+
+/**
+ * One refused client: blob1 `realtime.refusals`, blob2 reason, blob3 the refusal's own fixed text where it has
+ * several (a namespace connect), double1 what it was answered (HTTP status, WebSocket close code, 0 for a Socket.IO
+ * connect_error); index1 the reason.
+ */
+export function recordRealtimeRefusal(
+  env: Env | undefined,
+  figure: { reason: RealtimeRefusalReason; status: number; detail?: string },
+): void {
+  env?.METRICS?.writeDataPoint({
+    blobs: [`${REALTIME_FIGURE_PREFIX}refusals`, figure.reason, figure.detail ?? ''],
+    doubles: [figure.status],
+    indexes: [figure.reason],
+  });
+}
