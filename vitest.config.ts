@@ -19,7 +19,7 @@ const policySigningKey = JSON.stringify(
 
 const processShim = fileURLToPath(new URL('./test/support/process-shim.cjs', import.meta.url));
 
-// wrangler.toml's Text rules load the pages' vendored libraries as text (worker/growth/dashboard/chart-library.ts,
+// wrangler.toml's Text rules load the pages' vendored libraries as text (worker/platform/http/chart-library.ts,
 // worker/platform/api-description/renderer-source.js); the pool's Vite does not read [[rules]], so this plugin does the same for the tests.
 const TEXT_MODULES = ['/chart.umd.min.js', '/swagger-ui-dist/swagger-ui-bundle.js', '/swagger-ui-dist/swagger-ui.css'];
 const vendoredAsText = {
@@ -77,6 +77,8 @@ function workerProject(
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
+          // LOCAL ONLY: the metrics stand-in /admin/ops reads where no real METRICS is bound (durable-objects/metrics-stand-in.ts).
+          durableObjects: { METRICS_STAND_IN: 'MetricsStandIn' },
           bindings: {
             MONGODB_URI: inject('mongoUri'),
             JWT_SECRET: 'test-only-secret-not-used-anywhere-else',

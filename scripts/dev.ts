@@ -10,6 +10,7 @@ import { credentialsKey } from './dev-credentials';
 import { prepareDatabase } from './dev-database';
 import { startOrReuseDevDb } from './dev-devdb';
 import { varArguments, workerVars } from './dev-worker-vars';
+import { writeLocalWranglerConfig } from './local-metrics';
 
 const config = localStackConfig();
 
@@ -89,6 +90,8 @@ function startWorker(uri: string, dbName: string): void {
     [
       ...(runner ?? []),
       'dev',
+      // wrangler.toml plus the local metrics stand-in (scripts/local-metrics.ts); the direct runner adds it itself.
+      ...(runner ? [] : ['--config', writeLocalWranglerConfig()]),
       '--ip',
       '127.0.0.1',
       '--port',

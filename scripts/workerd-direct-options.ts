@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Log, LogLevel, type Miniflare, type WorkerOptions } from 'miniflare';
+import { localMetricsOptions } from './local-metrics';
 import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
 
 type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
@@ -57,6 +58,8 @@ export function directOptions(
     modulesRoot: build.outdir,
     modulesRules: undefined,
     bindings: { ...workerOptions.bindings, ...args.vars },
+    // LOCAL ONLY: the metrics stand-in in place of Miniflare's METRICS, which keeps nothing (scripts/local-metrics.ts).
+    ...localMetricsOptions(workerOptions.durableObjects as Record<string, unknown> | undefined),
     host: args.host,
     port: args.port,
     inspectorPort: args.inspectorPort,

@@ -3,6 +3,8 @@ import type { Env } from './platform/env';
 import { runSchedule } from './schedules';
 
 export { DbGateway } from '../durable-objects/db-gateway';
+// Bound only locally (METRICS_STAND_IN: scripts/dev.ts, the stacks, vitest.config.ts); unbound in production, it costs nothing.
+export { MetricsStandIn } from '../durable-objects/metrics-stand-in';
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { RiderPresence } from '../durable-objects/rider-presence';
 export { VoiceBox } from '../durable-objects/voice-box';

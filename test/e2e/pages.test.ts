@@ -6,9 +6,9 @@ import { DAY, seedEvents, seedRider } from '../support/analytics-seed';
 import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
-// The pages the Worker serves (the analytics dashboard, the events desk, the API reference) in a real headless
+// The pages the Worker serves (the analytics dashboard, the operations page, the events desk, the API reference) in a real headless
 // browser (Debian's chromium, installed by scripts/setup.mjs) against the Worker under `wrangler dev`: the same
-// bundle, Text rules included, that production serves. One stack and one browser for the three pages, since each
+// bundle, Text rules included, that production serves. One stack and one browser for the four pages, since each
 // start costs seconds of the machine; the pages run one after another, so no page's writes land amid another's checks.
 
 let stack: RealtimeStack;
@@ -114,6 +114,62 @@ describe('the analytics dashboard (/admin/analytics)', () => {
     expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
     expect(requested).toContain(`${stack.url}/admin/analytics/chart.umd.min.js`);
     // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+});
+
+describe('the operations page (/admin/ops)', () => {
+  const admin = { email: `ops-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'ops-page-password' };
+
+  beforeAll(async () => {
+    const { body } = await stack.api('/users', { body: { name: 'Ops admin', ...admin } });
+    const client = new MongoClient(stack.databaseUri);
+    try {
+      await client
+        .db()
+        .collection('users')
+        .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+    } finally {
+      await client.close();
+    }
+    for (let i = 0; i < 3; i++) expect((await stack.api('/feed')).status).toBe(200);
+    expect((await stack.api(`/feed/${new ObjectId().toHexString()}`)).status).toBe(404);
+  }, 60_000);
+
+  it("shows each route hit in the last hour with its figures from the stack's metrics stand-in, charts drawn, nothing refused", async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const violations = await watchPolicyViolations(page);
+    expect(policyOf(await page.goto(`${stack.url}/admin/ops`))).toContain("default-src 'self'");
+    await page.fill('input[name=email]', admin.email);
+    await page.fill('input[name=password]', admin.password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('body[data-state=drawn]', { timeout: 15_000 });
+
+    expect(await page.textContent('#source')).toContain('LOCAL');
+    const cells = (route: string) =>
+      page.$$eval(`tr[data-route="${route}"] td`, (tds) => tds.map((td) => td.textContent ?? ''));
+    const feed = await cells('GET /api/feed');
+    expect(feed[0]).toBe('GET /api/feed');
+    expect(Number(feed[1])).toBeGreaterThanOrEqual(3);
+    expect(Number(feed[3])).toBeGreaterThanOrEqual(Number(feed[2]));
+    const post = await cells('GET /api/feed/:postId');
+    expect(Number(post[1])).toBeGreaterThanOrEqual(1);
+    expect(post[5]).not.toBe('0.0%');
+
+    const painted = await page.evaluate(() =>
+      ['p95-chart', 'minute-chart'].map((id) => {
+        const canvas = (globalThis as any).document.getElementById(id);
+        const pixels: Uint8ClampedArray = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) count += 1;
+        return count;
+      }),
+    );
+    for (const count of painted) expect(count).toBeGreaterThan(100);
+    expect(requested.every((url) => url.startsWith(stack.url))).toBe(true);
+    expect(requested).toContain(`${stack.url}/admin/ops/chart.umd.min.js`);
     expect(await violations()).toEqual([]);
   }, 60_000);
 });

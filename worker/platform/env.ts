@@ -1,4 +1,5 @@
 import type { DbGateway } from '../../durable-objects/db-gateway';
+import type { MetricsStandIn } from '../../durable-objects/metrics-stand-in';
 import type { RateLimiter } from '../../durable-objects/rate-limiter';
 import type { RiderPresence } from '../../durable-objects/rider-presence';
 import type { SocketShardBase } from '../../durable-objects/socket-shard';
@@ -96,6 +97,8 @@ export interface Env {
   DB_GATEWAY: DurableObjectNamespace<DbGateway>;
   /** Workers Analytics Engine dataset of per-request data points (docs/operations.md); unbound, requests are only logged. */
   METRICS?: AnalyticsEngineDataset;
+  /** LOCAL ONLY (`npm run dev`, the stacks, the tests): keeps the points METRICS would get, for /admin/ops (durable-objects/metrics-stand-in.ts). */
+  METRICS_STAND_IN?: DurableObjectNamespace<MetricsStandIn>;
   /** The previous JWT_SECRET during a rotation: it still verifies, never signs (docs/sessions.md). */
   JWT_SECRET_PREVIOUS?: string;
   /** HMAC key deriving a spent refresh token's successor (a secret; worker/accounts/sessions/refresh-token.ts). */

@@ -179,6 +179,12 @@ export const LIMITS = {
     cleanupBatch: 500,
   },
   /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
+  ops: {
+    /** The local metrics stand-in and /admin/ops cover the last hour, as the page's figures say. */
+    figuresWindowMs: 60 * 60_000,
+    /** Points the local stand-in keeps at most: an hour of a local bench's load, oldest dropped first. */
+    standInPointsMax: 50_000,
+  },
   realtime: {
     /** Engine.IO's own defaults: a ping every 25 s keeps mobile NATs open; 20 s more before a client gives up. */
     pingIntervalMs: 25_000,

@@ -6,7 +6,7 @@ import { PAGE_POLICY, pagePolicy } from '../../../worker/platform/http/page-poli
 import { createApi, type TestEnv } from '../../support/worker-api';
 
 const api = createApi('page_policy');
-const PAGES = ['/admin/events', '/admin/analytics', '/api/docs'];
+const PAGES = ['/admin/events', '/admin/analytics', '/admin/ops', '/api/docs'];
 
 /** What a page would need `unsafe-inline` (or a hash) for: inline scripts and styles, style attributes, event handler attributes. */
 function inlineParts(html: string): string[] {
@@ -40,6 +40,7 @@ describe('the pages the Worker serves', () => {
   it('widens no page but the API reference, and that one for data: images alone', () => {
     expect(pagePolicy('/admin/events')).toBe(PAGE_POLICY);
     expect(pagePolicy('/admin/analytics')).toBe(PAGE_POLICY);
+    expect(pagePolicy('/admin/ops')).toBe(PAGE_POLICY);
     const docs = pagePolicy('/api/docs')
       .split(';')
       .map((d) => d.trim());

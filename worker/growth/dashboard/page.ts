@@ -1,7 +1,7 @@
 import type { AdminPage } from '../../platform/http/admin-page';
 import { ADMIN_PAGE_SIGN_IN } from '../../platform/http/admin-page-sign-in';
 
-/** Where the dashboard page loads its chart library from (served beside it: worker/growth/dashboard/chart-library.ts). */
+/** Where the dashboard page loads its chart library from (served beside it: worker/platform/http/chart-library.ts). */
 export const CHART_LIBRARY_PATH = '/admin/analytics/chart.umd.min.js';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/app-env';
 import { adminPageRoutes } from '../../platform/http/admin-page-routes';
+import { CHART_LIBRARY } from '../../platform/http/chart-library';
 import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
 import { pageAsset } from '../../platform/http/page-policy';
 import { admin } from '../../platform/middleware/admin';
-import { CHART_LIBRARY } from './chart-library';
 import { CHART_LIBRARY_PATH, DASHBOARD_PAGE, DASHBOARD_SCRIPT, DASHBOARD_STYLES } from './page';
 import { QualityQuery, QualityReport, RetentionQuery, RetentionReport, WprQuery, WprReport } from './schema';
 import { dataQuality, signupRetention, weeklyProgressingRiders } from './service';

@@ -42,9 +42,21 @@ export function requestLog() {
         gatewayMs: roundedMs(timing.gatewayMs),
         dbCalls: timing.dbCalls,
       });
-      recordRequest(c.env, { route, method: c.req.method, status, durationMs, dbMs: timing.dbMs });
+      recordRequest(c.env, { route, method: c.req.method, status, durationMs, dbMs: timing.dbMs }, waitUntilOf(c));
     },
   );
+}
+
+/** The request's `waitUntil`, or none where there is no execution context (`app.request()` without one). */
+function waitUntilOf(c: {
+  executionCtx: { waitUntil(work: Promise<unknown>): void };
+}): ((work: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (work) => ctx.waitUntil(work);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sets a header, copying the response first when it came from a stub or fetch and its headers are immutable. */

@@ -1,4 +1,6 @@
 import type { Env } from '../env';
+import { REALTIME_FIGURE_PREFIX } from './figure-names';
+import { standInDataset, type WaitUntil } from './metrics-stand-in-dataset';
 
 /**
  * One Analytics Engine data point per request, laid out for the SQL API queries of docs/operations.md:
@@ -15,20 +17,20 @@ export interface RequestMetric {
 
 export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
 
-export function recordRequest(env: Env | undefined, metric: RequestMetric): void {
+/** The dataset points go to: production's METRICS; locally, where only the stand-in is bound, the stand-in. */
+function datasetOf(env: Env | undefined, waitUntil?: WaitUntil): AnalyticsEngineDataset | undefined {
+  if (env?.METRICS) return env.METRICS;
+  return env?.METRICS_STAND_IN ? standInDataset(env.METRICS_STAND_IN, waitUntil) : undefined;
+}
+
+export function recordRequest(env: Env | undefined, metric: RequestMetric, waitUntil?: WaitUntil): void {
   // Without the binding (or an env, as in `app.request()`) (a deploy that has not added it yet) requests are only logged, never refused.
-  env?.METRICS?.writeDataPoint({
+  datasetOf(env, waitUntil)?.writeDataPoint({
     blobs: [metric.route, metric.method, statusClass(metric.status)],
     doubles: [metric.durationMs, metric.status, metric.dbMs],
     indexes: [metric.route.slice(0, 96)],
   });
 }
-
-/**
- * Real-time figures share the binding; their blob1 names the figure (`realtime.…`), which no route pattern starts
- * with, so the request queries of docs/operations.md leave them out with `blob1 NOT LIKE 'realtime.%'`.
- */
-export const REALTIME_FIGURE_PREFIX = 'realtime.';
 
 /**
  * A shard's open sessions (WebSockets and polling sessions, what `REALTIME_SESSIONS_PER_SHARD` caps), written when
