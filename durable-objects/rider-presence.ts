@@ -26,16 +26,29 @@ export interface PresenceEntry {
 export class RiderPresence extends DurableObject {
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
+  /**
+   * The entry as last read, until a write here changes it: every message to the rider reads it, and only this
+   * object writes its storage, so memory stays exact. `changes` counts writes, so a read that crossed one is not kept.
+   */
+  private known: PresenceEntry | undefined;
+  private changes = 0;
+
+  private changed(): void {
+    this.known = undefined;
+    this.changes += 1;
+  }
 
   readCounters(): CounterSnapshot {
     return this.counters.snapshot();
   }
 
   attach(shardId: string, socketId: string): Promise<void> {
+    this.changed();
     return this.counters.track(() => this.ctx.storage.put(`${PREFIX}${shardId}:${socketId}`, Date.now()));
   }
 
   detach(shardId: string, socketId: string): Promise<void> {
+    this.changed();
     return this.counters.track(() =>
       this.ctx.storage
         .delete([`${PREFIX}${shardId}:${socketId}`, `${VIEWING}${shardId}:${socketId}`])
@@ -56,6 +69,7 @@ export class RiderPresence extends DurableObject {
     const stale = [...entries].filter(([, attachedAt]) => attachedAt < askedAt).map(([key]) => key);
     const views = stale.map((key) => `${VIEWING}${key.slice(PREFIX.length)}`);
     const keys = [...stale, ...views];
+    if (keys.length) this.changed();
     // Storage deletes at most 128 keys per call.
     for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
   }
@@ -66,6 +80,8 @@ export class RiderPresence extends DurableObject {
   }
 
   private async entryHere(): Promise<PresenceEntry> {
+    if (this.known) return this.known;
+    const readAt = this.changes;
     const shards = new Set<string>();
     const viewing = new Set<string>();
     // The object stores only socket and viewing keys, so one list reads both.
@@ -74,7 +90,9 @@ export class RiderPresence extends DurableObject {
       else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
         viewing.add((value as Viewing).conversationId!);
     }
-    return { shards: [...shards], viewing: [...viewing] };
+    const entry = { shards: [...shards], viewing: [...viewing] };
+    if (readAt === this.changes) this.known = entry;
+    return entry;
   }
 
   /**
@@ -92,6 +110,7 @@ export class RiderPresence extends DurableObject {
       this.ctx.storage.get<Viewing>(`${VIEWING}${socket}`),
     ]);
     if (attachedAt === undefined || (stored && stored.seq >= seq)) return;
+    this.changed();
     await this.ctx.storage.put(`${VIEWING}${socket}`, { conversationId, seq } satisfies Viewing);
   }
 }

@@ -117,4 +117,19 @@ describe("a rider's directory entry", () => {
     await entry.detachShard('shard-a', Date.now() + 1);
     expect(await entry.entry()).toEqual({ shards: ['shard-b'], viewing: [otherConversation] });
   });
+
+  it('answers every change made since it was last read: attach, view, detach and a forgotten shard', async () => {
+    const entry = presence(crypto.randomUUID());
+    expect(await entry.entry()).toEqual({ shards: [], viewing: [] });
+    await entry.attach('shard-a', 'socket-1');
+    expect(await entry.entry()).toEqual({ shards: ['shard-a'], viewing: [] });
+    await entry.view('shard-a', 'socket-1', conversationId, 1);
+    expect(await entry.entry()).toEqual({ shards: ['shard-a'], viewing: [conversationId] });
+    await entry.attach('shard-b', 'socket-2');
+    expect((await entry.entry()).shards.sort()).toEqual(['shard-a', 'shard-b']);
+    await entry.detach('shard-b', 'socket-2');
+    expect(await entry.entry()).toEqual({ shards: ['shard-a'], viewing: [conversationId] });
+    await entry.detachShard('shard-a', Date.now() + 1);
+    expect(await entry.entry()).toEqual({ shards: [], viewing: [] });
+  });
 });
