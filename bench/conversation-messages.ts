@@ -221,7 +221,7 @@ async function main() {
     if (profileFile) {
       const profiling = await profileIsolate(stack.inspectorPort!, profileFile);
       await exchange(servers[0]!, MESSAGES);
-      printProfile(await profiling.stop(), CONVERSATIONS * MESSAGES, 'message', 30, profileFile);
+      printProfile(await profiling.stop(), CONVERSATIONS * MESSAGES, 'message', 30, profileFile, stack.sourceMap());
     }
     const medians = (name: string) => {
       const list = runs.get(name)!;

@@ -130,6 +130,11 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     jwtSecret: JWT_SECRET,
     /** workerd's DevTools inspector, for a bench that profiles the Worker (bench/isolate-profile.ts). */
     inspectorPort: worker.inspectorPort,
+    /** The deployed bundle's source map, where this stack knows it (the direct runner, a given build), for a profile. */
+    sourceMap: () => {
+      const outdir = options.build?.outdir ?? /Bundle in (\S+)/.exec(output)?.[1];
+      return outdir ? `${outdir}/index.js.map` : undefined;
+    },
     api,
     rider,
     connect,
