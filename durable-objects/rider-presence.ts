@@ -14,6 +14,8 @@ interface Viewing {
 export interface PresenceEntry {
   shards: string[];
   viewing: string[];
+  /** How many of the rider's connections each of those shards holds: one that is the sender's own needs no call. */
+  sockets: Record<string, number>;
 }
 
 /**
@@ -82,15 +84,17 @@ export class RiderPresence extends DurableObject {
   private async entryHere(): Promise<PresenceEntry> {
     if (this.known) return this.known;
     const readAt = this.changes;
-    const shards = new Set<string>();
+    const sockets: Record<string, number> = {};
     const viewing = new Set<string>();
     // The object stores only socket and viewing keys, so one list reads both.
     for (const [key, value] of await this.ctx.storage.list()) {
-      if (key.startsWith(PREFIX)) shards.add(key.slice(PREFIX.length, key.lastIndexOf(':')));
-      else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
+      if (key.startsWith(PREFIX)) {
+        const shard = key.slice(PREFIX.length, key.lastIndexOf(':'));
+        sockets[shard] = (sockets[shard] ?? 0) + 1;
+      } else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
         viewing.add((value as Viewing).conversationId!);
     }
-    const entry = { shards: [...shards], viewing: [...viewing] };
+    const entry = { shards: Object.keys(sockets), viewing: [...viewing], sockets };
     if (readAt === this.changes) this.known = entry;
     return entry;
   }

@@ -1,10 +1,12 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { newSocketId } from '../../../durable-objects/socket-session-id';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { openGatewayStore } from '../../../worker/platform/db/gateway-store';
 import { writeInOrder } from '../../../worker/platform/db/in-order';
 import type { Store } from '../../../worker/platform/db/store';
 import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/directory';
+import { shardName } from '../../../worker/platform/realtime/settings';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
 import { sendMessage } from '../../../worker/social/messages/send';
 import { messageView } from '../../../worker/social/messages/views';
@@ -209,5 +211,88 @@ describe('a direct message', () => {
     expect(res.status).toBe(201);
     const after = await asked();
     expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
+  });
+
+  describe('delivered to the shards', () => {
+    const shardId = (index: number) => api.env.SOCKET_SHARD.idFromName(shardName(index)).toString();
+    const directory = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
+    const event = {
+      namespace: '/messages',
+      name: 'typing:stop',
+      payload: { conversationId: 'c', userId: 'u' },
+    } as const;
+
+    /** The shards `sendToRiders` calls, by index, with each rider's connections listed in the directory as given. */
+    async function shardsCalled(listed: [TestAccount, number[]][], except?: { sid: string; userId: string }) {
+      for (const [rider, shards] of listed)
+        for (const [i, index] of shards.entries()) await directory(rider).attach(shardId(index), `engine-${i}`);
+      const called: string[] = [];
+      const namespace = api.env.SOCKET_SHARD;
+      const counted = {
+        idFromName: (name: string) => namespace.idFromName(name),
+        idFromString: (id: string) => {
+          called.push(id);
+          return namespace.idFromString(id);
+        },
+        get: (id: DurableObjectId) => namespace.get(id),
+      };
+      const env = { ...api.env, SOCKET_SHARD: counted as unknown as typeof namespace };
+      await sendToRiders(
+        env,
+        listed.map(([rider]) => rider._id),
+        event,
+        except,
+      );
+      return called.map((id) => [0, 1, 2, 3].find((index) => shardId(index) === id)).sort();
+    }
+
+    it("calls no shard for the sender's echo when their only connection there sent it", async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const called = await shardsCalled(
+        [
+          [ana, [0]],
+          [ben, [1]],
+        ],
+        { sid: newSocketId(0), userId: ana._id },
+      );
+      expect(called).toEqual([1]);
+    });
+
+    it("still calls the sender's shard for their other connection there, and the recipient's that is the same", async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      expect(
+        await shardsCalled(
+          [
+            [ana, [0, 0]],
+            [ben, [1]],
+          ],
+          { sid: newSocketId(0), userId: ana._id },
+        ),
+      ).toEqual([0, 1]);
+      const [cy, dee] = [await register(api), await register(api)];
+      expect(
+        await shardsCalled(
+          [
+            [cy, [2]],
+            [dee, [2]],
+          ],
+          { sid: newSocketId(2), userId: cy._id },
+        ),
+      ).toEqual([2]);
+    });
+
+    it('calls every shard of the sender for a socket id that names none (the older random form)', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const older = crypto.randomUUID().replaceAll('-', '');
+      expect(
+        await shardsCalled(
+          [
+            [ana, [0]],
+            [ben, [1]],
+          ],
+          { sid: older, userId: ana._id },
+        ),
+      ).toEqual([0, 1]);
+    });
   });
 });
