@@ -4,6 +4,7 @@
  * bench/realtime-fanout.ts (WORKER_PROFILE) print it.
  */
 import fs from 'node:fs';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import WebSocket from 'ws';
 
 interface ProfileNode {
@@ -84,8 +85,42 @@ export async function profileIsolate(inspectorPort: number, file: string) {
   };
 }
 
-/** Prints the isolate's busy time per unit of work (`units` of `unit`), then the top rows by module and by function. */
-export function printProfile(profile: Profile, units: number, unit: string, top: number, file: string) {
+/**
+ * Where each frame of the deploy bundle (`index.js`) came from, through its source map: the bundle is one file, so
+ * without it every row of the Worker's own code and its dependencies reads `index.js`.
+ */
+function bundleSources(sourceMap: string | undefined): (node: ProfileNode) => ProfileNode {
+  if (!sourceMap || !fs.existsSync(sourceMap)) return (node) => node;
+  const map = new TraceMap(JSON.parse(fs.readFileSync(sourceMap, 'utf8')));
+  const mapped = new Map<ProfileNode, ProfileNode>();
+  return (node) => {
+    const { url, lineNumber, columnNumber } = node.callFrame as ProfileNode['callFrame'] & { columnNumber: number };
+    if (url !== 'index.js') return node;
+    let found = mapped.get(node);
+    if (!found) {
+      const at = originalPositionFor(map, { line: lineNumber + 1, column: Math.max(columnNumber, 0) });
+      found = at.source
+        ? { ...node, callFrame: { ...node.callFrame, url: at.source, lineNumber: (at.line ?? 1) - 1 } }
+        : node;
+      mapped.set(node, found);
+    }
+    return found;
+  };
+}
+
+/**
+ * Prints the isolate's busy time per unit of work (`units` of `unit`), then the top rows by module and by function,
+ * named by source file through the bundle's `sourceMap` when given.
+ */
+export function printProfile(
+  profile: Profile,
+  units: number,
+  unit: string,
+  top: number,
+  file: string,
+  sourceMap?: string,
+) {
+  const source = bundleSources(sourceMap);
   const all = selfTimes(profile, () => 'all');
   const idle = selfTimes(profile, (n) => n.callFrame.functionName).find(([name]) => name === '(idle)')?.[1] ?? 0;
   const busy = (all[0]?.[1] ?? 0) - idle;
@@ -101,14 +136,14 @@ export function printProfile(profile: Profile, units: number, unit: string, top:
   };
   print(
     'self time by module',
-    selfTimes(profile, (n) => (n.callFrame.functionName === '(idle)' ? '(idle)' : moduleOf(n.callFrame.url))),
+    selfTimes(profile, (n) => (n.callFrame.functionName === '(idle)' ? '(idle)' : moduleOf(source(n).callFrame.url))),
   );
   print(
     'self time by function',
     selfTimes(profile, (n) =>
       n.callFrame.functionName === '(idle)'
         ? '(idle)'
-        : `${n.callFrame.functionName || '(anonymous)'}  ${moduleOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`,
+        : `${n.callFrame.functionName || '(anonymous)'}  ${moduleOf(source(n).callFrame.url)}:${source(n).callFrame.lineNumber + 1}`,
     ),
   );
 }

@@ -14,6 +14,8 @@ interface Viewing {
 export interface PresenceEntry {
   shards: string[];
   viewing: string[];
+  /** How many of the rider's connections each of those shards holds: one that is the sender's own needs no call. */
+  sockets: Record<string, number>;
 }
 
 /**
@@ -26,16 +28,29 @@ export interface PresenceEntry {
 export class RiderPresence extends DurableObject {
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
+  /**
+   * The entry as last read, until a write here changes it: every message to the rider reads it, and only this
+   * object writes its storage, so memory stays exact. `changes` counts writes, so a read that crossed one is not kept.
+   */
+  private known: PresenceEntry | undefined;
+  private changes = 0;
+
+  private changed(): void {
+    this.known = undefined;
+    this.changes += 1;
+  }
 
   readCounters(): CounterSnapshot {
     return this.counters.snapshot();
   }
 
   attach(shardId: string, socketId: string): Promise<void> {
+    this.changed();
     return this.counters.track(() => this.ctx.storage.put(`${PREFIX}${shardId}:${socketId}`, Date.now()));
   }
 
   detach(shardId: string, socketId: string): Promise<void> {
+    this.changed();
     return this.counters.track(() =>
       this.ctx.storage
         .delete([`${PREFIX}${shardId}:${socketId}`, `${VIEWING}${shardId}:${socketId}`])
@@ -56,6 +71,7 @@ export class RiderPresence extends DurableObject {
     const stale = [...entries].filter(([, attachedAt]) => attachedAt < askedAt).map(([key]) => key);
     const views = stale.map((key) => `${VIEWING}${key.slice(PREFIX.length)}`);
     const keys = [...stale, ...views];
+    if (keys.length) this.changed();
     // Storage deletes at most 128 keys per call.
     for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
   }
@@ -66,15 +82,21 @@ export class RiderPresence extends DurableObject {
   }
 
   private async entryHere(): Promise<PresenceEntry> {
-    const shards = new Set<string>();
+    if (this.known) return this.known;
+    const readAt = this.changes;
+    const sockets: Record<string, number> = {};
     const viewing = new Set<string>();
     // The object stores only socket and viewing keys, so one list reads both.
     for (const [key, value] of await this.ctx.storage.list()) {
-      if (key.startsWith(PREFIX)) shards.add(key.slice(PREFIX.length, key.lastIndexOf(':')));
-      else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
+      if (key.startsWith(PREFIX)) {
+        const shard = key.slice(PREFIX.length, key.lastIndexOf(':'));
+        sockets[shard] = (sockets[shard] ?? 0) + 1;
+      } else if (key.startsWith(VIEWING) && (value as Viewing).conversationId !== null)
         viewing.add((value as Viewing).conversationId!);
     }
-    return { shards: [...shards], viewing: [...viewing] };
+    const entry = { shards: Object.keys(sockets), viewing: [...viewing], sockets };
+    if (readAt === this.changes) this.known = entry;
+    return entry;
   }
 
   /**
@@ -92,6 +114,7 @@ export class RiderPresence extends DurableObject {
       this.ctx.storage.get<Viewing>(`${VIEWING}${socket}`),
     ]);
     if (attachedAt === undefined || (stored && stored.seq >= seq)) return;
+    this.changed();
     await this.ctx.storage.put(`${VIEWING}${socket}`, { conversationId, seq } satisfies Viewing);
   }
 }

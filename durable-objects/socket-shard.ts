@@ -38,7 +38,7 @@ import {
 } from './socket-io-frames';
 import type { Link } from './socket-link';
 import { PAYLOAD_SEPARATOR, PollingSession } from './socket-polling';
-import { newSessionId, SHARD_HEADER, shardOfSession } from './socket-session-id';
+import { newSessionId, newSocketId, SHARD_HEADER, shardOfSession } from './socket-session-id';
 import { attachmentOf, storeAttachment, webSocketLink } from './socket-websocket';
 import { type TypingEntry, TypingLedger } from './typing-ledger';
 
@@ -563,7 +563,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     }
     // Read again after the await: the client connects both namespaces at once.
     const attachment = link.attachment();
-    const sid = newId();
+    const shard = shardOfSession(attachment.eid);
+    const sid = shard === null ? newId() : newSocketId(shard);
     const session = outcome.sessionId ? { session: outcome.sessionId } : {};
     attachment.namespaces[nsp] = { sid, userId: outcome.userId, tokenVersion: outcome.tokenVersion, ...session };
     if (!link.store(attachment)) return;

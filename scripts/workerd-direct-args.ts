@@ -4,12 +4,21 @@
 export const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'] as const;
 export type DirectLogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * Where the METRICS points go: `stand-in` (the default) keeps them for /admin/ops (scripts/local-metrics.ts);
+ * `discard` leaves wrangler.toml's dataset, which Miniflare drops in-process as Analytics Engine writes cost nothing
+ * on the request path: what a bench measuring the request's cost runs with.
+ */
+export const METRICS_MODES = ['stand-in', 'discard'] as const;
+export type DirectMetrics = (typeof METRICS_MODES)[number];
+
 export interface DirectArguments {
   host: string;
   port: number;
   persistTo: string | undefined;
   inspectorPort: number | undefined;
   logLevel: DirectLogLevel;
+  metrics: DirectMetrics;
   vars: Record<string, string>;
 }
 
@@ -21,6 +30,7 @@ export function directArguments(argv: string[]): DirectArguments {
     persistTo: undefined,
     inspectorPort: undefined,
     logLevel: 'info',
+    metrics: 'stand-in',
     vars: {},
   };
   for (let i = 0; i < argv.length; i++) {
@@ -36,6 +46,10 @@ export function directArguments(argv: string[]): DirectArguments {
       if (!LOG_LEVELS.includes(value as DirectLogLevel))
         throw new Error(`--log-level takes one of ${LOG_LEVELS.join(', ')}, got ${value}`);
       parsed.logLevel = value as DirectLogLevel;
+    } else if (flag === '--metrics') {
+      if (!METRICS_MODES.includes(value as DirectMetrics))
+        throw new Error(`--metrics takes one of ${METRICS_MODES.join(', ')}, got ${value}`);
+      parsed.metrics = value as DirectMetrics;
     } else if (flag === '--var') {
       const at = value.indexOf(':');
       if (at < 1) throw new Error(`--var takes NAME:VALUE, got ${value}`);

@@ -59,7 +59,9 @@ export function directOptions(
     modulesRules: undefined,
     bindings: { ...workerOptions.bindings, ...args.vars },
     // LOCAL ONLY: the metrics stand-in in place of Miniflare's METRICS, which keeps nothing (scripts/local-metrics.ts).
-    ...localMetricsOptions(workerOptions.durableObjects as Record<string, unknown> | undefined),
+    ...(args.metrics === 'stand-in'
+      ? localMetricsOptions(workerOptions.durableObjects as Record<string, unknown> | undefined)
+      : {}),
     host: args.host,
     port: args.port,
     inspectorPort: args.inspectorPort,

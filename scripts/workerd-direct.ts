@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   const args = directArguments(process.argv.slice(2));
   const outdir = mkdtempSync(join(tmpdir(), 'rider-direct-build-'));
   const build = buildWorker(outdir);
+  // A bench profiling the isolate maps its frames back to sources through this bundle's map (bench/isolate-profile.ts).
+  console.log(`Bundle in ${outdir}`);
   const mf = new Miniflare(directOptions(build, args));
   const url = await mf.ready;
   console.log(`Ready on ${url.origin}`);

@@ -5,6 +5,7 @@ import { Miniflare } from 'miniflare';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { startDevDb } from '../../devdb/src/server';
 import type { ServerEvent, ServerEventName } from '../../durable-objects/realtime-events';
+import type { DirectMetrics } from '../../scripts/workerd-direct-args';
 import { directOptions, type WorkerBuild } from '../../scripts/workerd-direct-options';
 import { freePort, stopProcess } from '../e2e/processes';
 import { throwawayDir } from './throwaway-dir';
@@ -41,6 +42,8 @@ export interface RealtimeStackOptions {
    * workerd to the Node process that prints it); the Worker's own console output is printed at every level.
    */
   logLevel?: 'warn' | 'info';
+  /** The direct runner's `--metrics` (scripts/workerd-direct-args.ts): a bench of the request's cost discards them. */
+  metrics?: DirectMetrics;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -127,6 +130,11 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
     jwtSecret: JWT_SECRET,
     /** workerd's DevTools inspector, for a bench that profiles the Worker (bench/isolate-profile.ts). */
     inspectorPort: worker.inspectorPort,
+    /** The deployed bundle's source map, where this stack knows it (the direct runner, a given build), for a profile. */
+    sourceMap: () => {
+      const outdir = options.build?.outdir ?? /Bundle in (\S+)/.exec(output)?.[1];
+      return outdir ? `${outdir}/index.js.map` : undefined;
+    },
     api,
     rider,
     connect,
@@ -160,6 +168,7 @@ async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: s
         persistTo: place.state,
         inspectorPort: undefined,
         logLevel: 'info',
+        metrics: 'stand-in',
         vars: place.vars,
       },
       {
@@ -182,6 +191,7 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(place.port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', place.state);
   if (options.logLevel) args.push('--log-level', options.logLevel);
+  if (options.metrics && options.direct) args.push('--metrics', options.metrics);
   for (const [name, value] of Object.entries(place.vars)) args.push('--var', `${name}:${value}`);
   const [command, ...prefix] = options.direct
     ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']

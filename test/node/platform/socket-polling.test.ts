@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SocketAttachment } from '../../../durable-objects/socket-attachment';
 import { PollingSession, UPGRADE_NOOP_MS } from '../../../durable-objects/socket-polling';
-import { newSessionId, shardOfSession } from '../../../durable-objects/socket-session-id';
+import { newSessionId, newSocketId, shardOfSession, shardOfSocket } from '../../../durable-objects/socket-session-id';
 
 const attachment = (): SocketAttachment => ({ eid: 'e', connectedAt: 1, queryToken: null, namespaces: {} });
 
@@ -74,5 +74,14 @@ describe('session ids', () => {
     }
     expect(shardOfSession('nope')).toBeNull();
     expect(shardOfSession('A'.repeat(32))).toBeNull();
+  });
+
+  it('and namespace socket ids name it too, apart from the session id and from the older random ones', () => {
+    const sid = newSocketId(7);
+    expect(sid).toMatch(/^s[0-9a-f]{32}$/);
+    expect(shardOfSocket(sid)).toBe(7);
+    expect(sid.slice(1)).not.toBe(newSessionId(7));
+    expect(shardOfSocket(crypto.randomUUID().replaceAll('-', ''))).toBeNull();
+    expect(shardOfSocket('s'.repeat(33))).toBeNull();
   });
 });

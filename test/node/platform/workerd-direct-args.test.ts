@@ -25,6 +25,7 @@ describe('the arguments of the runner without wrangler proxy', () => {
       persistTo: '/tmp/state',
       inspectorPort: 9799,
       logLevel: 'info',
+      metrics: 'stand-in',
       vars: { MONGODB_URI: 'mongodb://127.0.0.1:27018/rider', JWT_SECRET: 's' },
     });
   });
@@ -32,6 +33,11 @@ describe('the arguments of the runner without wrangler proxy', () => {
   it("takes wrangler's log level, so that a bench can turn off the per-request log", () => {
     expect(directArguments(['--log-level', 'warn']).logLevel).toBe('warn');
     expect(() => directArguments(['--log-level', 'loud'])).toThrow('--log-level takes one of none, error, warn');
+  });
+
+  it('keeps the metrics in the local stand-in unless told to discard them, as a bench of the request cost is', () => {
+    expect(directArguments(['--metrics', 'discard']).metrics).toBe('discard');
+    expect(() => directArguments(['--metrics', 'keep'])).toThrow('--metrics takes one of stand-in, discard');
   });
 
   it('refuses an option it would otherwise ignore, and a flag without its value', () => {

@@ -47,7 +47,7 @@ describe('a socket shard woken from hibernation', () => {
     await woken(b.sid, (fresh, ws) =>
       fresh.webSocketMessage(ws, `40/messages,${JSON.stringify({ token: bob.token })}`),
     );
-    expect(await a.received('40/messages,')).toMatch(/^40\/messages,\{"sid":"[0-9a-f]{32}"\}$/);
+    expect(await a.received('40/messages,')).toMatch(/^40\/messages,\{"sid":"s[0-9a-f]{32}"\}$/);
     await b.received('40/messages,');
 
     // An event from Alice, read by yet another instance, reaches Bob through the directory and is acknowledged.

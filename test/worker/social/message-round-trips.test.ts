@@ -1,8 +1,12 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { newSocketId } from '../../../durable-objects/socket-session-id';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
+import { openGatewayStore } from '../../../worker/platform/db/gateway-store';
+import { writeInOrder } from '../../../worker/platform/db/in-order';
 import type { Store } from '../../../worker/platform/db/store';
 import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/directory';
+import { shardName } from '../../../worker/platform/realtime/settings';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
 import { sendMessage } from '../../../worker/social/messages/send';
 import { messageView } from '../../../worker/social/messages/views';
@@ -39,7 +43,65 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A gateway store whose calls to the gateway objects are recorded by method (`run`, `runInOrder`), each passed on
+ * unchanged to the real object: how a test holds a path to its gateway hops.
+ */
+function countingGatewayStore(): { store: Store; hops: string[] } {
+  const hops: string[] = [];
+  const namespace = api.env.DB_GATEWAY;
+  const counted = {
+    idFromName: (name: string) => namespace.idFromName(name),
+    get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+      const stub = namespace.get(id, options) as unknown as Record<string, (...args: unknown[]) => unknown>;
+      return new Proxy(stub, {
+        get: (target, method) =>
+          typeof method === 'string' && (method === 'run' || method === 'runInOrder')
+            ? (...args: unknown[]) => {
+                hops.push(method);
+                return target[method]!(...args);
+              }
+            : Reflect.get(target, method),
+      });
+    },
+  };
+  return { store: openGatewayStore({ ...api.env, DB_GATEWAY: counted as unknown as typeof namespace }), hops };
+}
+
 describe('a direct message', () => {
+  it('reaches the gateway in two calls: the conversation with its blocks, then the message and the conversation write together', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const { store, hops } = countingGatewayStore();
+    const sent = await sendMessage(store, id, new ObjectId(ana._id), 'two hops');
+    if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
+    expect(hops).toEqual(['run', 'runInOrder']);
+    const stored = await store.conversations.findOne({ _id: id });
+    expect(stored?.lastMessageId?.toHexString()).toBe(sent.message._id.toHexString());
+    expect(await store.dm_messages.countDocuments({ _id: sent.message._id })).toBe(1);
+  });
+
+  it('stored with operations in one gateway call runs none after a failed one, and rejects with its error', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await conversation(ana, [ben]);
+    const taken = new ObjectId();
+    const doc = (_id: ObjectId) => ({
+      _id,
+      conversationId: id,
+      userId: new ObjectId(ana._id),
+      text: 'x',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const { store } = countingGatewayStore();
+    await store.dm_messages.insertOne(doc(taken));
+    const after = new ObjectId();
+    await expect(
+      writeInOrder(store, [(s) => s.dm_messages.insertOne(doc(taken)), (s) => s.dm_messages.insertOne(doc(after))]),
+    ).rejects.toMatchObject({ code: 11000 });
+    expect(await store.dm_messages.countDocuments({ _id: after })).toBe(0);
+  });
+
   it('is stored in three operations: the conversation with its blocks, the message, one write of the conversation', async () => {
     const [ana, ben] = [await register(api), await register(api)];
     const id = await conversation(ana, [ben]);
@@ -149,5 +211,88 @@ describe('a direct message', () => {
     expect(res.status).toBe(201);
     const after = await asked();
     expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
+  });
+
+  describe('delivered to the shards', () => {
+    const shardId = (index: number) => api.env.SOCKET_SHARD.idFromName(shardName(index)).toString();
+    const directory = (rider: TestAccount) => api.env.RIDER_PRESENCE.get(api.env.RIDER_PRESENCE.idFromName(rider._id));
+    const event = {
+      namespace: '/messages',
+      name: 'typing:stop',
+      payload: { conversationId: 'c', userId: 'u' },
+    } as const;
+
+    /** The shards `sendToRiders` calls, by index, with each rider's connections listed in the directory as given. */
+    async function shardsCalled(listed: [TestAccount, number[]][], except?: { sid: string; userId: string }) {
+      for (const [rider, shards] of listed)
+        for (const [i, index] of shards.entries()) await directory(rider).attach(shardId(index), `engine-${i}`);
+      const called: string[] = [];
+      const namespace = api.env.SOCKET_SHARD;
+      const counted = {
+        idFromName: (name: string) => namespace.idFromName(name),
+        idFromString: (id: string) => {
+          called.push(id);
+          return namespace.idFromString(id);
+        },
+        get: (id: DurableObjectId) => namespace.get(id),
+      };
+      const env = { ...api.env, SOCKET_SHARD: counted as unknown as typeof namespace };
+      await sendToRiders(
+        env,
+        listed.map(([rider]) => rider._id),
+        event,
+        except,
+      );
+      return called.map((id) => [0, 1, 2, 3].find((index) => shardId(index) === id)).sort();
+    }
+
+    it("calls no shard for the sender's echo when their only connection there sent it", async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const called = await shardsCalled(
+        [
+          [ana, [0]],
+          [ben, [1]],
+        ],
+        { sid: newSocketId(0), userId: ana._id },
+      );
+      expect(called).toEqual([1]);
+    });
+
+    it("still calls the sender's shard for their other connection there, and the recipient's that is the same", async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      expect(
+        await shardsCalled(
+          [
+            [ana, [0, 0]],
+            [ben, [1]],
+          ],
+          { sid: newSocketId(0), userId: ana._id },
+        ),
+      ).toEqual([0, 1]);
+      const [cy, dee] = [await register(api), await register(api)];
+      expect(
+        await shardsCalled(
+          [
+            [cy, [2]],
+            [dee, [2]],
+          ],
+          { sid: newSocketId(2), userId: cy._id },
+        ),
+      ).toEqual([2]);
+    });
+
+    it('calls every shard of the sender for a socket id that names none (the older random form)', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const older = crypto.randomUUID().replaceAll('-', '');
+      expect(
+        await shardsCalled(
+          [
+            [ana, [0]],
+            [ben, [1]],
+          ],
+          { sid: older, userId: ana._id },
+        ),
+      ).toEqual([0, 1]);
+    });
   });
 });

@@ -92,7 +92,7 @@ describe('viewing a conversation', () => {
     await socket.view(conversationId, 2);
     expect((await presence(rider._id).entry()).viewing).toEqual([conversationId]);
     await socket.close();
-    expect(await presence(rider._id).entry()).toEqual({ shards: [], viewing: [] });
+    expect(await presence(rider._id).entry()).toMatchObject({ shards: [], viewing: [] });
   });
 });
 
@@ -102,10 +102,10 @@ describe("a rider's directory entry", () => {
     await entry.attach('shard-a', 'socket-1');
     await entry.view('shard-a', 'socket-1', otherConversation, 2);
     await entry.view('shard-a', 'socket-1', conversationId, 1);
-    expect(await entry.entry()).toEqual({ shards: ['shard-a'], viewing: [otherConversation] });
+    expect(await entry.entry()).toMatchObject({ shards: ['shard-a'], viewing: [otherConversation] });
     await entry.detach('shard-a', 'socket-1');
     await entry.view('shard-a', 'socket-1', conversationId, 3);
-    expect(await entry.entry()).toEqual({ shards: [], viewing: [] });
+    expect(await entry.entry()).toMatchObject({ shards: [], viewing: [] });
   });
 
   it('forgets what the sockets of a restarted shard showed', async () => {
@@ -115,6 +115,23 @@ describe("a rider's directory entry", () => {
     await entry.view('shard-a', 'socket-1', conversationId, 1);
     await entry.view('shard-b', 'socket-2', otherConversation, 1);
     await entry.detachShard('shard-a', Date.now() + 1);
-    expect(await entry.entry()).toEqual({ shards: ['shard-b'], viewing: [otherConversation] });
+    expect(await entry.entry()).toMatchObject({ shards: ['shard-b'], viewing: [otherConversation] });
+  });
+
+  it('answers every change made since it was last read: attach, view, detach and a forgotten shard', async () => {
+    const entry = presence(crypto.randomUUID());
+    expect(await entry.entry()).toMatchObject({ shards: [], viewing: [] });
+    await entry.attach('shard-a', 'socket-1');
+    expect(await entry.entry()).toMatchObject({ shards: ['shard-a'], viewing: [] });
+    await entry.view('shard-a', 'socket-1', conversationId, 1);
+    expect(await entry.entry()).toMatchObject({ shards: ['shard-a'], viewing: [conversationId] });
+    await entry.attach('shard-b', 'socket-2');
+    await entry.attach('shard-b', 'socket-3');
+    expect((await entry.entry()).sockets).toEqual({ 'shard-a': 1, 'shard-b': 2 });
+    await entry.detach('shard-b', 'socket-3');
+    await entry.detach('shard-b', 'socket-2');
+    expect(await entry.entry()).toMatchObject({ shards: ['shard-a'], viewing: [conversationId] });
+    await entry.detachShard('shard-a', Date.now() + 1);
+    expect(await entry.entry()).toMatchObject({ shards: [], viewing: [] });
   });
 });

@@ -18,10 +18,14 @@ import { logError } from '../ops/log-line';
 import type { RequestTiming } from '../ops/request-timing';
 import { databaseName } from './database-name';
 import { mayRetry } from './gateway-retry';
+import { IN_ORDER, type InOrderRunner, type InOrderStep } from './in-order';
 import { createStore, type Store } from './store';
 
 /** The RPC surface of durable-objects/db-gateway.ts, as the Worker calls it. */
-type GatewayStub = { run(request: GatewayRequest): Promise<GatewayReply> };
+type GatewayStub = {
+  run(request: GatewayRequest): Promise<GatewayReply>;
+  runInOrder(requests: GatewayRequest[]): Promise<GatewayReply[]>;
+};
 
 /** Raised when no gateway object answers: worker/platform/db/errors.ts counts it as an unreachable database (503). */
 export class GatewayUnavailableError extends Error {
@@ -83,7 +87,7 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
     return stubs[index];
   };
 
-  async function call(collection: string | undefined, method: string, args: unknown[]): Promise<unknown> {
+  function prepare(collection: string | undefined, method: string, args: unknown[]) {
     const valueCount = VALUE_ARGUMENTS[method];
     if (valueCount === undefined)
       throw new Error(`The database gateway does not offer ${method} (worker/platform/db/gateway-store.ts).`);
@@ -101,44 +105,105 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
       options: encodeOptions(args[valueCount] as Document | undefined),
       ...(sequences && { sequences }),
     };
+    return { method, values, request };
+  }
+  type Prepared = ReturnType<typeof prepare>;
+
+  /** Sends over one gateway object, once more over another when the first did not answer and every call may be repeated. */
+  async function send<T extends GatewayReply | GatewayReply[]>(
+    calls: Prepared[],
+    over: (stub: GatewayStub) => Promise<T>,
+  ): Promise<T> {
     let avoid = -1;
     for (let attempt = 0; ; attempt += 1) {
       const index = pickGateway(count, spillAt, avoid);
       inFlight[index] = (inFlight[index] ?? 0) + 1;
-      let reply: GatewayReply;
       const started = performance.now();
       try {
-        reply = await stub(index).run(request);
+        const reply = await over(stub(index));
         if (timing) {
           timing.gatewayMs += performance.now() - started;
-          timing.dbMs += reply.ms ?? 0;
+          for (const one of Array.isArray(reply) ? reply : [reply]) timing.dbMs += one.ms ?? 0;
           timing.dbCalls += 1;
         }
+        return reply;
       } catch (err) {
         failedAt[index] = Date.now();
         // A broken stub stays broken: the next call gets a fresh one.
         delete stubs[index];
-        if (attempt >= 1 || count < 2 || !mayRetry(method, values, err)) {
+        if (attempt >= 1 || count < 2 || !calls.every((one) => mayRetry(one.method, one.values, err))) {
           logError(`db-gateway-${index}`, err);
           throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
         }
         avoid = index;
-        continue;
       } finally {
         inFlight[index] = (inFlight[index] ?? 1) - 1;
       }
-      if ('error' in reply) throw decodeError(reply.error);
-      return withInsertedIds(method, values, uncarry(reply.ok));
     }
   }
 
-  return createStore(() => gatewayDb(call));
+  const answer = ({ method, values }: Prepared, reply: GatewayReply) => {
+    if ('error' in reply) throw decodeError(reply.error);
+    return withInsertedIds(method, values, uncarry(reply.ok));
+  };
+
+  /** While a runner gathers the steps' operations: each one's request and how to settle it. */
+  let gathering: { prepared: Prepared; settle: (reply: GatewayReply | undefined) => void }[] | undefined;
+
+  async function call(collection: string | undefined, method: string, args: unknown[]): Promise<unknown> {
+    const prepared = prepare(collection, method, args);
+    if (gathering) {
+      const list = gathering;
+      return new Promise((resolve, reject) =>
+        list.push({
+          prepared,
+          settle: (reply) => {
+            if (!reply) return reject(new Error(`${collection}.${method} was not run: an earlier operation failed.`));
+            try {
+              resolve(answer(prepared, reply));
+            } catch (err) {
+              reject(err);
+            }
+          },
+        }),
+      );
+    }
+    return answer(prepared, await send([prepared], (gateway) => gateway.run(prepared.request)));
+  }
+
+  /** The steps' operations gathered as they are issued (before any await), then sent in one call. */
+  const inOrder: InOrderRunner = async (steps: InOrderStep[], store: Store) => {
+    const gathered: NonNullable<typeof gathering> = [];
+    gathering = gathered;
+    let results: Promise<unknown>[];
+    try {
+      results = steps.map((step) => step(store));
+    } finally {
+      gathering = undefined;
+    }
+    if (gathered.length !== steps.length)
+      throw new Error(`writeInOrder: ${steps.length} steps issued ${gathered.length} operations before awaiting.`);
+    let replies: GatewayReply[];
+    try {
+      replies = await send(
+        gathered.map((one) => one.prepared),
+        (gateway) => gateway.runInOrder(gathered.map((one) => one.prepared.request)),
+      );
+    } catch (err) {
+      for (const result of results) result.catch(() => undefined);
+      throw err;
+    }
+    for (const [i, one] of gathered.entries()) one.settle(replies[i]);
+    return Promise.all(results);
+  };
+
+  return createStore(() => gatewayDb(call, inOrder));
 }
 
 type Call = (collection: string | undefined, method: string, args: unknown[]) => Promise<unknown>;
 
 /** The Db surface the services use (`collection`, `command`), over the gateway. */
-function gatewayDb(call: Call): Db {
+function gatewayDb(call: Call, inOrder: InOrderRunner): Db {
   const collections = new Map<string, Collection>();
   const db = {
     collection(name: string) {
@@ -150,6 +215,7 @@ function gatewayDb(call: Call): Db {
       return collection;
     },
     command: (command: Document, options?: Document) => call(undefined, 'command', [command, options]),
+    [IN_ORDER]: inOrder,
   };
   return db as unknown as Db;
 }

@@ -1,6 +1,7 @@
 import type { ServerEvent } from '../../../durable-objects/realtime-events';
 import type { PresenceEntry } from '../../../durable-objects/rider-presence';
 import type { EndedTokens } from '../../../durable-objects/socket-attachment';
+import { shardOfSocket } from '../../../durable-objects/socket-session-id';
 import type { Env } from '../env';
 import { shardCount, shardName } from './settings';
 
@@ -57,28 +58,41 @@ export async function ridersViewing(
   return new Set(riders.filter((_, i) => entries[i]!.viewing.includes(conversationId)));
 }
 
+/** The connection an event leaves out (the one that caused it): its namespace socket id, and its rider. */
+export interface ExceptConnection {
+  sid: string;
+  userId: string;
+}
+
 /**
- * Sends an event to every connection of the given riders, except the connection `exceptSid`
- * (a namespace socket id): one directory read per rider not yet read, then one call per shard involved.
+ * Sends an event to every connection of the given riders, except the connection `except`: one directory read per
+ * rider not yet read, then one call per shard involved. A shard whose only connection of the `except` rider is that
+ * one (its socket id names the shard) is not called for them: a sender on one device costs no call for their echo.
  */
 export async function sendToRiders(
   env: Env,
   userIds: string[],
   event: ServerEvent,
-  exceptSid?: string,
+  except?: ExceptConnection,
   presence = new PresenceReads(env),
 ) {
   const askedAt = Date.now();
   const riders = [...new Set(userIds)];
-  const shardsOf = (await Promise.all(riders.map((userId) => presence.of(userId)))).map((entry) => entry.shards);
+  const entries = await Promise.all(riders.map((userId) => presence.of(userId)));
+  const exceptIndex = except ? shardOfSocket(except.sid) : null;
+  const exceptShard = exceptIndex === null ? null : env.SOCKET_SHARD.idFromName(shardName(exceptIndex)).toString();
   const ridersByShard = new Map<string, string[]>();
   riders.forEach((userId, i) => {
-    for (const shardId of shardsOf[i]!) ridersByShard.set(shardId, [...(ridersByShard.get(shardId) ?? []), userId]);
+    const entry = entries[i]!;
+    for (const shardId of entry.shards) {
+      if (shardId === exceptShard && userId === except?.userId && entry.sockets[shardId] === 1) continue;
+      ridersByShard.set(shardId, [...(ridersByShard.get(shardId) ?? []), userId]);
+    }
   });
   await Promise.all(
     [...ridersByShard].map(async ([shardId, onShard]) => {
       const shard = env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromString(shardId));
-      const absent = await shard.deliver(onShard, event, exceptSid);
+      const absent = await shard.deliver(onShard, event, except?.sid);
       await Promise.all(absent.map((userId) => presenceOf(env, userId).detachShard(shardId, askedAt)));
     }),
   );

@@ -76,10 +76,11 @@ export const messageRoutes = createRouter<AppEnv>()
     const event = { conversationId: view.conversationId, message: view };
     // The delivery and the push decision read each participant's directory entry once between them.
     const presence = new PresenceReads(c.env);
+    const sid = c.req.valid('header')['x-socket-id'];
     publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
       // Every participant's connections, the sender's other devices included, but not the one that sent it.
       riders: conversation.participantIds.map((id) => id.toHexString()),
-      exceptSid: c.req.valid('header')['x-socket-id'],
+      except: sid ? { sid, userId: senderId.toHexString() } : undefined,
       presence,
     }));
     pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' }, presence);

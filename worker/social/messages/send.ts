@@ -1,16 +1,18 @@
 import type { ObjectId } from 'mongodb';
+import { writeInOrder } from '../../platform/db/in-order';
 import type { Store } from '../../platform/db/store';
 import { findConversationWithBlock, recordSentMessage } from '../conversations/service';
 import type { ConversationDoc, DirectMessageDoc } from '../documents';
-import { insertMessage } from './service';
+import { insertMessage, newMessage } from './service';
 
 /** A message refused: no such conversation among the sender's, or a block between the sender and another participant. */
 export type SendRefused = 'not-found' | 'messaging-blocked';
 
 /**
- * Stores a message from a participant in three round trips, one after another: the conversation (membership) with
- * any block either way, the message, then one write of the conversation's latest message and the sender's read marker.
- * The message is stored before the conversation names it, so a reader never finds a latest message that is not there.
+ * Stores a message from a participant in three operations, one after another: the conversation (membership) with
+ * any block either way, the message, then one write of the conversation's latest message and the sender's read marker;
+ * the last two in one call to the gateway. The message is stored before the conversation names it, so a reader never
+ * finds a latest message that is not there.
  */
 export async function sendMessage(
   store: Store,
@@ -22,7 +24,10 @@ export async function sendMessage(
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
-  const message = await insertMessage(store, conversation._id, senderId, text);
-  await recordSentMessage(store, conversation._id, { ...message, userId: senderId });
+  const message = newMessage(conversation._id, senderId, text);
+  await writeInOrder(store, [
+    (s) => insertMessage(s, message),
+    (s) => recordSentMessage(s, conversation._id, { ...message, userId: senderId }),
+  ]);
   return { conversation, message };
 }

@@ -4,23 +4,14 @@ import type { DirectMessageDoc } from '../documents';
 
 // Every query on direct messages (dm_messages).
 
-export async function insertMessage(
-  store: Store,
-  conversationId: ObjectId,
-  userId: ObjectId,
-  text: string,
-): Promise<DirectMessageDoc> {
+/** A message as it will be stored, its id made here so the conversation's write can name it. */
+export function newMessage(conversationId: ObjectId, userId: ObjectId, text: string): DirectMessageDoc {
   const now = new Date();
-  const message: DirectMessageDoc = {
-    _id: new ObjectId(),
-    conversationId,
-    userId,
-    text,
-    createdAt: now,
-    updatedAt: now,
-  };
+  return { _id: new ObjectId(), conversationId, userId, text, createdAt: now, updatedAt: now };
+}
+
+export async function insertMessage(store: Store, message: DirectMessageDoc): Promise<void> {
   await store.dm_messages.insertOne(message);
-  return message;
 }
 
 /**
