@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
 /** Every console line the Worker writes while `capture` runs, as text, in order. */
-export async function captureLogLines(run: () => Promise<void>): Promise<string[]> {
+export async function captureLogLines(run: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const keep = (...args: unknown[]) => {
     lines.push(args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' '));
@@ -23,4 +23,16 @@ export function leakedSecrets(lines: string[], secrets: Record<string, string>):
   return Object.entries(secrets)
     .filter(([, secret]) => text.includes(secret.toLowerCase()))
     .map(([what]) => what);
+}
+
+/** The event lines (worker/platform/ops/log-line.ts `logEvent`) of one event among `lines`, parsed. */
+export function eventLines(lines: string[], event: string): Record<string, unknown>[] {
+  return lines.flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line);
+      return parsed?.kind === 'event' && parsed.event === event ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -3,6 +3,7 @@ import { ObjectId } from 'mongodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeClaims, register, registerAdmin, seedAccount } from '../../support/accounts';
 import { publishKeySet, type SigningKey, signIdToken } from '../../support/identity-keys';
+import { captureLogLines, eventLines, leakedSecrets } from '../../support/log-lines';
 import { refresh, registerOptIn, signInOptIn } from '../../support/sessions';
 import { spotBody } from '../../support/spots';
 import { type Api, createApi } from '../../support/worker-api';
@@ -71,8 +72,14 @@ describe('an identity provider proving an address someone else registered', () =
     const legacy = await register(api, { email: `legacy-${attacker.email}` });
     const attackerLegacy = await (await passwordSignIn(attacker.email, attacker.password)).json<{ token: string }>();
 
-    const res = await googleSignIn(attacker.email.toUpperCase());
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await googleSignIn(attacker.email.toUpperCase());
+    });
     expect(res.status).toBe(200);
+    expect(eventLines(lines, 'accounts.account.taken-over')).toEqual([
+      expect.objectContaining({ level: 'warn', userId: attacker._id, requestId: res.headers.get('x-request-id') }),
+    ]);
     const rider = await res.json<{
       token: string;
       isNewUser: boolean;
@@ -188,13 +195,22 @@ describe('changing the address', () => {
   it("lets an admin change a rider's address without the rider's password, logged with the admin's id", async () => {
     const admin = await registerAdmin(api);
     const rider = await register(api);
-    const log = vi.spyOn(console, 'info').mockImplementation(() => {});
     const email = `admin-set-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const res = await patchAccount(admin.token, rider._id, { email });
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await patchAccount(admin.token, rider._id, { email });
+    });
     expect(res.status).toBe(200);
     expect(await storedUser(rider._id)).toMatchObject({ email, emailVerified: false });
-    const lines = log.mock.calls.map((call) => String(call[0]));
-    expect(lines.some((line) => line.includes(admin._id) && line.includes(rider._id))).toBe(true);
+    expect(eventLines(lines, 'accounts.email.changed-by-admin')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        adminId: admin._id,
+        userId: rider._id,
+        requestId: res.headers.get('x-request-id'),
+      }),
+    ]);
+    expect(leakedSecrets(lines, { email, previous: rider.email })).toEqual([]);
   });
 
   it('refuses currentPassword without a new email', async () => {

@@ -3,6 +3,7 @@ import { ObjectId } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeClaims, register } from '../../support/accounts';
 import { publishKeySet, type SigningKey, signIdToken } from '../../support/identity-keys';
+import { captureLogLines, eventLines, leakedSecrets } from '../../support/log-lines';
 import { type Api, createApi } from '../../support/worker-api';
 
 const WEB = 'web-client.apps.googleusercontent.com';
@@ -137,10 +138,20 @@ describe('Google sign-in', () => {
     const offline = createApi('google-offline', {
       GOOGLE_JWKS_URL: `${env.STAND_INS_URL}/jwks/missing-${crypto.randomUUID()}`,
     });
-    const res = await offline.fetch('/api/auth/google', {
-      method: 'POST',
-      json: { idToken: await signIdToken(key, claimsFor('x@example.com')) },
+    const idToken = await signIdToken(key, claimsFor('x@example.com'));
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await offline.fetch('/api/auth/google', { method: 'POST', json: { idToken } });
     });
     expect(res.status).toBe(502);
+    expect(eventLines(lines, 'sign-in.key-set.unavailable')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        provider: 'Google',
+        error: expect.any(String),
+        requestId: res.headers.get('x-request-id'),
+      }),
+    ]);
+    expect(leakedSecrets(lines, { idToken })).toEqual([]);
   });
 });

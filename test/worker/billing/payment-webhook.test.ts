@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { register } from '../../support/accounts';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { deliver, paymentEvent, sign } from '../../support/payment-events';
 import { createApi } from '../../support/worker-api';
 
@@ -183,9 +184,20 @@ describe('each event applied at most once, in event time', () => {
   it('answers 200 "unknown-user" for an account that does not exist, and keeps no user id', async () => {
     const ghost = new ObjectId().toHexString();
     const event = paymentEvent({ userId: ghost });
-    const res = await deliver(api, event);
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await deliver(api, event);
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: 'unknown-user' });
+    expect(eventLines(lines, 'payments.event.unknown-account')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        paymentEventId: event.id,
+        type: event.type,
+        requestId: res.headers.get('x-request-id'),
+      }),
+    ]);
     expect(await api.db((db) => db.collection('users').countDocuments({ _id: new ObjectId(ghost) }))).toBe(0);
     const [row] = await ledger(event.id);
     expect(row).toMatchObject({ outcome: 'unknown-user' });

@@ -8,6 +8,7 @@ import type { Env } from '../../../worker/platform/env';
 import { SCHEDULES } from '../../../worker/schedules';
 import { registerAdmin } from '../../support/accounts';
 import { runCron, withStore } from '../../support/ai-credits';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { createApi } from '../../support/worker-api';
 
 // Usage metering: one usage_events row per settled call, and the daily reconciliation.
@@ -72,8 +73,20 @@ describe('usage metering', () => {
         at: new Date(),
       }),
     );
-    const planted = await withStore(api, (store) => reconcileUsageDay(store, new Date()));
+    let planted: Awaited<ReturnType<typeof reconcileUsageDay>> | undefined;
+    const lines = await captureLogLines(async () => {
+      planted = await withStore(api, (store) => reconcileUsageDay(store, new Date()));
+    });
     expect(planted).toMatchObject({ difference: -3, day: clean.day });
+    expect(eventLines(lines, 'ai-credits.reconciliation.mismatch')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        day: clean.day,
+        ledgerCredits: clean.ledgerCredits,
+        usageCredits: clean.ledgerCredits + 3,
+        difference: -3,
+      }),
+    ]);
 
     // The cron checks yesterday: an entry even though the day was clean (nothing happened).
     await runCron(api, RECONCILE_CRON);

@@ -4,6 +4,7 @@ import { isDemoReply } from '../../../worker/companion/chat/demo';
 import worker from '../../../worker/index';
 import { register, type TestAccount } from '../../support/accounts';
 import { chat, companionApi, sendChat } from '../../support/companion';
+import { captureLogLines, eventLines, leakedSecrets } from '../../support/log-lines';
 import { setSubscription } from '../../support/spot-lists';
 import type { Api } from '../../support/worker-api';
 
@@ -55,10 +56,24 @@ describe('speaking the reply', () => {
     await voice.voiceMode('ok');
     const baseline = await timedChat(api, rider, SESSION);
     await voice.voiceMode('fail');
-    const failing = await timedChat(api, rider, SESSION);
+    let failing = baseline;
+    const failingLines = await captureLogLines(async () => {
+      failing = await timedChat(api, rider, SESSION);
+    });
     await voice.voiceMode('hang');
-    const hanging = await timedChat(api, rider, SESSION);
+    let hanging = baseline;
+    const hangingLines = await captureLogLines(async () => {
+      hanging = await timedChat(api, rider, SESSION);
+    });
     const down = await timedChat(companionApiDown(api), rider, SESSION);
+    // What the voice box answered, or that it never did, is logged; the reply it was to speak is not.
+    expect(eventLines(failingLines, 'companion.speak.refused')).toEqual([
+      expect.objectContaining({ level: 'warn', status: expect.any(Number) }),
+    ]);
+    expect(eventLines(hangingLines, 'companion.speak.failed')).toEqual([
+      expect.objectContaining({ level: 'warn', error: expect.any(String) }),
+    ]);
+    expect(leakedSecrets([...failingLines, ...hangingLines], { reply: baseline.reply })).toEqual([]);
     for (const outcome of [failing, hanging, down]) {
       expect(outcome.status).toBe(baseline.status);
       expect(outcome.reply).toBe(baseline.reply);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { voiceInstanceName } from '../../../worker/companion/voice/service';
 import { register } from '../../support/accounts';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { createApi } from '../../support/worker-api';
 
 // Nothing listens on port 1: a proxy that got past its checks answers 502, which proves it let the request through.
@@ -24,8 +25,18 @@ describe('GET /voice/ws', () => {
 
   it('answers 502 when the voice box does not answer, and needs no token by default', async () => {
     const api = createApi('voice_down', { VOICE_URL: NOWHERE });
-    const res = await api.fetch('/voice/ws', { headers: UPGRADE });
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await api.fetch('/voice/ws', { headers: UPGRADE });
+    });
     expect(res.status).toBe(502);
+    expect(eventLines(lines, 'voice.box.unreachable')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        error: expect.any(String),
+        requestId: res.headers.get('x-request-id'),
+      }),
+    ]);
   });
 
   it('refuses a token that does not verify even when tokens are optional, rather than open an unbound session', async () => {

@@ -2,6 +2,7 @@ import type { Document } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventDedupeKey, eventSlug } from '../../../worker/events/catalog/identity';
 import { ingestionTestbed } from '../../support/ingestion';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { SOURCE_ONE_FACTS } from '../../support/stand-ins/event-source-one-fixture';
 import { SOURCE_TWO_FACTS } from '../../support/stand-ins/event-source-two-fixture';
 
@@ -23,8 +24,17 @@ afterEach(() => vi.restoreAllMocks());
 describe('scheduled event ingestion', () => {
   it('stores every distinct event of both sources once, with its identity, dates at noon UTC and timestamps', async () => {
     const bed = ingestionTestbed('ingest-store');
-    await bed.runCron();
+    const lines = await captureLogLines(() => bed.runCron());
     const events = await bed.events();
+    // The one unreadable item of source one is skipped, and named.
+    expect(eventLines(lines, 'ingestion.item.skipped')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        source: 'source-one',
+        sourceId: expect.any(String),
+        reason: expect.any(String),
+      }),
+    ]);
     expect(events).toHaveLength(DISTINCT_EVENTS);
     expect((await bed.runs()).map(counts)).toEqual([
       {
@@ -133,15 +143,20 @@ describe('scheduled event ingestion', () => {
       await bed.sources(
         which === 'one' ? { one: 'shape-changed', two: 'down' } : { one: 'down', two: 'shape-changed' },
       );
-      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-      await bed.runCron();
+      const lines = await captureLogLines(() => bed.runCron());
       const failed = (await bed.runs()).slice(2).find((run) => run.source === `source-${which}`)!;
       const missing =
         which === 'one' ? 'page 2 events[0]: the article.event-card element' : 'props.pageProps.events array';
       expect(failed).toMatchObject({ status: 'failed', fetched: 0, inserted: 0, updated: 0 });
       expect(failed.error).toContain(`source-${which}: unexpected upstream shape`);
       expect(failed.error).toContain(missing);
-      expect(errors.mock.calls.flat().join('\n')).toContain(`source-${which}: unexpected upstream shape`);
+      expect(eventLines(lines, 'ingestion.source.failed')).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          source: `source-${which}`,
+          error: expect.stringContaining(`source-${which}: unexpected upstream shape`),
+        }),
+      );
       expect(await bed.events()).toEqual(before);
     },
   );
@@ -190,15 +205,15 @@ describe('scheduled event ingestion', () => {
   it('most items unreadable (every date in a new format) fails the run loudly and writes nothing', async () => {
     const bed = ingestionTestbed('ingest-reformatted');
     await bed.sources({ two: 'dates-reformatted' });
-    const failed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    await bed.runCron();
+    const lines = await captureLogLines(() => bed.runCron());
     const two = (await bed.runs())[1]!;
     expect(two).toMatchObject({ source: 'source-two', status: 'failed', inserted: 0 });
     expect(two.error).toMatch(
       /^source-two: unexpected upstream shape: \d+ of \d+ items could not be read \(e\.g\. \d+: /,
     );
-    expect(failed).toHaveBeenCalledWith(expect.stringContaining('source-two run failed'));
+    expect(eventLines(lines, 'ingestion.source.failed')).toEqual([
+      expect.objectContaining({ source: 'source-two', error: expect.stringContaining('items could not be read') }),
+    ]);
     expect(await bed.events()).toHaveLength(ONE_EVENTS);
   });
 

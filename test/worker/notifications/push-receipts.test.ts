@@ -5,6 +5,7 @@ import { registerToken } from '../../../worker/notifications/push-tokens/service
 import { SCHEDULES } from '../../../worker/schedules';
 import { register } from '../../support/accounts';
 import { pushTestbed } from '../../support/expo-push-stand-in';
+import { captureLogLines, eventLines, leakedSecrets } from '../../support/log-lines';
 
 const push = pushTestbed('push-receipts', { EXPO_ACCESS_TOKEN: 'expo-test-access-token' });
 const RECEIPTS_CRON = SCHEDULES.find((schedule) => schedule.job === 'push receipts')!.cron;
@@ -43,7 +44,7 @@ describe('the push receipts cron (*/15)', () => {
     const [gone, limited, fine] = tokens as [string, string, string];
     await push.script({ receiptErrors: { [gone]: 'DeviceNotRegistered', [limited]: 'MessageRateExceeded' } });
     await age(userId, 31);
-    await push.runCron(RECEIPTS_CRON);
+    const lines = await captureLogLines(() => push.runCron(RECEIPTS_CRON));
     expect(await tokenDoc(gone)).toMatchObject({ deadReason: 'DeviceNotRegistered' });
     expect((await tokenDoc(gone))?.deadAt).toBeInstanceOf(Date);
     expect(await tokenDoc(limited)).toMatchObject({ deadAt: null });
@@ -51,6 +52,16 @@ describe('the push receipts cron (*/15)', () => {
     expect(log.get(gone)).toMatchObject({ receiptStatus: 'error', error: { code: 'DeviceNotRegistered' } });
     expect(log.get(limited)).toMatchObject({ receiptStatus: 'error', error: { code: 'MessageRateExceeded' } });
     expect(log.get(fine)).toMatchObject({ receiptStatus: 'ok' });
+    // One line per receipt error, naming its ticket and code; Expo's message, which quotes the token, stays out.
+    const logged = eventLines(lines, 'push.receipt.failed').map(({ ticketId, code }) => ({ ticketId, code }));
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        { ticketId: log.get(gone)!.ticketId, code: 'DeviceNotRegistered' },
+        { ticketId: log.get(limited)!.ticketId, code: 'MessageRateExceeded' },
+      ]),
+    );
+    expect(logged).toHaveLength(2);
+    expect(leakedSecrets(lines, { gone, limited, fine })).toEqual([]);
   });
 
   it('leaves tickets younger than 30 minutes for a later run', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deliver } from '../../../worker/notifications/push/deliver';
 import { messageNotification } from '../../../worker/social/messages/push-payload';
 import { register, type TestAccount } from '../../support/accounts';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import {
   adminTestPush,
   type ReceivedPush,
@@ -283,12 +284,23 @@ describe('web push: keys and endpoints', () => {
     });
     expect(app.status).toBe(201);
     await keyless.expo.script({});
-    const [outcome] = await keyless.withStore((store) =>
-      deliver(store, keyless.api.env, [
-        { userId: new ObjectId(rider._id), category: 'messages', notification: message('Alice', 'hi') },
-      ]),
-    );
+    let outcome: unknown;
+    const lines = await captureLogLines(async () => {
+      [outcome] = await keyless.withStore((store) =>
+        deliver(store, keyless.api.env, [
+          { userId: new ObjectId(rider._id), category: 'messages', notification: message('Alice', 'hi') },
+        ]),
+      );
+    });
     expect(outcome).toMatchObject({ status: 'accepted', tickets: [{ token: device }] });
+    // One line for the run, naming the setting to fix.
+    expect(eventLines(lines, 'push.web.vapid-unusable')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        problem: expect.stringContaining('VAPID_PRIVATE_KEY'),
+        subscriptions: 1,
+      }),
+    ]);
     expect((await keyless.expo.sent()).map((sent) => sent.to)).toEqual([device]);
     const test = await adminTestPush(keyless, rider, 'messages', 'hello');
     const answer = await test.json<{

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../worker/app';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { UNREACHABLE_ANSWER_MS } from '../../support/unreachable-bound';
 import { createApi } from '../../support/worker-api';
 
@@ -127,9 +128,19 @@ describe('error model', () => {
         { indexes: false },
       );
       let started = Date.now();
-      const health = await down.fetch('/api/health');
+      let health = new Response();
+      const lines = await captureLogLines(async () => {
+        health = await down.fetch('/api/health');
+      });
       expect(Date.now() - started).toBeLessThan(UNREACHABLE_ANSWER_MS);
       expect(health.status).toBe(503);
+      expect(eventLines(lines, 'health.db-ping.failed')).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          error: expect.any(String),
+          requestId: health.headers.get('x-request-id'),
+        }),
+      ]);
       expect(await health.json()).toMatchObject({ ok: false, db: 'down' });
       started = Date.now();
       const data = await down.fetch('/api/users', {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { register } from '../../support/accounts';
+import { eventLines, leakedSecrets } from '../../support/log-lines';
 import { createApi, type TestEnv } from '../../support/worker-api';
 
 // The rooms unreachable: every call to a socket shard or a rider's directory entry fails.
@@ -54,5 +55,11 @@ describe('publishing real-time events', () => {
       .map((line) => JSON.parse(line).where);
     expect(wheres).toContain('realtime publish: post:created on /feed');
     expect(wheres).toContain('realtime publish: message:created on /messages');
+    // The push step after the answer cannot ask who is viewing either; its line carries the sending request's id.
+    const lines = logged.mock.calls.map((call) => String(call[0]));
+    expect(eventLines(lines, 'push.viewers.unknown')).toEqual([
+      expect.objectContaining({ level: 'error', conversationId, requestId: sent.headers.get('x-request-id') }),
+    ]);
+    expect(leakedSecrets(lines, { text: 'stored anyway' })).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
@@ -58,7 +59,7 @@ export async function verifyIdentityToken(token: string, provider: IdentityProvi
       err instanceof errors.JWKSTimeout ||
       err instanceof errors.JWKSInvalid;
     if (keyServerFailed) {
-      console.error(`${provider.label} key set unavailable: ${(err as Error).message}`);
+      logEvent('sign-in.key-set.unavailable', { provider: provider.label, error: describeError(err) });
       return { ok: false, problem: 'keys-unavailable' };
     }
     return { ok: false, problem: 'rejected', reason: reason(err) };

@@ -1,6 +1,7 @@
 import type { JWTPayload } from 'jose';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { Store } from '../../platform/db/store';
+import { logEvent } from '../../platform/ops/log-line';
 import type { UserDoc } from '../documents';
 import { revokeAllSessions } from '../sessions/service';
 import { addressProved } from '../users/address-proof';
@@ -74,7 +75,7 @@ async function link(
   if (taken === 'already-proved') return refreshed(store, user, changes);
   if (typeof taken === 'string') return 'account-gone';
   await revokeAllSessions(store, user._id);
-  console.warn(JSON.stringify({ event: 'account-taken-over-by-identity-provider', userId: user._id.toHexString() }));
+  logEvent('accounts.account.taken-over', { userId: user._id.toHexString() });
   return { user: taken, isNewUser: false };
 }
 

@@ -16,6 +16,7 @@ import {
 import { refusal } from '../../platform/http/refusals';
 import { accountOrAdmin } from '../../platform/middleware/account-or-admin';
 import { auth } from '../../platform/middleware/auth';
+import { logEvent } from '../../platform/ops/log-line';
 import { ACCOUNT_REFUSALS } from './refusals';
 import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
 import { accountExists, changeAddress, deleteAccount, findUserById, updateUser } from './service';
@@ -131,13 +132,7 @@ async function moveAddress(
   const outcome = await changeAddress(c.var.db, id, target.email, { ...rest, email });
   if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
   if (!byOwner) {
-    console.info(
-      JSON.stringify({
-        event: 'account-email-changed-by-admin',
-        adminId: c.var.account._id.toHexString(),
-        userId: id.toHexString(),
-      }),
-    );
+    logEvent('accounts.email.changed-by-admin', { adminId: c.var.account._id.toHexString(), userId: id.toHexString() });
   }
   // The caller's own session stays; an admin's is not one of this account's.
   const keep = byOwner && c.var.sessionId ? new ObjectId(c.var.sessionId) : undefined;

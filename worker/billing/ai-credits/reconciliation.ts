@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { logEvent } from '../../platform/ops/log-line';
 import { allowanceDay } from '../paid-ai';
 import { usageEvents } from './usage';
 
@@ -51,10 +52,10 @@ export async function reconcileUsageDay(store: Store, day: Date): Promise<UsageR
     calls: usage?.count ?? 0,
     checkedAt: new Date(),
   };
+  // Any difference is a bug in worker/billing/ai-credits/: every settle writes its usage event.
   if (entry.difference !== 0) {
-    console.error(
-      `[usage] RECONCILIATION MISMATCH on ${entry.day}: ledger settled ${entry.ledgerCredits} credits, usage_events charged ${entry.usageCredits} (difference ${entry.difference}). This is a bug in worker/billing/ai-credits/.`,
-    );
+    const { day, ledgerCredits, usageCredits, difference } = entry;
+    logEvent('ai-credits.reconciliation.mismatch', { day, ledgerCredits, usageCredits, difference });
   }
   await usageReconciliations(store).updateOne({ day: entry.day }, { $set: entry }, { upsert: true });
   return (await usageReconciliations(store).findOne({ day: entry.day })) ?? { _id: new ObjectId(), ...entry };

@@ -1,6 +1,7 @@
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { auth } from '../../platform/middleware/auth';
+import { logEvent } from '../../platform/ops/log-line';
 import { PAYMENT_SIGNATURE_SCHEME, paymentSignature } from './payment-signature';
 import { productCatalogue } from './plans';
 import { PaymentEvent, PaymentEventReceipt, ProductPage, Subscription } from './schema';
@@ -45,8 +46,10 @@ export const subscriptionRoutes = createRouter<AppEnv>()
   .openapi(getMySubscription, (c) => c.json(subscriptionView(c.var.account.subscription), 200))
   .openapi(listPlans, (c) => c.json({ items: productCatalogue(c.env), nextCursor: null }, 200))
   .openapi(paymentWebhook, async (c) => {
-    const outcome = await applyPaymentEvent(c.var.db, c.req.valid('json'));
-    if (outcome === 'unknown-user') console.warn(`payment event ${c.req.valid('json').id} names no account`);
+    const event = c.req.valid('json');
+    const outcome = await applyPaymentEvent(c.var.db, event);
+    if (outcome === 'unknown-user')
+      logEvent('payments.event.unknown-account', { paymentEventId: event.id, type: event.type });
     return c.json({ received: true as const, outcome }, 200);
   });
 

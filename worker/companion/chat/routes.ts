@@ -16,6 +16,7 @@ import {
 } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import type { ChatMessageDoc } from '../documents';
 import { speechIsPriced } from '../voice/settings';
 import { type CompanionAnswer, companionReply, ProviderError, type Surface } from './brain';
@@ -143,7 +144,7 @@ async function speakIfPaid(
       });
     } catch (err) {
       // The sweep releases a reservation this left behind (worker/billing/ai-credits/reservations.ts).
-      console.error(`paid speech not settled: ${String(err)}`);
+      logEvent('companion.speech.not-settled', { messageId: reply._id.toHexString(), error: describeError(err) });
     }
   });
   return { spoken: true };

@@ -1,6 +1,7 @@
 import { requireSetting } from '../../platform/config';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import { voiceBoxFetch } from '../voice/service';
 import { maySpeakInto } from '../voice/session-owner';
 import { voiceConfigured } from '../voice/settings';
@@ -67,10 +68,10 @@ export async function speakReply(env: Env, sessionId: SpeakableSession, text: st
     if (!answer) return false;
     const res = await answer;
     await res.body?.cancel();
-    if (!res.ok) console.warn(`voice box answered ${res.status} to a speak request`);
+    if (!res.ok) logEvent('companion.speak.refused', { status: res.status });
     return res.ok;
   } catch (err) {
-    console.warn('speak request failed', err instanceof Error ? err.message : err);
+    logEvent('companion.speak.failed', { error: describeError(err) });
     return false;
   }
 }

@@ -1,5 +1,6 @@
 import { positiveIntSetting } from '../../platform/config';
 import type { Env } from '../../platform/env';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import { voiceConfigured, voiceUrl } from './settings';
 
 /** What the voice box said to a WebSocket upgrade, or why it could not be asked. */
@@ -46,7 +47,7 @@ export async function upgradeToVoiceBox(env: Env, request: Request, sessionId: s
     const answer = voiceBoxFetch(env, sessionId, '/ws', { method: 'GET', headers });
     return answer ? await answer : 'not-configured';
   } catch (err) {
-    console.error(`voice box unreachable: ${(err as Error).message}`);
+    logEvent('voice.box.unreachable', { error: describeError(err) });
     return 'unreachable';
   }
 }

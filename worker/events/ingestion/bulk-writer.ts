@@ -1,6 +1,7 @@
 import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError, type ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import { logEvent } from '../../platform/ops/log-line';
 import { storedLosesTo } from '../catalog/trust';
 import { STALE_AFTER_MS } from '../catalog/vocabulary';
 import { recordEventChanges } from '../changes/record';
@@ -196,7 +197,11 @@ async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promis
       const event = Math.floor(writeError.index / 2);
       failedEvents.add(event);
       if (writeError.index % 2 === 1) failedUpserts.add(event);
-      console.error(`[ingestion] event ${batch[event]?.dedupeKey} not written: ${writeError.errmsg}`);
+      logEvent('ingestion.event.failed', {
+        dedupeKey: batch[event]?.dedupeKey ?? '',
+        code: writeError.code ?? null,
+        error: writeError.errmsg ?? '',
+      });
     }
   }
   const inserted = result.upsertedCount;

@@ -1,6 +1,7 @@
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import type { IngestionRunDoc } from '../documents';
 import { completePastEvents, writeEvents } from './bulk-writer';
 import { followMerges, joinNearIdentical, linkSpots, mapOrganizers } from './cross-source';
@@ -34,7 +35,8 @@ async function ingestSource(store: Store, env: Env, source: EventSource, now: Da
       `${rejected.length} of ${fetched} items could not be read (e.g. ${sample.sourceId}: ${sample.reason})`,
     );
   }
-  for (const item of rejected) console.warn(`[ingestion] ${source.name} item ${item.sourceId} skipped: ${item.reason}`);
+  for (const item of rejected)
+    logEvent('ingestion.item.skipped', { source: source.name, sourceId: item.sourceId, reason: item.reason });
   const { records: listed, repeats } = uniqueByDedupeKey(events.map(toEventRecord));
   await keepSourceRecords(store, source.name, listed, now);
   // Near-identical listings join stored events, so the same real event is listed once.
@@ -57,7 +59,7 @@ async function runSource(store: Store, env: Env, source: EventSource, runId: str
     outcome = { status: 'succeeded', error: null, ...(await ingestSource(store, env, source, startedAt)) };
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    console.error(`[ingestion] ${source.name} run failed, nothing written: ${error}`);
+    logEvent('ingestion.source.failed', { source: source.name, error: describeError(err) });
     outcome = { status: 'failed', error, ...NO_COUNTS };
   }
   const finishedAt = new Date();

@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import type { z } from 'zod';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import type { ANALYTICS_EVENTS } from './taxonomy';
 import { SERVER_PLATFORM } from './taxonomy';
 
@@ -38,6 +39,6 @@ export async function recordServerEvent<N extends ServerEventName>(
       properties: properties as Record<string, string | number | boolean | null>,
     });
   } catch (err) {
-    console.error(`[analytics] server event ${name} for ${userId.toHexString()} not recorded: ${String(err)}`);
+    logEvent('analytics.server-event.failed', { name, userId: userId.toHexString(), error: describeError(err) });
   }
 }

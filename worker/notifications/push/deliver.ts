@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import { distinctIds } from '../../platform/db/distinct-ids';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
+import { logEvent } from '../../platform/ops/log-line';
 import type { PushCategory, PushTokenDoc } from '../documents';
 import { deviceTimeZone, withDefaults } from '../preferences/defaults';
 import { isQuietAt } from '../preferences/quiet-hours';
@@ -82,8 +83,8 @@ export async function reachOf(
   const web = 'problem' in vapid ? null : webRulesForSending(env);
   const webSkipped = 'problem' in vapid ? tokens.filter((token) => token.transport === 'webpush').length : 0;
   // One line a run, not one a token: the operator's fix is one setting.
-  if (webSkipped)
-    console.warn(`${(vapid as { problem: string }).problem} ${webSkipped} web push subscriptions skipped.`);
+  if (webSkipped && 'problem' in vapid)
+    logEvent('push.web.vapid-unusable', { problem: vapid.problem, subscriptions: webSkipped });
   return targets.map((target) => {
     const live = tokensByUser.get(target.userId.toHexString()) ?? [];
     const preferences = withDefaults(stored.get(target.userId.toHexString()), deviceTimeZone(live));

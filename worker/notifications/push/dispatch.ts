@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import type { NotificationDeliveryLogDoc, PushCategory, PushTokenDoc } from '../documents';
 import { markTokensDead } from '../push-tokens/service';
 import { type ExpoMessage, type ExpoTicket, sendChunk } from './expo-client';
@@ -62,7 +63,7 @@ async function sendAll(env: Env, messages: ExpoMessage[]): Promise<(ExpoTicket |
       try {
         results[index] = await sendChunk(env, chunk);
       } catch (err) {
-        console.error(`push send of ${chunk.length} messages failed: ${(err as Error).message}`);
+        logEvent('push.expo.send.failed', { messages: chunk.length, error: describeError(err) });
         results[index] = chunk.map(() => ({ failed: (err as Error).message }));
       }
     }

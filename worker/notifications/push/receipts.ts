@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import { logEvent } from '../../platform/ops/log-line';
 import type { NotificationDeliveryLogDoc } from '../documents';
 import { markTokensDead } from '../push-tokens/service';
 import { getReceipts } from './expo-client';
@@ -47,9 +48,8 @@ export async function runReceipts(store: Store, env: Env, now = new Date()): Pro
       else if (receipt.status === 'ok') closed.ok.push(row._id);
       else failed.push({ row, code: receipt.details?.error ?? null, message: receipt.message });
     }
-    for (const { row, code, message } of failed) {
-      console.warn(`push receipt error for ticket ${row.ticketId}: ${code ?? 'unknown'}: ${message}`);
-    }
+    // Expo's message quotes the push token: it stays on the delivery-log row, out of the logs.
+    for (const { row, code } of failed) logEvent('push.receipt.failed', { ticketId: row.ticketId ?? '', code });
     const gone = failed.filter((failure) => failure.code === 'DeviceNotRegistered').map((failure) => failure.row.token);
     const updates = [
       ...(['ok', 'missing'] as const).flatMap((status) =>

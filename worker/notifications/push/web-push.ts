@@ -1,5 +1,6 @@
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
+import { logEvent } from '../../platform/ops/log-line';
 import type { PushCategory, PushTokenDoc } from '../documents';
 import { type WebEndpointRules, webEndpointProblem, webEndpointRules } from '../push-tokens/web-endpoint';
 import { encryptPush } from './aes128gcm';
@@ -132,7 +133,8 @@ export async function sendWebPush(config: VapidConfig, send: WebSend): Promise<W
       await response.body?.cancel();
       const answer = classifyWebAnswer(response.status);
       const said = `The push service at ${new URL(endpoint).origin} answered ${response.status}: ${webAnswerReason(response.status)}`;
-      if (answer === 'redirected') console.warn(`${said}; the push is not delivered.`);
+      if (answer === 'redirected')
+        logEvent('push.web.redirected', { origin: new URL(endpoint).origin, serviceStatus: response.status });
       last = {
         status: answer === 'accepted' ? 'ok' : 'error',
         serviceStatus: response.status,
@@ -181,7 +183,7 @@ export function webRulesForSending(env: Env): WebEndpointRules | null {
   try {
     return webEndpointRules(env);
   } catch (err) {
-    console.warn(`${(err as Error).message} Web pushes are not sent.`);
+    logEvent('push.web.hosts-unusable', { problem: (err as Error).message });
     return null;
   }
 }
@@ -195,7 +197,7 @@ export async function sendWebPushes(env: Env, sends: WebSend[]): Promise<WebSend
   if (!sends.length) return [];
   const config = readVapid(env);
   if ('problem' in config) {
-    console.warn(`${config.problem} ${sends.length} web pushes not sent.`);
+    logEvent('push.web.vapid-unusable', { problem: config.problem, subscriptions: sends.length });
     return sends.map(() => ({
       status: 'error',
       attempts: 0,

@@ -1,4 +1,5 @@
 import type { Store } from '../db/store';
+import { describeError, logEvent } from '../ops/log-line';
 
 /** Whether the database answers a ping; the reason it does not goes to the log. */
 export async function databaseAnswers(store: Store): Promise<boolean> {
@@ -6,7 +7,7 @@ export async function databaseAnswers(store: Store): Promise<boolean> {
     await store.db.command({ ping: 1 });
     return true;
   } catch (err) {
-    console.error(`health: database ping failed: ${(err as Error).message}`);
+    logEvent('health.db-ping.failed', { error: describeError(err) });
     return false;
   }
 }

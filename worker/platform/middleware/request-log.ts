@@ -4,6 +4,7 @@ import type { Env } from '../env';
 import { log } from '../ops/log-line';
 import { recordRequest } from '../ops/metrics';
 import { requestIdOf } from '../ops/request-id';
+import { runInRequestScope } from '../ops/request-scope';
 import { newRequestTiming, type RequestTiming, roundedMs } from '../ops/request-timing';
 import type { TokenClaims } from '../tokens/token';
 
@@ -23,7 +24,8 @@ export function requestLog() {
       c.set('requestId', requestId);
       c.set('timing', timing);
       const started = performance.now();
-      await next();
+      // Everything the request runs, its background work included, logs under its id (worker/platform/ops/request-scope.ts).
+      await runInRequestScope(requestId, next);
       const durationMs = roundedMs(performance.now() - started);
       // A WebSocket upgrade's 101 carries the socket and takes no headers.
       if (c.res.status !== 101) setHeader(c, 'x-request-id', requestId);

@@ -1,3 +1,6 @@
+import { LOG_EVENTS, type LogEventFields, type LogEventName } from './log-events';
+import { requestIdInScope } from './request-scope';
+
 /**
  * The service's one logger: every line is one JSON object of known fields, so Workers Logs can filter on them
  * and nothing the logger is not given a field for (bodies, headers, tokens) can reach it. Free text (an error's
@@ -37,35 +40,37 @@ export interface ErrorLine {
   requestId?: string;
 }
 
-export interface WarningLine {
-  kind: 'warning';
-  where: string;
-  message: string;
+export type LogLine = RequestLine | CronLine | ErrorLine;
+
+/** Writes one line of a fixed kind, at the level its kind and outcome give it. */
+export function log(line: LogLine): void {
+  const level = levelOf(line);
+  // A 5xx request line is `warn` for filtering, but stays on the console's log stream as every request line.
+  write(line.kind === 'request' ? 'info' : level, JSON.stringify({ time: new Date().toISOString(), level, ...line }));
 }
 
-export type LogLine = RequestLine | CronLine | ErrorLine | WarningLine;
-
 /** Where lines go: the runtime's console, which Workers Logs and `wrangler tail` collect. */
-export function log(line: LogLine): void {
-  const text = JSON.stringify({ time: new Date().toISOString(), level: levelOf(line), ...line });
-  if (line.kind === 'error' || (line.kind === 'cron' && line.outcome === 'failed')) console.error(text);
-  else if (line.kind === 'warning') console.warn(text);
+function write(level: 'info' | 'warn' | 'error', text: string): void {
+  if (level === 'error') console.error(text);
+  else if (level === 'warn') console.warn(text);
   else console.log(text);
 }
 
 function levelOf(line: LogLine): 'info' | 'warn' | 'error' {
   if (line.kind === 'error' || (line.kind === 'cron' && line.outcome === 'failed')) return 'error';
-  if (line.kind === 'warning' || (line.kind === 'request' && line.status >= 500)) return 'warn';
+  if (line.kind === 'request' && line.status >= 500) return 'warn';
   return 'info';
 }
 
 const EMAIL = /[^\s"'<>@,;:()[\]\\]+@[^\s"'<>@,;:()[\]\\]+\.[A-Za-z]{2,}/g;
-// A JWT (three base64url parts) or a long base64url run: session, refresh and push tokens all look like one.
+// A JWT (three base64url parts) or a long base64url run: session, refresh and web push tokens all look like one.
 const TOKEN = /\b[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b|\b[A-Za-z0-9_-]{40,}\b/g;
+// Expo's push tokens are short inside their brackets, and Expo's error messages quote them.
+const EXPO_TOKEN = /\bExpo(?:nent)?PushToken\[[^\]]*\]/g;
 
 /** Free text fit for a log line: addresses and token-shaped runs replaced, and cut to a readable length. */
 export function redacted(text: string): string {
-  return text.replace(EMAIL, '[email]').replace(TOKEN, '[token]').slice(0, 500);
+  return text.replace(EMAIL, '[email]').replace(EXPO_TOKEN, '[token]').replace(TOKEN, '[token]').slice(0, 500);
 }
 
 /** An error as one line's `error` field: its name and redacted message, with the top of its stack for a 500. */
@@ -76,6 +81,31 @@ export function describeError(err: unknown): string {
 }
 
 /** Logs an error from outside a request (a Durable Object, a background task). */
-export function logError(where: string, err: unknown, requestId?: string): void {
+export function logError(where: string, err: unknown, requestId = requestIdInScope()): void {
   log({ kind: 'error', where, error: describeError(err), ...(requestId ? { requestId } : {}) });
+}
+
+const FIXED_FIELDS = new Set(['time', 'level', 'kind', 'event', 'requestId']);
+
+/**
+ * One line for a named event of LOG_EVENTS (worker/platform/ops/log-events.ts), at its level, with the id of the
+ * request in scope and exactly the typed fields given: a text is redacted, and no field can stand in for the fixed
+ * ones.
+ * @example logEvent('push.receipt.failed', { ticketId, code })
+ */
+export function logEvent<E extends LogEventName>(event: E, fields: LogEventFields[E]): void {
+  const { level } = LOG_EVENTS[event];
+  const requestId = requestIdInScope();
+  const line: Record<string, unknown> = {
+    time: new Date().toISOString(),
+    level,
+    kind: 'event',
+    event,
+    ...(requestId ? { requestId } : {}),
+  };
+  for (const [field, value] of Object.entries(fields)) {
+    if (FIXED_FIELDS.has(field)) continue;
+    line[field] = typeof value === 'string' ? redacted(value) : value;
+  }
+  write(level, JSON.stringify(line));
 }

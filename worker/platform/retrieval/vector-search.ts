@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import { ObjectId as Id } from 'mongodb';
 import OpenAI from 'openai';
 import type { Env } from '../env';
+import { describeError, logEvent } from '../ops/log-line';
 
 // Optional retrieval through a vector store (the interface spec: "used only if present"): with a
 // VECTORIZE binding and OPENAI_EMBEDDING_MODEL, documents are embedded at OPENAI_BASE_URL and the
@@ -91,7 +92,7 @@ export function keepIndexed(
     try {
       await task();
     } catch (err) {
-      console.warn(`[retrieval] ${what} not indexed: ${err instanceof Error ? err.message : String(err)}`);
+      logEvent('retrieval.index.failed', { document: what, error: describeError(err) });
     }
   });
 }

@@ -3,6 +3,7 @@ import { isDuplicateKey } from '../db/errors';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
+import { describeError, logEvent } from '../ops/log-line';
 import { LegacyUsageBatch } from './legacy-usage-batch';
 import type { VerifiedToken } from './token';
 
@@ -62,10 +63,15 @@ async function writeBatch(key: string, batch: OpenBatch, db: Store): Promise<voi
   if (batch.closed) return;
   batch.closed = true;
   if (openBatches.get(key) === batch) openBatches.delete(key);
+  const increments = batch.counts.increments();
   try {
-    await Promise.all(batch.counts.increments().map(({ day, requests }) => incrementDay(db, day, requests)));
+    await Promise.all(increments.map(({ day, requests }) => incrementDay(db, day, requests)));
   } catch (error) {
-    console.error('legacy token usage not counted:', error);
+    logEvent('tokens.legacy-usage.failed', {
+      days: increments.length,
+      requests: increments.reduce((sum, { requests }) => sum + requests, 0),
+      error: describeError(error),
+    });
   } finally {
     batch.settle();
   }

@@ -5,6 +5,7 @@ import { liveTokensOf } from '../../notifications/push-tokens/service';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import type { DatabaseVariables } from '../../platform/middleware/database';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import { PresenceReads, ridersViewing } from '../../platform/realtime/directory';
 import { blockersAmong } from '../blocks/service';
 import { unreadConversationCounts } from '../conversations/service';
@@ -82,7 +83,7 @@ async function viewersOf(presence: PresenceReads, riders: ObjectId[], conversati
       conversationId,
     );
   } catch (error) {
-    console.error(`push: who views conversation ${conversationId} is unknown, pushing to all:`, error);
+    logEvent('push.viewers.unknown', { conversationId, error: describeError(error) });
     return new Set();
   }
 }
@@ -97,7 +98,11 @@ export function pushAfterWrite(c: WriteContext, newMessage: NewMessage, presence
     try {
       await pushNewMessage(c.var.db, c.env, newMessage, presence);
     } catch (error) {
-      console.error(`push: message ${newMessage.message._id.toHexString()} was stored but not pushed:`, error);
+      logEvent('push.message.failed', {
+        messageId: newMessage.message._id.toHexString(),
+        conversationId: newMessage.conversation._id.toHexString(),
+        error: describeError(error),
+      });
     }
   });
 }

@@ -1,4 +1,5 @@
 import { LIMITS } from '../../../platform/limits';
+import { describeError, logEvent } from '../../../platform/ops/log-line';
 import type { ToolCall } from '../providers/types';
 import { findTool, type ToolContext, type ToolOutcome } from './catalog';
 
@@ -29,7 +30,7 @@ async function outcomeOf(ctx: ToolContext, call: ToolCall): Promise<ToolOutcome>
   try {
     return await tool.call(ctx, args);
   } catch (err) {
-    console.warn(`companion tool ${call.name} failed`, err);
+    logEvent('companion.tool.failed', { tool: call.name, error: describeError(err) });
     return { ok: false, error: 'the tool failed; try again later or answer without it' };
   }
 }
