@@ -74,6 +74,8 @@ export class RiderPresence extends DurableObject {
     if (keys.length) this.changed();
     // Storage deletes at most 128 keys per call.
     for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
+    // A read between two of those deletes may have kept a partial entry.
+    if (keys.length) this.changed();
   }
 
   /** The whole entry in one call and one storage read: a message's publish and its push both need it. */

@@ -354,14 +354,19 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
 
   /**
    * Sends an event to the given riders' sockets here that joined its namespace, except one
-   * connection (the one that caused it). Answers the riders who have no socket here any more,
+   * connection (the one that caused it), left out only if it is that rider's: the socket id comes from a client, and
+   * must never keep an event from someone else. Answers the riders who have no socket here any more,
    * so the directory can forget this shard for them.
    */
-  deliver(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
-    return this.counters.track(() => this.deliverHere(userIds, event, exceptSid));
+  deliver(userIds: string[], event: ServerEvent, except?: { sid: string; userId: string }): Promise<string[]> {
+    return this.counters.track(() => this.deliverHere(userIds, event, except));
   }
 
-  private async deliverHere(userIds: string[], event: ServerEvent, exceptSid?: string): Promise<string[]> {
+  private async deliverHere(
+    userIds: string[],
+    event: ServerEvent,
+    except?: { sid: string; userId: string },
+  ): Promise<string[]> {
     const index = this.index();
     const absent: string[] = [];
     const reached: string[] = [];
@@ -373,7 +378,7 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       if (!joined.length) absent.push(userId);
       else reached.push(userId);
       for (const entry of joined) {
-        if (entry.sid === exceptSid) continue;
+        if (entry.sid === except?.sid && entry.userId === except.userId) continue;
         entry.link.send(frame);
         sent++;
       }

@@ -39,6 +39,15 @@ describe('/messages', () => {
     expect(sender).toEqual([]);
   });
 
+  it("still reaches the recipient when the sender names the recipient's socket as its own", async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const id = await conversation(alice.token, [bob.id]);
+    const toBob = next(bob.socket, 'message:created');
+    const { status, body } = await send(alice.token, id, 'not yours to drop', { 'x-socket-id': bob.socket.id! });
+    expect(status).toBe(201);
+    expect(await toBob).toEqual({ conversationId: id, message: body });
+  });
+
   it('never sends an event of a conversation to a rider outside it', async () => {
     const [alice, bob, eve] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Eve')]);
     const id = await conversation(alice.token, [bob.id]);

@@ -92,7 +92,7 @@ export async function sendToRiders(
   await Promise.all(
     [...ridersByShard].map(async ([shardId, onShard]) => {
       const shard = env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromString(shardId));
-      const absent = await shard.deliver(onShard, event, except?.sid);
+      const absent = await shard.deliver(onShard, event, except);
       await Promise.all(absent.map((userId) => presenceOf(env, userId).detachShard(shardId, askedAt)));
     }),
   );
