@@ -2,7 +2,7 @@
 // in place of Analytics Engine. Miniflare simulates METRICS by discarding every point and nothing reads them back, so
 // locally METRICS goes unbound and METRICS_STAND_IN is bound; worker/platform/ops/metrics.ts then writes to the
 // stand-in and /admin/ops reads it. wrangler.toml (production, staging) never binds the stand-in.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 export const STAND_IN_BINDING = 'METRICS_STAND_IN';
 export const STAND_IN_CLASS = 'MetricsStandIn';
@@ -31,6 +31,10 @@ export const LOCAL_WRANGLER_CONFIG = 'wrangler.local.toml';
 
 /** Writes the local configuration `wrangler dev` runs with, from wrangler.toml as it is now. */
 export function writeLocalWranglerConfig(): string {
-  writeFileSync(LOCAL_WRANGLER_CONFIG, localWranglerToml(readFileSync('wrangler.toml', 'utf8')));
+  // Written beside and renamed into place: several local stacks start at once in the tests, and a wrangler reading
+  // the file while another start rewrote it found it empty ("Missing entry-point").
+  const staged = `${LOCAL_WRANGLER_CONFIG}.${process.pid}`;
+  writeFileSync(staged, localWranglerToml(readFileSync('wrangler.toml', 'utf8')));
+  renameSync(staged, LOCAL_WRANGLER_CONFIG);
   return LOCAL_WRANGLER_CONFIG;
 }
