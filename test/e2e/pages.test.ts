@@ -24,6 +24,23 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/**
+ * An admin signed in on an admin page through its own form, once the page's script says it is `ready`: the page,
+ * every URL it requested, and the policy violations it met.
+ */
+async function signInOnPage(path: string, admin: { email: string; password: string }, ready: string) {
+  const page = await browser.newPage();
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  const violations = await watchPolicyViolations(page);
+  expect(policyOf(await page.goto(`${stack.url}${path}`))).toContain("default-src 'self'");
+  await page.fill('input[name=email]', admin.email);
+  await page.fill('input[name=password]', admin.password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector(`body[data-state=${ready}]`, { timeout: 15_000 });
+  return { page, requested, violations };
+}
+
 describe('the analytics dashboard (/admin/analytics)', () => {
   const admin = { email: `admin-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'dashboard-password' };
 
@@ -62,15 +79,7 @@ describe('the analytics dashboard (/admin/analytics)', () => {
   }, 90_000);
 
   it('signs an admin in on the page and draws every chart from the API figures, loading nothing from elsewhere', async () => {
-    const page = await browser.newPage();
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    const violations = await watchPolicyViolations(page);
-    expect(policyOf(await page.goto(`${stack.url}/admin/analytics`))).toContain("default-src 'self'");
-    await page.fill('input[name=email]', admin.email);
-    await page.fill('input[name=password]', admin.password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('body[data-state=drawn]', { timeout: 15_000 });
+    const { page, requested, violations } = await signInOnPage('/admin/analytics', admin, 'drawn');
 
     const login = await stack.api('/auth', { body: admin });
     const token = login.body.token as string;
@@ -137,15 +146,7 @@ describe('the operations page (/admin/ops)', () => {
   }, 60_000);
 
   it("shows each route hit in the last hour with its figures from the stack's metrics stand-in, charts drawn, nothing refused", async () => {
-    const page = await browser.newPage();
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    const violations = await watchPolicyViolations(page);
-    expect(policyOf(await page.goto(`${stack.url}/admin/ops`))).toContain("default-src 'self'");
-    await page.fill('input[name=email]', admin.email);
-    await page.fill('input[name=password]', admin.password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('body[data-state=drawn]', { timeout: 15_000 });
+    const { page, requested, violations } = await signInOnPage('/admin/ops', admin, 'drawn');
 
     expect(await page.textContent('#source')).toContain('LOCAL');
     const cells = (route: string) =>
@@ -254,15 +255,7 @@ describe('the events desk (/admin/events)', () => {
   }
 
   it('signs an admin in, then approves from the queue, merges a duplicate and clears a stale event, loading nothing from elsewhere', async () => {
-    const page = await browser.newPage();
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    const violations = await watchPolicyViolations(page);
-    expect(policyOf(await page.goto(`${stack.url}/admin/events`))).toContain("default-src 'self'");
-    await page.fill('input[name=email]', admin.email);
-    await page.fill('input[name=password]', admin.password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('body[data-state=loaded]', { timeout: 15_000 });
+    const { page, requested, violations } = await signInOnPage('/admin/events', admin, 'loaded');
 
     // The three lists and the sources, as the API answers them.
     expect(await page.textContent(`#queue tr[data-id="${submittedId}"]`)).toContain('Community Pump Track Race');

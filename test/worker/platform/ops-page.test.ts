@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nearestRank } from '../../../worker/platform/ops/request-figures';
+import type { RequestFiguresReport } from '../../../worker/platform/ops-page/service';
 import { register, registerAdmin, type TestAccount } from '../../support/accounts';
 import { AnalyticsEngineStandIn } from '../../support/analytics-engine-stand-in';
 import { createApi } from '../../support/worker-api';
@@ -10,20 +11,7 @@ import { createApi } from '../../support/worker-api';
 const api = createApi('ops_page', { METRICS: undefined });
 const FIGURES = '/api/admin/ops/requests';
 
-interface Figures {
-  source: string;
-  note: string;
-  routes: {
-    method: string;
-    route: string;
-    requests: number;
-    p50Ms: number;
-    p95Ms: number;
-    serverErrorShare: number;
-    clientErrorShare: number;
-  }[];
-  perMinute: { minute: string; requests: number; serverErrors: number }[];
-}
+type Figures = RequestFiguresReport;
 
 describe('/admin/ops figures from the local stand-in', () => {
   let admin: TestAccount;

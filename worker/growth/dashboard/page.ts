@@ -1,5 +1,5 @@
 import type { AdminPage } from '../../platform/http/admin-page';
-import { ADMIN_PAGE_SIGN_IN } from '../../platform/http/admin-page-sign-in';
+import { ADMIN_PAGE_DRAW, ADMIN_PAGE_SIGN_IN, adminPageGet } from '../../platform/http/admin-page-sign-in';
 
 /** Where the dashboard page loads its chart library from (served beside it: worker/platform/http/chart-library.ts). */
 export const CHART_LIBRARY_PATH = '/admin/analytics/chart.umd.min.js';
@@ -51,23 +51,8 @@ export const DASHBOARD_SCRIPT = `(() => {
     $('sign-out').hidden = !signedIn;
   }
 
-  async function get(path) {
-    const res = await fetch(path, { headers: { 'x-auth-token': sessionStorage.getItem(KEY) || '' } });
-    if (res.status === 401 || res.status === 403 || res.status === 400) {
-      sessionStorage.removeItem(KEY);
-      show(false);
-      throw new Error((await res.text()) || 'Not allowed');
-    }
-    if (!res.ok) throw new Error('The dashboard answered ' + res.status);
-    return res.json();
-  }
-
-  function draw(id, config) {
-    const canvas = $(id);
-    Chart.getChart(canvas)?.destroy();
-    return new Chart(canvas, { ...config, options: { animation: false, maintainAspectRatio: true, ...config.options } });
-  }
-
+${adminPageGet('The dashboard')}
+${ADMIN_PAGE_DRAW}
   async function load() {
     const [wpr, retention, quality] = await Promise.all([
       get('/api/analytics/dashboard/wpr'),

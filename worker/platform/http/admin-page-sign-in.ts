@@ -16,3 +16,27 @@ export const ADMIN_PAGE_SIGN_IN = `  $('sign-in').addEventListener('submit', asy
 
   if (sessionStorage.getItem(KEY)) run(); else show(false);
 `;
+
+/**
+ * The signed-in read of the analytics and ops pages' scripts: `get(path)` sends the kept token, and on a refusal of it
+ * forgets it and shows the sign-in again; any other failure names `what` answered. Needs `$`, `KEY` and `show`.
+ */
+export const adminPageGet = (what: string) => `  async function get(path) {
+    const res = await fetch(path, { headers: { 'x-auth-token': sessionStorage.getItem(KEY) || '' } });
+    if (res.status === 401 || res.status === 403 || res.status === 400) {
+      sessionStorage.removeItem(KEY);
+      show(false);
+      throw new Error((await res.text()) || 'Not allowed');
+    }
+    if (!res.ok) throw new Error('${what} answered ' + res.status);
+    return res.json();
+  }
+`;
+
+/** `draw(id, config)`: a Chart.js chart on the canvas `id`, replacing the one drawn there before, without animation. */
+export const ADMIN_PAGE_DRAW = `  function draw(id, config) {
+    const canvas = $(id);
+    Chart.getChart(canvas)?.destroy();
+    return new Chart(canvas, { ...config, options: { animation: false, maintainAspectRatio: true, ...config.options } });
+  }
+`;

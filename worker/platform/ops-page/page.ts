@@ -1,5 +1,5 @@
 import type { AdminPage } from '../http/admin-page';
-import { ADMIN_PAGE_SIGN_IN } from '../http/admin-page-sign-in';
+import { ADMIN_PAGE_DRAW, ADMIN_PAGE_SIGN_IN, adminPageGet } from '../http/admin-page-sign-in';
 
 /** Where the ops page loads its chart library from (served beside it: worker/platform/http/chart-library.ts). */
 export const OPS_CHART_LIBRARY_PATH = '/admin/ops/chart.umd.min.js';
@@ -49,23 +49,8 @@ export const OPS_SCRIPT = `(() => {
     $('sign-out').hidden = !signedIn;
   }
 
-  async function get(path) {
-    const res = await fetch(path, { headers: { 'x-auth-token': sessionStorage.getItem(KEY) || '' } });
-    if (res.status === 401 || res.status === 403 || res.status === 400) {
-      sessionStorage.removeItem(KEY);
-      show(false);
-      throw new Error((await res.text()) || 'Not allowed');
-    }
-    if (!res.ok) throw new Error('The figures answered ' + res.status);
-    return res.json();
-  }
-
-  function draw(id, config) {
-    const canvas = $(id);
-    Chart.getChart(canvas)?.destroy();
-    return new Chart(canvas, { ...config, options: { animation: false, maintainAspectRatio: true, ...config.options } });
-  }
-
+${adminPageGet('The figures')}
+${ADMIN_PAGE_DRAW}
   function cell(text, number) {
     const td = document.createElement('td');
     td.textContent = text;
