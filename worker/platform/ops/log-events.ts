@@ -8,6 +8,7 @@ export interface LogEventFields {
   'analytics.server-event.failed': { name: string; userId: string; error: string };
   'retrieval.index.failed': { document: string; error: string };
   'health.db-ping.failed': { error: string };
+  'store.document.unreadable': { collection: string; id: string; reason: string };
   'tokens.legacy-usage.failed': { days: number; requests: number; error: string };
   'push.viewers.unknown': { conversationId: string; error: string };
   'push.message.failed': { messageId: string; conversationId: string; error: string };
@@ -49,6 +50,10 @@ export const LOG_EVENTS = {
     when: 'a document was written but not embedded or unindexed; the backfill mends it',
   },
   'health.db-ping.failed': { level: 'error', when: '`GET /api/health` found the database not answering' },
+  'store.document.unreadable': {
+    level: 'warn',
+    when: 'a stored document could not be read at all and was left out of a list or a job (`npm run db:doctor` lists such documents)',
+  },
   'tokens.legacy-usage.failed': {
     level: 'error',
     when: "a batch of legacy-token request counts was not stored (docs/sessions.md's retirement figure)",
