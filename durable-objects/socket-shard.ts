@@ -355,8 +355,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /**
    * Sends an event to the given riders' sockets here that joined its namespace, except one
    * connection (the one that caused it), left out only if it is that rider's: the socket id comes from a client, and
-   * must never keep an event from someone else. Answers the riders who have no socket here any more,
-   * so the directory can forget this shard for them.
+   * must never keep an event from someone else. Answers the riders who have no socket here any more, in any
+   * namespace, so the directory can forget this shard for them.
    */
   deliver(userIds: string[], event: ServerEvent, except?: { sid: string; userId: string }): Promise<string[]> {
     return this.counters.track(() => this.deliverHere(userIds, event, except));
@@ -374,9 +374,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const frame = eventFrame(event.namespace, event.name, event.payload);
     let sent = 0;
     for (const userId of new Set(userIds)) {
-      const joined = (index.get(userId) ?? []).filter((entry) => entry.nsp === event.namespace);
-      if (!joined.length) absent.push(userId);
-      else reached.push(userId);
+      const held = index.get(userId) ?? [];
+      // A rider here on the other namespace only is not absent: the directory lists connections, not namespaces.
+      if (!held.length) absent.push(userId);
+      const joined = held.filter((entry) => entry.nsp === event.namespace);
+      if (joined.length) reached.push(userId);
       for (const entry of joined) {
         if (entry.sid === except?.sid && entry.userId === except.userId) continue;
         entry.link.send(frame);
