@@ -183,4 +183,38 @@ describe('ending a session closes every connection of it, whatever its namespace
     expect((await stack.api('/auth/logout', { token: rider.token, body: {} })).status).toBe(200);
     await Promise.all(closed);
   });
+
+  it("an email change closes the other sessions' connections and keeps the caller's", async () => {
+    const rider = await optInRider('Rider');
+    const bob = await stack.rider('Bob');
+    const kept = await bothOnOne(rider.token);
+    const otherFeed = await joined(stack.connect('/feed', { auth: { token: rider.other } }));
+    const otherMessages = await elsewhere([otherFeed], '/messages', rider.other, 'polling');
+    const closed = [otherFeed, otherMessages].map(disconnected);
+    const changed = await stack.api(`/users/${rider.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${rider.token}` },
+      body: { email: `moved-${rider.email}`, currentPassword: PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    await Promise.all(closed);
+    const id = await conversation(bob.token, [rider.id]);
+    const dm = next(kept.messages, 'message:created');
+    await message(bob.token, id, 'still yours');
+    expect((await dm).message.text).toBe('still yours');
+    expect(kept.feed.connected).toBe(true);
+  });
+
+  it('an account deletion closes every connection of the account', async () => {
+    const rider = await optInRider('Rider');
+    const phone = await bothOnOne(rider.token);
+    const extension = await elsewhere([phone.feed], '/messages', rider.other, 'polling');
+    const closed = [phone.feed, extension].map(disconnected);
+    const deleted = await stack.api(`/users/${rider.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${rider.token}` },
+    });
+    expect(deleted.status).toBe(200);
+    await Promise.all(closed);
+  });
 });
