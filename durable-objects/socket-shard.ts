@@ -131,6 +131,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   ): Promise<void>;
   /** Hands a figure to the operators' metrics; never awaited, so it costs the frame path nothing. */
   protected abstract onFigure(figure: ShardFigure): void;
+  /** Drops whatever the shard remembers of whom these riders may reach: a block between them was made or lifted. */
+  protected abstract onRelationsChanged(userIds: string[]): void;
 
   override fetch(request: Request): Promise<Response> {
     return this.counters.track(() => this.accept(request));
@@ -411,6 +413,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     // 1008 (policy violation): the client's token no longer admits it; a reconnect with it is refused at connect.
     await Promise.all([...revoked].map((link) => this.drop(link, 1008, 'Session ended.')));
     return revoked.size;
+  }
+
+  /** Tells the shard that whom these riders may reach changed, so it relays nothing by what it remembered of them. */
+  relationsChanged(userIds: string[]): Promise<void> {
+    return this.counters.track(() => this.onRelationsChanged(userIds));
   }
 
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */

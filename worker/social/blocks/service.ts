@@ -70,6 +70,23 @@ export async function blockedEitherWay(store: Store, riderId: ObjectId | null): 
   return new Set(rows.map((row) => (row.userId.equals(riderId) ? row.blockedUserId : row.userId).toHexString()));
 }
 
+/** Hex ids of the riders among `others` on either side of a block with the rider: a read receipt crosses neither. */
+export async function blockedEitherWayAmong(store: Store, userId: ObjectId, others: ObjectId[]): Promise<Set<string>> {
+  if (!others.length) return new Set();
+  const rows = await store.user_blocks
+    .find(
+      {
+        $or: [
+          { userId, blockedUserId: { $in: others } },
+          { userId: { $in: others }, blockedUserId: userId },
+        ],
+      },
+      { projection: { _id: 0, userId: 1, blockedUserId: 1 } },
+    )
+    .toArray();
+  return new Set(rows.map((row) => (row.userId.equals(userId) ? row.blockedUserId : row.userId).toHexString()));
+}
+
 /** Whether the rider and any of the others blocked one another, in either direction. */
 export async function blockedBetween(store: Store, userId: ObjectId, others: ObjectId[]): Promise<boolean> {
   if (!others.length) return false;
