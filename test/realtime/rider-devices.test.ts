@@ -166,6 +166,19 @@ describe('ending a session closes every connection of it, whatever its namespace
     });
   }
 
+  it('a password change closes them', async () => {
+    const rider = await optInRider('Rider');
+    const sockets = await spreadOut(rider.other, 'websocket');
+    const closed = sockets.map(disconnected);
+    const changed = await stack.api('/users/me/password', {
+      method: 'PUT',
+      token: rider.token,
+      body: { currentPassword: PASSWORD, newPassword: 'a brand new one' },
+    });
+    expect(changed.status).toBe(200);
+    await Promise.all(closed);
+  });
+
   it('revoking the session closes them, a multiplexed connection that left /messages included', async () => {
     const rider = await optInRider('Rider');
     const bob = await stack.rider('Bob');
