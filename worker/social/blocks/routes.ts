@@ -55,9 +55,12 @@ const list = defineRoute({
  * against what a shard remembered cannot cross a block just made. A failure is logged: the block stands, and what the
  * shards remember expires within a minute (LIMITS.realtime.peerCacheMs).
  */
-async function tellRooms(c: Context<AppEnv>, riders: string[]): Promise<void> {
+async function tellRooms(c: Context<AppEnv>, riders: ObjectId[]): Promise<void> {
   try {
-    await relationsChanged(c.env, riders);
+    await relationsChanged(
+      c.env,
+      riders.map((id) => id.toHexString()),
+    );
   } catch (error) {
     logError('blocks: tell the real-time rooms', error, c.var.requestId);
   }
@@ -69,15 +72,17 @@ export const blockRoutes = createRouter<AppEnv>()
     const { userId } = c.req.valid('param');
     const callerId = new ObjectId(c.var.user._id);
     if (callerId.equals(userId)) throw refusal(BLOCK_REFUSALS, 'self');
-    const outcome = await blockUser(c.var.db, callerId, new ObjectId(userId));
+    const blockedId = new ObjectId(userId);
+    const outcome = await blockUser(c.var.db, callerId, blockedId);
     if (outcome === 'not-found') throw refusal(BLOCK_REFUSALS, outcome);
-    await tellRooms(c, [callerId.toHexString(), userId]);
+    await tellRooms(c, [callerId, blockedId]);
     return c.json({ userId, blocked: true }, 200);
   })
   .openapi(unblock, async (c) => {
     const { userId } = c.req.valid('param');
-    await unblockUser(c.var.db, new ObjectId(c.var.user._id), new ObjectId(userId));
-    await tellRooms(c, [c.var.user._id, userId]);
+    const [callerId, blockedId] = [new ObjectId(c.var.user._id), new ObjectId(userId)];
+    await unblockUser(c.var.db, callerId, blockedId);
+    await tellRooms(c, [callerId, blockedId]);
     return c.json({ userId, blocked: false }, 200);
   })
   .openapi(list, async (c) => {
