@@ -164,6 +164,62 @@ export function phoneWebp(width = 40, height = 30, orientation = 3): { bytes: Ui
   return { bytes: concatBytes([header, body]), bitstream };
 }
 
+/**
+ * An animated WebP (VP8X with the animation flag, ANIM, two ANMF frames) whose first frame carries, after its
+ * bitstream, an EXIF chunk with GPS and an unknown chunk holding a secret, as an editor that copies a photo's
+ * metadata into each frame leaves them.
+ */
+export function animatedWebp(width = 24, height = 16): { bytes: Uint8Array; bitstream: Uint8Array } {
+  const { bitstream } = phoneWebp(width, height, 1);
+  const vp8x = new Uint8Array(10);
+  vp8x[0] = 0x02 | 0x08; // animation, and EXIF as the editor flags it
+  vp8x.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 4);
+  vp8x.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 7);
+  const frameHeader = new Uint8Array(16);
+  frameHeader.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 6);
+  frameHeader.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 9);
+  frameHeader.set([100, 0, 0], 12); // 100 ms
+  const frame = (...extra: Uint8Array[]) => riffChunk('ANMF', concatBytes([frameHeader, riffChunk('VP8L', bitstream), ...extra]));
+  const body = concatBytes([
+    riffChunk('VP8X', vp8x),
+    riffChunk('ANIM', new Uint8Array(6)),
+    frame(riffChunk('EXIF', phoneExifTiff(1)), riffChunk('ABCD', enc.encode('Shot at the spot'))),
+    frame(),
+  ]);
+  const header = concatBytes([enc.encode('RIFF'), new Uint8Array(4), enc.encode('WEBP')]);
+  new DataView(header.buffer).setUint32(4, body.length + 4, true);
+  return { bytes: concatBytes([header, body]), bitstream };
+}
+
+/** A PNG whose header claims `width` × `height` over a few bytes of image data: what a decompression bomb sends. */
+export function pngClaiming(width: number, height: number): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([1, 0, 0, 0, 0], 8); // 1-bit greyscale
+  const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const idat = new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]);
+  return concatBytes([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array(0))]);
+}
+
+/**
+ * A whole, decodable 1-bit greyscale PNG of `width` × `height`, all black: its rows of zeros deflate to a few
+ * hundred KB even at 16,000 × 16,000, though a viewer decodes it to width × height pixels.
+ */
+export async function blackPng(width: number, height: number): Promise<Uint8Array> {
+  const row = new Uint8Array(1 + Math.ceil(width / 8));
+  const stream = new CompressionStream('deflate');
+  const writer = stream.writable.getWriter();
+  const written = (async () => {
+    for (let y = 0; y < height; y++) await writer.write(row);
+    await writer.close();
+  })();
+  const data = new Uint8Array(await new Response(stream.readable).arrayBuffer());
+  await written;
+  const claimed = pngClaiming(width, height);
+  return concatBytes([claimed.subarray(0, 33), pngChunk('IDAT', data), pngChunk('IEND', new Uint8Array(0))]);
+}
+
 function box(type: string, ...payload: Uint8Array[]): Uint8Array {
   const data = concatBytes(payload);
   const out = new Uint8Array(8 + data.length);

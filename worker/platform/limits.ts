@@ -157,6 +157,12 @@ export const LIMITS = {
   media: {
     /** One photo, sent in one request: a 12-megapixel phone JPEG is 3–8 MB, HEIF converted larger. */
     photoMaxBytes: 15 * 1024 * 1024,
+    /**
+     * Pixels a photo may have, as its header states them: every viewer's phone decodes the whole picture (4 bytes a
+     * pixel, so 256 MB here), and a few hundred KB of PNG can claim a billion. 48-megapixel phone stills and 63-megapixel
+     * panoramas fit.
+     */
+    photoMaxPixels: 64_000_000,
     /** One video, sent in parts: a few minutes of phone video at 1080p. */
     videoMaxBytes: 200 * 1024 * 1024,
     /** Bytes a rider may upload per UTC day, photos and videos together. */

@@ -13,6 +13,7 @@ import { chargeUsage, refundUsage } from './usage';
 
 export type Unsupported = { outcome: 'unsupported'; what: string };
 export type Malformed = { outcome: 'malformed'; reason: string };
+export type TooManyPixels = { outcome: 'too-many-pixels'; width: number; height: number };
 
 /** Objects live under their owner, so a bucket listing by prefix finds one rider's files. */
 const keyOf = (ownerId: ObjectId, mediaId: ObjectId) => `media/${ownerId.toHexString()}/${mediaId.toHexString()}`;
@@ -23,7 +24,7 @@ export async function storePhoto(
   bucket: R2Bucket,
   ownerId: ObjectId,
   sent: Uint8Array,
-): Promise<MediaDoc | Unsupported | Malformed | 'video-sent-as-photo' | 'over-quota'> {
+): Promise<MediaDoc | Unsupported | Malformed | TooManyPixels | 'video-sent-as-photo' | 'over-quota'> {
   const sniffed = sniff(sent);
   if (!sniffed.supported) return { outcome: 'unsupported', what: sniffed.what };
   if (sniffed.kind === 'video') return 'video-sent-as-photo';
@@ -33,6 +34,10 @@ export async function storePhoto(
   } catch (err) {
     if (err instanceof MalformedImage) return { outcome: 'malformed', reason: err.message };
     throw err;
+  }
+  // Refused from the header's size alone, before anything is stored: the picture is never decoded here.
+  if (stripped.width * stripped.height > LIMITS.media.photoMaxPixels) {
+    return { outcome: 'too-many-pixels', width: stripped.width, height: stripped.height };
   }
   const bytes = stripped.bytes.length;
   const day = await chargeUsage(store, ownerId, bytes);
