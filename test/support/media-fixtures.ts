@@ -179,7 +179,8 @@ export function animatedWebp(width = 24, height = 16): { bytes: Uint8Array; bits
   frameHeader.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 6);
   frameHeader.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 9);
   frameHeader.set([100, 0, 0], 12); // 100 ms
-  const frame = (...extra: Uint8Array[]) => riffChunk('ANMF', concatBytes([frameHeader, riffChunk('VP8L', bitstream), ...extra]));
+  const frame = (...extra: Uint8Array[]) =>
+    riffChunk('ANMF', concatBytes([frameHeader, riffChunk('VP8L', bitstream), ...extra]));
   const body = concatBytes([
     riffChunk('VP8X', vp8x),
     riffChunk('ANIM', new Uint8Array(6)),

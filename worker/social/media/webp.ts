@@ -35,7 +35,8 @@ function strippedFrame(data: Uint8Array, at: number): Uint8Array {
     const fourcc = String.fromCharCode(...data.subarray(pos, pos + 4));
     const length = view.getUint32(pos + 4, true);
     const end = pos + 8 + length + (length & 1);
-    if (pos + 8 + length > data.length) throw new MalformedImage(`a WebP frame's chunk overruns it at byte ${at + pos}`);
+    if (pos + 8 + length > data.length)
+      throw new MalformedImage(`a WebP frame's chunk overruns it at byte ${at + pos}`);
     if (FRAME_KEPT.has(fourcc)) kept.push(data.subarray(pos, Math.min(end, data.length)));
     pos = end;
   }
