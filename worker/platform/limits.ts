@@ -12,6 +12,12 @@ export const LIMITS = {
   urlMax: 2048,
   /** Longest identity-provider token accepted: Google and Apple ID tokens are about 1 KB. */
   idTokenMax: 8192,
+  /**
+   * How recently an ID token sent as proof of identity (a first password, an identity-provider-only account's new
+   * address) must have been issued: long enough to sign in with the provider again and type a password, short
+   * enough that a token picked up earlier in a session is no proof.
+   */
+  identityProofMaxAgeSeconds: 10 * 60,
   /** Longest free-text search string. */
   searchQueryMax: 200,
   /** Rider search (docs/connections.md): the shortest query, so one letter never scans every account. */
