@@ -187,6 +187,10 @@ export const LIMITS = {
     publicMaxAgeSeconds: 24 * 60 * 60,
     /** The most of a video's movie box read for its duration and size. */
     movieBoxReadBytes: 1024 * 1024,
+    /** A video's box headers are read from the bucket in blocks this size, so a walk of its boxes costs a few reads. */
+    movieReadBlockBytes: 64 * 1024,
+    /** Blocks kept while walking a video's boxes: a movie box's metadata lies in a few neighbouring blocks. */
+    movieReadBlocksKept: 32,
     /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */
     cleanupBatch: 500,
   },

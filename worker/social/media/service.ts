@@ -3,11 +3,12 @@ import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { MediaDoc, MediaUploadDoc } from '../documents';
-import { readVideoFacts } from './mp4';
+import { blockReader, readVideoFacts } from './mp4';
 import { sniff, type VideoType } from './sniff';
 import { stripMetadata } from './strip';
 import { MalformedImage } from './stripped';
 import { chargeUsage, refundUsage } from './usage';
+import { blankVideoLocation } from './video-location';
 
 // Every query and bucket write of media. Refused outcomes come back as values, never HTTP statuses.
 
@@ -190,15 +191,23 @@ export async function completeUpload(
     return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
   }
   try {
-    const stored = await completeInBucket(bucket, upload);
-    if (!stored) {
+    const completed = await completeInBucket(bucket, upload);
+    if (!completed) {
       await release(store, upload);
       return 'lost';
     }
-    const read = async (offset: number, length: number) => {
-      const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, stored.size - offset) } });
-      return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
-    };
+    const size = completed.size;
+    const read = blockReader(
+      async (offset: number, length: number) => {
+        if (offset >= size || length <= 0) return new Uint8Array(0);
+        const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, size - offset) } });
+        return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
+      },
+      LIMITS.media.movieReadBlockBytes,
+      LIMITS.media.movieReadBlocksKept,
+    );
+    // No location leaves a rider's phone through us: blanked before the media is recorded, so before anyone reads it.
+    const stored = await blankVideoLocation(bucket, completed, read);
     const facts = await readVideoFacts(read, stored.size, LIMITS.media.movieBoxReadBytes);
     const media: MediaDoc = {
       _id: upload._id,
