@@ -71,6 +71,36 @@ describe('the request log', () => {
     ]);
   });
 
+  it('names the rider on a route where the token is optional, when a valid one is sent, and no one without it', async () => {
+    const rider = await registerThroughRoute(api);
+    const { _id: postId } = await newPost(api, rider);
+    const lines = await captureLogLines(async () => {
+      expect((await api.fetch(`/api/feed/${postId}`, { headers: { 'x-auth-token': rider.token } })).status).toBe(200);
+      expect((await api.fetch(`/api/feed/${postId}`)).status).toBe(200);
+    });
+    const logged = requestLines(lines).filter((line) => line.route === '/api/feed/:postId');
+    expect(logged.map((line) => line.riderId)).toEqual([rider._id, undefined]);
+  });
+
+  it('holds no token sent in a URL: the socket and voice query, a push token in the path', async () => {
+    const rider = await registerThroughRoute(api);
+    const pushToken = 'ExponentPushToken[a1B2c3D4e5F6g7H8i9J0kL]';
+    const lines = await captureLogLines(async () => {
+      await api.fetch(`/socket.io/?EIO=4&transport=polling&token=${rider.token}`);
+      await api.fetch(`/voice/ws?token=${rider.token}`);
+      await api.fetch(`/api/push-tokens/${encodeURIComponent(pushToken)}`, {
+        method: 'DELETE',
+        headers: { 'x-auth-token': rider.token },
+      });
+    });
+    expect(requestLines(lines).map((line) => line.route)).toEqual([
+      '/socket.io/',
+      '/voice/ws',
+      '/api/push-tokens/:token',
+    ]);
+    expect(leakedSecrets(lines, { token: rider.token, pushToken: 'a1B2c3D4e5F6g7H8i9J0kL' })).toEqual([]);
+  });
+
   it('writes one metrics data point per request: route pattern, method, status class, latency', async () => {
     const before = metrics.points.length;
     await api.fetch('/api/users/me');
