@@ -5,14 +5,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { PUSH_TOKEN_REFUSALS } from './refusals';
-import {
-  PushToken,
-  RegisterTokenBody,
-  RemovedToken,
-  RemoveTokenBody,
-  TokenParam,
-  WebUnsubscribeQuery,
-} from './schema';
+import { PushToken, RegisterTokenBody, RemovedToken, RemoveTokenBody, TokenParam, WebUnsubscribeQuery } from './schema';
 import { registerToken, removeToken, removeWebSubscription } from './service';
 import { pushTokenView } from './views';
 import { DEFAULT_WEB_PUSH_HOSTS, webEndpointProblem, webEndpointRules } from './web-endpoint';

@@ -126,7 +126,9 @@ export const WebUnsubscribeQuery = z.object({
 
 /** What `POST /api/push-tokens/remove` names: a device's token, or a browser's web push endpoint. */
 export const RemoveTokenBody = z.union([
-  z.object({ token: TokenParam.shape.token.openapi({ example: 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' }) }).strict(),
+  z
+    .object({ token: TokenParam.shape.token.openapi({ example: 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' }) })
+    .strict(),
   WebUnsubscribeQuery.strict(),
 ]);
 
