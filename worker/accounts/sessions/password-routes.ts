@@ -33,9 +33,8 @@ const changePassword = defineRoute({
   responses: {
     200: jsonResponse(PasswordChanged, 'Changed; the new token is also in the x-auth-token header', TOKEN_HEADER),
     400: errorResponse(
-      `${WRONG_PASSWORD}, or currentPassword missing or not expected, or identityProof missing, stale, not verifiable or not expected`,
+      `${WRONG_PASSWORD}, or currentPassword missing or not expected, or identityProof missing, stale, not verifiable, another account's or not expected`,
     ),
-    403: errorResponse('identityProof names another account'),
     404: errorResponse('No such account'),
     409: errorResponse('The password changed meanwhile; try again'),
     429: errorResponse('Too many failed attempts; Retry-After gives the seconds to wait', RETRY_AFTER),

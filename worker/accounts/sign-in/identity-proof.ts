@@ -45,7 +45,7 @@ function namesAccount(
  * Passes only when `proof` is a Google or Apple ID token for this account, issued within the last
  * LIMITS.identityProofMaxAgeSeconds: what an account without a password proves its owner with before `action`
  * (a first password, a new address). A session token is no proof, however fresh: a thief holding one can get another.
- * Missing, stale or unverifiable: 400; another account's: 403; the provider's keys unreachable: 502.
+ * Missing, stale, unverifiable or another account's: 400 naming identityProof; the provider's keys unreachable: 502.
  */
 export async function checkIdentityProof(
   env: Env,
@@ -75,9 +75,7 @@ export async function checkIdentityProof(
     );
   }
   if (!namesAccount(proof.provider, outcome.payload, account)) {
-    throw new ApiError(403, `The ${provider.label} token in identityProof is for another account.`, {
-      details: [{ field: FIELD, message: 'names another account' }],
-    });
+    throw invalidProof(`the ${provider.label} token is for another account.`);
   }
 }
 

@@ -64,9 +64,8 @@ const patchUser = defineRoute({
   responses: {
     200: theAccount,
     400: errorResponse(
-      'currentPassword missing or incorrect, identityProof missing, stale or not verifiable, or either sent without a new email',
+      "currentPassword missing or incorrect, identityProof missing, stale, not verifiable or another account's, or either sent without a new email",
     ),
-    403: errorResponse('identityProof names another account'),
     404: noAccount,
     409: errorResponse('Email taken, or the address changed meanwhile'),
     429: errorResponse('Too many wrong passwords; Retry-After gives the seconds to wait', RETRY_AFTER),
