@@ -184,4 +184,14 @@ describe('the request log', () => {
     expect(line).not.toContain(token);
     expect(redacted('fine text')).toBe('fine text');
   });
+
+  it('takes tokens out of a URL quoted in free text: a token query, a push token in a path, a voice session path', () => {
+    const session = '6f1c2a9e-3b4d-4c8e-9a1f-0b2c3d4e5f60';
+    const text = redacted(
+      `fetch failed: /socket.io/?EIO=4&token=short.tok&t=1 /api/push-tokens/ExponentPushToken%5BxYz123%5D /speak/${session} /voice/ws?x=1&token=abc`,
+    );
+    for (const secret of ['short.tok', 'xYz123', session, 'token=abc']) expect(text).not.toContain(secret);
+    expect(text).toContain('/socket.io/?EIO=4&token=[token]&t=1');
+    expect(text).toContain('/speak/[token]');
+  });
 });
