@@ -26,6 +26,7 @@ import {
   connectedFrame,
   eventFrame,
   frameBytes,
+  isConnectFrame,
   NOOP_FRAME,
   openFrame,
   type Packet,
@@ -305,12 +306,21 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       );
     }
     let refused = false;
+    // Connects in a row are handled side by side, as a WebSocket's frames are, so a second connect of a namespace
+    // (socket.io-client's, when connect() is called again at once) waits for the first's answer; anything else waits
+    // for them.
+    const connects: Promise<void>[] = [];
     for (const frame of body.split(PAYLOAD_SEPARATOR)) {
-      await this.onMessage(session, frame);
+      if (isConnectFrame(frame)) connects.push(this.onMessage(session, frame));
+      else {
+        await Promise.all(connects.splice(0));
+        await this.onMessage(session, frame);
+      }
       // A client's close packet ends the session as asked; any other frame that ended it was refused.
       refused = session.isClosed && frame !== CLOSE_FRAME;
       if (session.isClosed) break;
     }
+    await Promise.all(connects);
     if (refused) {
       const reason = session.closeReason || 'not a valid Engine.IO v4 payload';
       return Response.json(

@@ -222,6 +222,18 @@ describe('bounds on one polling session', () => {
     expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
   });
 
+  it('answers two connects of one namespace in one payload once, keeping the session', async () => {
+    const { token } = await stack.rider('Eager');
+    const sid = await openSession();
+    // socket.io-client's, when an app calls connect() on a socket already connecting while the transport polls.
+    const connect = `40/messages,${JSON.stringify({ token })}`;
+    expect(await (await postTo(sid, `${connect}\x1e${connect}`)).text()).toBe('ok');
+    const answered = (await (await engine(`transport=polling&sid=${sid}`)).text()).split('\x1e');
+    expect(answered).toHaveLength(1);
+    expect(answered[0]).toMatch(/^40\/messages,\{"sid"/);
+    expect(await (await postTo(sid, '42/messages,["typing:stop",{"conversationId":null}]')).text()).toBe('ok');
+  });
+
   /** Opens a WebSocket naming the polling session: resolves with it once open, or with the status it was refused. */
   const upgrade = (sid: string) =>
     new Promise<{ ws: WebSocket } | { status: number; body: string }>((resolve, reject) => {
