@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
+import { readEach } from '../db/stored-values';
 import { LIMITS } from '../limits';
 
 /**
@@ -40,6 +41,24 @@ export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number,
   const items = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? encodeCursor(items[items.length - 1]!._id) : null;
   return { items: items.map(view), nextCursor };
+}
+
+/**
+ * As toPage, for stored rows read one by one (`read`, through readEach): a row that cannot be read is left out of
+ * the page with its event line, and the cursor still moves past it. A cursor names an ObjectId: rows older code
+ * stored with an `_id` of another type sort after every ObjectId, so a page reaching them is the last.
+ */
+export function toReadPage<T extends { _id?: unknown }, R, V>(
+  collection: string,
+  rows: T[],
+  limit: number,
+  read: (row: T) => R | undefined,
+  view: (read: R) => V,
+) {
+  const fetched = rows.slice(0, limit);
+  const last = fetched.map((row) => row._id).findLast((id) => id instanceof ObjectId);
+  const nextCursor = rows.length > limit && last instanceof ObjectId ? encodeCursor(last) : null;
+  return { items: readEach(collection, fetched, read).map(view), nextCursor };
 }
 
 export const pageOf = <T extends z.ZodType>(item: T) =>

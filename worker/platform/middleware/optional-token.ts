@@ -3,8 +3,7 @@ import { textResponse } from '../http/openapi';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, TOKEN_EXPIRED_RESPONSE } from '../tokens/claims';
 import { type Caller, callerOf } from '../tokens/service';
-import { acceptedAccount } from './auth';
-import type { DatabaseVariables } from './database';
+import { acceptedAccount, type CheckVariables } from './auth';
 
 /** Public routes that read as the caller when `x-auth-token` is sent. */
 export const PUBLIC_OR_TOKEN: Record<string, string[]>[] = [{}, { 'x-auth-token': [] }];
@@ -23,10 +22,10 @@ export const OPTIONAL_TOKEN_REFUSALS = {
  */
 export async function optionalCaller(
   // The parts of a route's context it reads, so any router's context will do.
-  c: { env: Env; var: DatabaseVariables; req: { header(name: 'x-auth-token'): string | undefined } },
+  c: { env: Env; var: CheckVariables; req: { header(name: 'x-auth-token'): string | undefined } },
 ): Promise<Caller | null> {
   const token = c.req.header('x-auth-token');
   if (!token) return null;
   const verified = await claimsOrInvalid(c.env, token);
-  return callerOf(await acceptedAccount(c.var.db, verified));
+  return callerOf(await acceptedAccount(c.var, verified));
 }
