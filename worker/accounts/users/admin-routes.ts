@@ -38,7 +38,13 @@ export const adminUserRoutes = createRouter<AppEnv>()
   .openapi(listUsers, async (c) => {
     const query = c.req.valid('query');
     const rows = await searchUsers(c.var.db, query);
-    return c.json(toReadPage('users', rows, query.limit, readUser, userView), 200);
+    return c.json(
+      toReadPage(rows, query.limit, 'users', (row) => {
+        const user = readUser(row);
+        return user && userView(user);
+      }),
+      200,
+    );
   })
   .openapi(patchUser, async (c) => {
     const outcome = await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));

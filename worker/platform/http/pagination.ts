@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import { readEach } from '../db/stored-values';
+import { readEach, readId } from '../db/stored-values';
 import { LIMITS } from '../limits';
 
 /**
@@ -23,7 +23,8 @@ export const PageQuery = z.object({
     }),
 });
 
-function encodeCursor(id: ObjectId): string {
+/** The opaque cursor of a page ending at `id`. */
+export function encodeCursor(id: ObjectId): string {
   return btoa(id.toHexString()).replace(/=+$/, '');
 }
 
@@ -44,21 +45,20 @@ export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number,
 }
 
 /**
- * As toPage, for stored rows read one by one (`read`, through readEach): a row that cannot be read is left out of
- * the page with its event line, and the cursor still moves past it. A cursor names an ObjectId: rows older code
- * stored with an `_id` of another type sort after every ObjectId, so a page reaching them is the last.
+ * `toPage` over stored documents: `read` turns each row into its view, a row it cannot read is left out
+ * with its event line (readEach), and the cursor still moves past every row fetched, so one bad document
+ * never ends a list early or breaks it. A row whose own id names nothing cannot carry the cursor; the
+ * last one before it that can does.
  */
-export function toReadPage<T extends { _id?: unknown }, R, V>(
-  collection: string,
-  rows: T[],
+export function toReadPage<R extends { _id?: unknown }, V>(
+  rows: readonly R[],
   limit: number,
-  read: (row: T) => R | undefined,
-  view: (read: R) => V,
+  collection: string,
+  read: (row: R) => V | undefined,
 ) {
   const fetched = rows.slice(0, limit);
-  const last = fetched.map((row) => row._id).findLast((id) => id instanceof ObjectId);
-  const nextCursor = rows.length > limit && last instanceof ObjectId ? encodeCursor(last) : null;
-  return { items: readEach(collection, fetched, read).map(view), nextCursor };
+  const lastId = rows.length > limit ? fetched.map((row) => readId(row._id)).findLast(Boolean) : undefined;
+  return { items: readEach(collection, fetched, read), nextCursor: lastId ? encodeCursor(lastId) : null };
 }
 
 export const pageOf = <T extends z.ZodType>(item: T) =>

@@ -59,7 +59,13 @@ export const profileRoutes = createRouter<AppEnv>()
   .openapi(search, async (c) => {
     const query = c.req.valid('query');
     const rows = await searchRiders(c.var.db, new ObjectId(c.var.user._id), query);
-    return c.json(toReadPage('users', rows, query.limit, readPublicUser, publicUserView), 200);
+    return c.json(
+      toReadPage(rows, query.limit, 'users', (row) => {
+        const user = readPublicUser(row);
+        return user && publicUserView(user);
+      }),
+      200,
+    );
   })
   .openapi(profile, async (c) => {
     const riderId = new ObjectId(c.req.valid('param').id);
