@@ -44,7 +44,7 @@ export function accountOrAdmin() {
         const ownsAccount =
           pathId !== undefined
             ? pathId.toLowerCase() === claims._id
-            : (await bodyEmail(c.req)) === claims.email.toLowerCase();
+            : (await bodyEmail(c.req)) === claims.email.trim().toLowerCase();
         if (!isAdmin && !ownsAccount) throw plainTextError(403, ACCESS_TEXT.denied);
 
         c.set('account', account);
