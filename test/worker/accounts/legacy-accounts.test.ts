@@ -1,6 +1,8 @@
 import { SignJWT } from 'jose';
 import { type Document, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { publicUsers } from '../../../worker/accounts/users/service';
+import { createStore } from '../../../worker/platform/db/store';
 import { hashPassword } from '../../../worker/platform/tokens/password';
 import { register, registerAdmin } from '../../support/accounts';
 import { createApi } from '../../support/worker-api';
@@ -218,6 +220,20 @@ describe('public profiles and rider search over accounts stored by older code', 
     const res = await api.fetch(`/api/users/${hex}/profile`, { headers: { 'x-auth-token': viewer.token } });
     expect(res.status).toBe(200);
     expect((await res.json<{ user: unknown }>()).user).toEqual({ _id: hex, name: 'Rider' });
+  });
+
+  it('answers the public fields of the ids that name riders, whatever form a document stored them in', async () => {
+    const hex = new ObjectId().toHexString();
+    const plain = await seedLegacyUser({ name: { first: 'Odd' }, imageUri: 12 });
+    await seedLegacyUser({ _id: hex, name: 'Hex' });
+    const found = await api.db((db) =>
+      publicUsers(
+        createStore(() => db),
+        [undefined, null, 'not-an-id', hex, plain._id, new ObjectId()],
+      ),
+    );
+    expect([...found.values()].map((user) => user.name).sort()).toEqual(['Hex', 'Rider']);
+    expect(found.get(hex)?._id.toHexString()).toBe(hex);
   });
 
   it('finds riders stored without the search fields, by the start of a word of their name, in any case', async () => {
