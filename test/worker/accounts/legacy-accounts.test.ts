@@ -67,6 +67,21 @@ describe('an account stored by older code', () => {
     expect(await res.json()).toEqual({ plan: 'free', status: 'active' });
   });
 
+  it('signs out everywhere over a token version stored as text, ending the tokens signed before', async () => {
+    const user = await seedLegacyUser({ name: 'Versioned', tokenVersion: '0' });
+    const token = await liveToken({ _id: idOf(user), name: 'Versioned', email: user.email, imageUri: '', role: null });
+    expect((await api.fetch('/api/users/me', { headers: { 'x-auth-token': token } })).status).toBe(200);
+    const out = await api.fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { 'x-auth-token': token },
+      json: { all: true },
+    });
+    expect(out.status).toBe(200);
+    expect((await api.fetch('/api/users/me', { headers: { 'x-auth-token': token } })).status).toBe(400);
+    const stored = await api.db((db) => db.collection('users').findOne({ _id: user._id as ObjectId }));
+    expect(stored?.tokenVersion).toBe(1);
+  });
+
   it('belongs to its owner when its own _id was stored as a hex string', async () => {
     const hex = new ObjectId().toHexString();
     const user = await seedLegacyUser({ _id: hex, name: 'Hex Rider', createdAt: new Date(), updatedAt: new Date() });
