@@ -29,6 +29,7 @@ export interface LogEventFields {
   'payments.event.unknown-account': { paymentEventId: string; type: string };
   'accounts.email.changed-by-admin': { adminId: string; userId: string };
   'accounts.account.taken-over': { userId: string };
+  'accounts.email.ambiguous': { userIds: string };
   'sign-in.key-set.unavailable': { provider: string; error: string };
   'voice.box.unreachable': { error: string };
   'companion.speech.not-settled': { messageId: string; error: string };
@@ -92,6 +93,10 @@ export const LOG_EVENTS = {
   'accounts.account.taken-over': {
     level: 'warn',
     when: 'a provider proved an unproved address: its account lost its password and sessions to the owner',
+  },
+  'accounts.email.ambiguous': {
+    level: 'warn',
+    when: 'an address matched several accounts older code stored in other case or with spaces: none signs in by it until an operator settles them (migrations-notes/legacy-documents-accounts.md)',
   },
   'sign-in.key-set.unavailable': {
     level: 'error',

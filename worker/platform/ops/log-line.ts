@@ -27,8 +27,10 @@ export interface CronLine {
   kind: 'cron';
   cron: string;
   job: string;
-  outcome: 'ok' | 'failed';
+  /** `partial`: the run completed but left out items it could not read (`unreadable`). */
+  outcome: 'ok' | 'partial' | 'failed';
   durationMs: number;
+  unreadable?: number;
   error?: string;
 }
 
@@ -59,6 +61,7 @@ function write(level: 'info' | 'warn' | 'error', text: string): void {
 function levelOf(line: LogLine): 'info' | 'warn' | 'error' {
   if (line.kind === 'error' || (line.kind === 'cron' && line.outcome === 'failed')) return 'error';
   if (line.kind === 'request' && line.status >= 500) return 'warn';
+  if (line.kind === 'cron' && line.outcome === 'partial') return 'warn';
   return 'info';
 }
 
