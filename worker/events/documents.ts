@@ -253,6 +253,8 @@ export interface IngestionRunDoc {
   duplicates: number;
   /** Items with an unusable value, and writes the database refused. */
   failed: number;
+  /** Listings left alone because the stored event they would write to could not be read (absent on older runs). */
+  skipped?: number;
   /** Why the run failed: the shape change, the HTTP error or the missing setting; null on success. */
   error: string | null;
 }

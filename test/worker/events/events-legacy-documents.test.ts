@@ -1,12 +1,14 @@
-import { Decimal128, Long, ObjectId } from 'mongodb';
+import { type Collection, Decimal128, Long, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { register, registerAdmin, type TestAccount } from '../../support/accounts';
 import { call, everyPage } from '../../support/content';
-import { captureLogLines, eventLines } from '../../support/log-lines';
 import { DAY_MS, eventDoc, insertEvents } from '../../support/events';
+import { captureLogLines, eventLines } from '../../support/log-lines';
 import { createApi } from '../../support/worker-api';
 
 const api = createApi('events-legacy');
+
+type Method = 'GET' | 'POST' | 'PATCH';
 
 const soon = (days: number) => new Date(Date.now() + days * DAY_MS);
 
@@ -21,8 +23,14 @@ function legacyEvents() {
     odd({ venue: { name: 7, city: 42, region: null, country: [], lat: '30.2', lng: new Decimal128('-97.7') } }),
     odd({ venue: 'House Park', organizer: 'Org', participation: ['x'], spectating: 'yes' }),
     odd({ createdAt: '2021-03-04T05:06:07Z', updatedAt: 1614834367000, lastSeenAt: 'garbage', endAt: '' }),
-    odd({ schedule: { a: 1 }, sourceRefs: 'x', relationshipCounts: { going: '3' }, liveCompat: 'odd', sourceTrust: '0.7' }),
-    odd({ description: 'x'.repeat(200_000), __v: 3, image: { url: 'x' } }),
+    odd({
+      schedule: { a: 1 },
+      sourceRefs: 'x',
+      relationshipCounts: { going: '3' },
+      liveCompat: 'odd',
+      sourceTrust: '0.7',
+    }),
+    odd({ description: 'x'.repeat(20_000), __v: 3, image: { url: 'x' } }),
     odd({ sports: null, eventKinds: null, disciplines: { 0: 'street' }, intents: '' }),
     odd({ submittedBy: 'nope', possibleDuplicateOf: 'x', review: 'ok', mergedInto: null, freshness: 'x' }),
     odd({ status: 42, timeTba: 'true', isOnline: 1, timezone: 5, slug: null, dedupeKey: null }),
@@ -56,37 +64,27 @@ describe('events stored as older code left them', () => {
       ]),
     ];
     const failed: string[] = [];
-    for (const path of paths) {
-      const res = await call(api, 'GET', path, { as: admin });
-      if (res.status >= 500) failed.push(`${path} ${res.status}`);
-    }
-    for (const id of ids) {
-      for (const [method, path, json] of [
-        ['POST', `/api/events/${id}/save`, undefined],
-        ['PATCH', `/api/events/${id}/relationship`, { relationship: 'going' }],
-      ] as const) {
-        const res = await call(api, method, path, { as: rider, json });
-        if (res.status >= 500) failed.push(`${method} ${path} ${res.status}`);
-      }
-      for (const [method, path, json] of [
-        ['PATCH', `/api/admin/events/${id}`, { title: 'Edited' }],
-        ['POST', `/api/admin/events/${id}/verify`, undefined],
-        ['POST', `/api/admin/events/${id}/review`, { decision: 'approve' }],
-      ] as const) {
-        const res = await call(api, method, path, { as: admin, json });
-        if (res.status >= 500) failed.push(`${method} ${path} ${res.status}`);
-      }
-    }
-    for (const path of ['/api/users/me/saved-events', '/api/users/me/events']) {
-      const res = await call(api, 'GET', path, { as: rider });
-      if (res.status >= 500) failed.push(`${path} ${res.status}`);
-    }
+    const expectNoServerError = async (method: Method, path: string, as: TestAccount, json?: unknown) => {
+      const res = await call(api, method, path, { as, json });
+      if (res.status >= 500) failed.push(`${method} ${path} ${res.status}`);
+    };
+    await Promise.all(paths.map((path) => expectNoServerError('GET', path, admin)));
+    await Promise.all(
+      ids.map(async (id) => {
+        await expectNoServerError('POST', `/api/events/${id}/save`, rider);
+        await expectNoServerError('PATCH', `/api/events/${id}/relationship`, rider, { relationship: 'going' });
+        await expectNoServerError('PATCH', `/api/admin/events/${id}`, admin, { title: 'Edited' });
+        await expectNoServerError('POST', `/api/admin/events/${id}/review`, admin, { decision: 'approve' });
+      }),
+    );
+    for (const path of ['/api/users/me/saved-events', '/api/users/me/events'])
+      await expectNoServerError('GET', path, rider);
     expect(failed).toEqual([]);
   });
 });
 
 const storedEvent = (id: unknown) => api.db((db) => db.collection('events').findOne({ _id: id as ObjectId }));
-const saves = () => api.db((db) => db.collection('event_saves'));
+const saves = <T>(run: (rows: Collection) => Promise<T>) => api.db((db) => run(db.collection('event_saves')));
 
 describe('one stored event read the way the service stores it', () => {
   it('reads dates stored as ISO strings or epochs, numbers as strings and a lone sport as a list', async () => {
@@ -123,7 +121,9 @@ describe('one stored event read the way the service stores it', () => {
     expect(await found.json()).toMatchObject({ _id: id.toHexString(), title: 'Hex Id Jam' });
     expect((await call(api, 'POST', `/api/events/${id.toHexString()}/save`, { as: rider })).status).toBe(200);
     const saved = await call(api, 'GET', '/api/users/me/saved-events', { as: rider });
-    expect((await saved.json<{ items: { title: string }[] }>()).items.map((item) => item.title)).toEqual(['Hex Id Jam']);
+    expect((await saved.json<{ items: { title: string }[] }>()).items.map((item) => item.title)).toEqual([
+      'Hex Id Jam',
+    ]);
     const edit = await call(api, 'PATCH', `/api/admin/events/${id.toHexString()}`, {
       as: admin,
       json: { title: 'Hex Id Jam Edited' },
@@ -165,10 +165,12 @@ describe('event saves stored by older code', () => {
   it('a save whose ids are ObjectIds belongs to its rider: listed, not saved twice, unsaved', async () => {
     const [rider, doc] = [await register(api), odd({ title: 'ObjectId Save Jam' })];
     await insertEvents(api, [doc]);
-    await (await saves()).insertOne({ userId: new ObjectId(rider._id), eventId: doc._id, createdAt: '2020-05-05' });
+    await saves((rows) =>
+      rows.insertOne({ userId: new ObjectId(rider._id), eventId: doc._id, createdAt: '2020-05-05' }),
+    );
     expect(await savedTitles(rider)).toEqual(['ObjectId Save Jam']);
     expect((await call(api, 'POST', `/api/events/${doc._id.toHexString()}/save`, { as: rider })).status).toBe(200);
-    expect(await (await saves()).countDocuments({ eventId: { $in: [doc._id, doc._id.toHexString()] } })).toBe(1);
+    expect(await saves((rows) => rows.countDocuments({ eventId: { $in: [doc._id, doc._id.toHexString()] } }))).toBe(1);
     expect((await call(api, 'DELETE', `/api/events/${doc._id.toHexString()}/save`, { as: rider })).status).toBe(200);
     expect(await savedTitles(rider)).toEqual([]);
   });
@@ -178,11 +180,13 @@ describe('event saves stored by older code', () => {
     const [older, newer] = [odd({ title: 'Older Save Jam' }), odd({ title: 'Newer Save Jam' })];
     await insertEvents(api, [older, newer]);
     const badId = new ObjectId();
-    await (await saves()).insertMany([
-      { _id: new ObjectId(), userId: rider._id, eventId: older._id.toHexString(), createdAt: new Date() },
-      { _id: badId, userId: rider._id, eventId: 'not an id', createdAt: new Date() },
-      { _id: new ObjectId(), userId: rider._id, eventId: newer._id.toHexString(), createdAt: new Date() },
-    ]);
+    await saves((rows) =>
+      rows.insertMany([
+        { _id: new ObjectId(), userId: rider._id, eventId: older._id.toHexString(), createdAt: new Date() },
+        { _id: badId, userId: rider._id, eventId: 'not an id', createdAt: new Date() },
+        { _id: new ObjectId(), userId: rider._id, eventId: newer._id.toHexString(), createdAt: new Date() },
+      ]),
+    );
     let titles: string[] = [];
     const lines = await captureLogLines(async () => {
       titles = await savedTitles(rider);

@@ -1,4 +1,4 @@
-import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
+import type { AnyBulkWriteOperation, ObjectId } from 'mongodb';
 import { upsertByUniqueKey } from '../../platform/db/bulk-upsert';
 import type { Store } from '../../platform/db/store';
 import { idForms, readId } from '../../platform/db/stored-values';

@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readId } from '../../platform/db/stored-values';
 import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { readId } from '../../platform/db/stored-values';
 import { encodeCursor, toReadPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
@@ -170,10 +170,13 @@ export const eventDeskRoutes = createRouter<AppEnv>()
   .openapi(queue, async (c) => {
     const query = c.req.valid('query');
     const rows = await listByApproval(c.var.db, query);
-    return c.json(toReadPage(rows, query.limit, 'events', (row) => {
-      const event = readEvent(row);
-      return event && deskEventView(event);
-    }), 200);
+    return c.json(
+      toReadPage(rows, query.limit, 'events', (row) => {
+        const event = readEvent(row);
+        return event && deskEventView(event);
+      }),
+      200,
+    );
   })
   .openapi(duplicates, async (c) => {
     const query = c.req.valid('query');

@@ -95,17 +95,17 @@ export async function reviewEvent(
   const review = { decision: decision.decision, reason: decision.reason ?? null, by: decision.by, at: now };
   const changed = read(
     await store.events.findOneAndUpdate(
-    { ...eventIdIs(id), mergedInto: { $exists: false }, ...from } as Filter<EventDoc>,
-    {
-      $set: {
-        approvalStatus: approve ? 'approved' : 'rejected',
-        review,
-        updatedAt: now,
-        ...(approve ? verifiedAt(now) : {}),
+      { ...eventIdIs(id), mergedInto: { $exists: false }, ...from } as Filter<EventDoc>,
+      {
+        $set: {
+          approvalStatus: approve ? 'approved' : 'rejected',
+          review,
+          updatedAt: now,
+          ...(approve ? verifiedAt(now) : {}),
+        },
       },
-    },
-    { returnDocument: 'after' },
-  ),
+      { returnDocument: 'after' },
+    ),
   );
   if (changed) return { outcome: 'changed', event: changed, published: approve };
   const event = read(await store.events.findOne(eventIdIs(id)));

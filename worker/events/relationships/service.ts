@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
-import { onDuplicateKey } from '../../platform/db/errors';
 import { incrementCounters } from '../../platform/db/counter-update';
+import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { readOne } from '../../platform/db/stored-values';
 import { eventIdIs, readEvents } from '../catalog/service';
