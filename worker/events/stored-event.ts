@@ -4,13 +4,13 @@ import {
   readBoolean,
   readCount,
   readDate,
+  readEach,
   readId,
   readIds,
   readNumber,
   readOneOf,
   readRecord,
   readString,
-  readStrings,
 } from '../platform/db/stored-values';
 import { APPROVAL_STATUSES, EVENT_RELATIONSHIPS } from './catalog/vocabulary';
 import type { EventDoc, EventOrganizer, EventSaveDoc, EventSpectating, EventVenue } from './documents';
@@ -23,6 +23,9 @@ const STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
 const REVIEW_DECISIONS = ['approve', 'reject'] as const;
 
 const text = (value: unknown) => readString(value) ?? null;
+/** A list of vocabulary words (sports, kinds, intents, levels): only texts, a number there names none. */
+const words = (value: unknown) =>
+  readArray(value).filter((item): item is string => typeof item === 'string' && item !== '');
 
 function pointOf(value: unknown): EventVenue['location'] {
   const point = readRecord(value);
@@ -107,7 +110,7 @@ export function readEvent(stored: unknown): EventDoc | undefined {
     dedupeKey: readString(doc.dedupeKey) ?? '',
     title: text(doc.title),
     description: text(doc.description),
-    sports: readStrings(doc.sports),
+    sports: words(doc.sports),
     startAt: readDate(doc.startAt) ?? null,
     endAt: readDate(doc.endAt) ?? null,
     timezone: text(doc.timezone),
@@ -124,10 +127,10 @@ export function readEvent(stored: unknown): EventDoc | undefined {
     source: text(doc.source),
     sourceId: text(doc.sourceId),
     sourceUrl: text(doc.sourceUrl),
-    disciplines: readStrings(doc.disciplines),
-    eventKinds: readStrings(doc.eventKinds),
-    intents: readStrings(doc.intents),
-    level: readStrings(doc.level),
+    disciplines: words(doc.disciplines),
+    eventKinds: words(doc.eventKinds),
+    intents: words(doc.intents),
+    level: words(doc.level),
     sourceTrust: readNumber(doc.sourceTrust) ?? null,
     contentHash: text(doc.contentHash),
     createdAt: createdAtOf(doc),
@@ -159,3 +162,6 @@ export function readEventSave(stored: unknown): EventSaveDoc | undefined {
   if (!doc || !_id || !userId || !eventId) return undefined;
   return { _id, userId: userId.toHexString(), eventId: eventId.toHexString(), createdAt: createdAtOf(doc) };
 }
+
+/** Stored events as their views and jobs use them; one that cannot be read is left out with its event line. */
+export const readEvents = (docs: readonly unknown[]): EventDoc[] => readEach('events', docs, readEvent);

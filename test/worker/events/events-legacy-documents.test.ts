@@ -197,3 +197,21 @@ describe('event saves stored by older code', () => {
     ]);
   });
 });
+
+describe('a submission beside legacy events', () => {
+  it('is checked for duplicates against a stored event whose title and city are numbers', async () => {
+    const day = new Date(Date.now() + 5 * DAY_MS).toISOString().slice(0, 10);
+    await insertEvents(api, [odd({ title: 12345, startAt: new Date(`${day}T12:00:00Z`), venue: { city: 42 } })]);
+    const res = await call(api, 'POST', '/api/events/submit', {
+      as: await register(api),
+      json: {
+        title: 'Legacy Neighbour Jam',
+        sports: ['bmx'],
+        startLocal: `${day}T11:00`,
+        timezone: 'Europe/London',
+        venue: { name: 'Southbank', city: 'London', country: 'GB', lat: 51.507, lng: -0.117 },
+      },
+    });
+    expect(res.status).toBe(201);
+  });
+});

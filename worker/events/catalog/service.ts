@@ -1,9 +1,9 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
-import { idForms, readDate, readEach, readId, readOne } from '../../platform/db/stored-values';
+import { idForms, readDate, readId, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventDoc } from '../documents';
-import { readEvent } from '../stored-event';
+import { readEvent, readEvents } from '../stored-event';
 import type { DateWindow } from './date-window';
 import { boxFilter } from './geo';
 import { type EventFilters, eventFilter, windowFilter } from './list-filter';
@@ -12,9 +12,6 @@ import { PUBLISHED } from './vocabulary';
 
 // Every query on events. Writes belong to ingestion; these only read, each stored event through
 // readEvent (an unreadable one is left out of a list with its event line, never failing it).
-
-/** Stored events as their views use them; one that cannot be read is left out. */
-export const readEvents = (docs: readonly unknown[]): EventDoc[] => readEach('events', docs, readEvent);
 
 /** A filter on an event's id in either form it may be stored in. */
 export const eventIdIs = (id: ObjectId): Filter<EventDoc> => ({ _id: { $in: idForms(id) as unknown as ObjectId[] } });

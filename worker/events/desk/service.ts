@@ -1,10 +1,10 @@
 import type { Filter, ObjectId, UpdateFilter } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { readOne } from '../../platform/db/stored-values';
-import { eventIdIs, readEvents } from '../catalog/service';
+import { eventIdIs } from '../catalog/service';
 import { PUBLISHED, STALE_AFTER_MS } from '../catalog/vocabulary';
 import type { EventDoc } from '../documents';
-import { readEvent } from '../stored-event';
+import { readEvent, readEvents } from '../stored-event';
 
 // Every query of the admin desk but merging (worker/events/desk/merge.ts). Each event found is read
 // through readEvent; one found by its id matches it stored as an ObjectId or as its hex string.

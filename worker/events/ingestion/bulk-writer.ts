@@ -2,11 +2,11 @@ import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError, 
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import { describeError, logEvent } from '../../platform/ops/log-line';
-import { readEvents } from '../catalog/service';
 import { storedLosesTo } from '../catalog/trust';
 import { STALE_AFTER_MS } from '../catalog/vocabulary';
 import { recordEventChanges } from '../changes/record';
 import type { EventDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import { onEventPublished } from '../subscriptions/match';
 import { eventKeys } from '../subscriptions/match-keys';
 import type { EventRecord } from './event-record';

@@ -1,10 +1,10 @@
 import type { Store } from '../../platform/db/store';
 import { readId } from '../../platform/db/stored-values';
 import { normalizeText } from '../catalog/identity';
-import { readEvents } from '../catalog/service';
 import { linkedSpotId } from '../catalog/spot-link';
 import { isNearIdenticalTitle } from '../catalog/title-similarity';
 import type { EventDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import type { EventRecord } from './event-record';
 
 // Before a source's listings are written: a listing whose dedupe key is new

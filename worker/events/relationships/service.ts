@@ -3,10 +3,10 @@ import { incrementCounters } from '../../platform/db/counter-update';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { readOne } from '../../platform/db/stored-values';
-import { eventIdIs, readEvents } from '../catalog/service';
+import { eventIdIs } from '../catalog/service';
 import { type EventRelationship, NO_RELATIONSHIP_COUNTS, PUBLISHED } from '../catalog/vocabulary';
 import type { EventDoc } from '../documents';
-import { readEvent } from '../stored-event';
+import { readEvent, readEvents } from '../stored-event';
 
 // Every query on a rider's relationship to an event: one row per rider and
 // event (a unique index), and the event's relationshipCounts moved by $inc from what that row was.
