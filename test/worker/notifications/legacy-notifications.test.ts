@@ -157,6 +157,6 @@ describe('the push receipts cron over delivery-log rows older code left', () => 
       expect.objectContaining({ collection: 'notificationDeliveryLog', id: badId.toHexString() }),
     ]);
     const cron = lines.map((line) => JSON.parse(line)).find((line) => line.kind === 'cron');
-    expect(cron).toMatchObject({ job: 'push receipts', outcome: 'partial', unreadable: 1, level: 'warn' });
+    expect(cron).toMatchObject({ job: 'push receipts', outcome: 'partial', itemsSkipped: 1, level: 'warn' });
   });
 });

@@ -19,6 +19,7 @@ export interface LogEventFields {
   'push.receipt.failed': { ticketId: string; code: string | null };
   'ingestion.event.failed': { dedupeKey: string; code: number | null; error: string };
   'ingestion.item.skipped': { source: string; sourceId: string; reason: string };
+  'ingestion.event.skipped': { source: string; dedupeKey: string };
   'ingestion.source.failed': { source: string; error: string };
   'ai-credits.reconciliation.mismatch': {
     day: string;
@@ -78,8 +79,15 @@ export const LOG_EVENTS = {
     level: 'warn',
     when: "Expo's receipt for a ticket is an error (stored on its delivery-log row; DeviceNotRegistered kills the token)",
   },
-  'ingestion.event.failed': { level: 'error', when: 'the database refused one event of an ingestion batch' },
+  'ingestion.event.failed': {
+    level: 'error',
+    when: 'the database refused one event of an ingestion batch, or its change history or matching failed',
+  },
   'ingestion.item.skipped': { level: 'warn', when: "a source's item could not be read and was skipped" },
+  'ingestion.event.skipped': {
+    level: 'warn',
+    when: 'a listing was left alone because the stored event it would write to could not be read',
+  },
   'ingestion.source.failed': { level: 'error', when: "a source's run failed and wrote nothing" },
   'ai-credits.reconciliation.mismatch': {
     level: 'error',

@@ -27,10 +27,11 @@ export interface CronLine {
   kind: 'cron';
   cron: string;
   job: string;
-  /** `partial`: the run completed but left out items it could not read (`unreadable`). */
+  /** `partial`: the job ran to its end but skipped or failed some of its items (counted below). */
   outcome: 'ok' | 'partial' | 'failed';
   durationMs: number;
-  unreadable?: number;
+  itemsSkipped?: number;
+  itemsFailed?: number;
   error?: string;
 }
 
