@@ -22,7 +22,7 @@ export const PageQuery = z.object({
     }),
 });
 
-function encodeCursor(id: ObjectId): string {
+export function encodeCursor(id: ObjectId): string {
   return btoa(id.toHexString()).replace(/=+$/, '');
 }
 

@@ -2,20 +2,21 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import type { Env } from '../../platform/env';
 import { IdParam } from '../../platform/http/ids';
-import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { toReadKeysetPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
-import type { BlogPostDoc } from '../documents';
+import { readId } from '../../platform/db/stored-values';
 import { blogDocument } from '../search-index/documents';
 import { BLOG_REFUSALS } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
-import { deletePost, findPost, insertPost, listPosts, updatePost } from './service';
-import { postSortKey, postView } from './views';
+import type { BlogPost as StoredPost } from './reader';
+import { deletePost, findPost, insertPost, type ListedPost, listPosts, updatePost } from './service';
+import { postView, storedPostView } from './views';
 
 const TAGS = ['blog'];
 const noPost = errorResponse('No such post (a draft, to anyone but an admin)');
@@ -81,10 +82,16 @@ const remove = defineRoute({
 });
 
 /** Drafts are hidden from the public, so only a published post is searchable. */
-const reindexPost = (env: Env, post: BlogPostDoc) =>
+const reindexPost = (env: Env, post: StoredPost) =>
   post.status === 'published'
     ? indexDocuments(env, 'blog', [blogDocument(post)])
     : unindexDocuments(env, 'blog', [post._id]);
+
+/** Where a post sits in its list: the time the database listed it by, then its id. */
+const listedKey = (post: ListedPost) => {
+  const id = readId(post._id);
+  return id && [post.listedAt.getTime(), id.toHexString()];
+};
 
 /** The blog: published posts are public, drafts and every change are the admins' (interface spec, Admin content). */
 export const blogRoutes = createRouter<AppEnv>()
@@ -95,7 +102,7 @@ export const blogRoutes = createRouter<AppEnv>()
     if (query.status === 'draft' && !caller?.isAdmin) throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
     return c.json(
-      toKeysetPage(rows, query.limit, (row) => postSortKey(row, query.status), postView),
+      toReadKeysetPage('blog', rows, query.limit, listedKey, storedPostView),
       200,
     );
   })

@@ -1,6 +1,7 @@
-import type { BlogPostDoc } from '../documents';
+import { type BlogPost, readBlogPost } from './reader';
 
-export function postView(post: BlogPostDoc) {
+/** A post as its readers see it (read by worker/riding/blog/reader.ts). */
+export function postView(post: BlogPost) {
   return {
     _id: post._id.toHexString(),
     title: post.title,
@@ -8,7 +9,7 @@ export function postView(post: BlogPostDoc) {
     body: post.body,
     ...(post.excerpt ? { excerpt: post.excerpt } : {}),
     ...(post.coverImageUrl ? { coverImageUrl: post.coverImageUrl } : {}),
-    tags: post.tags ?? [],
+    tags: post.tags,
     status: post.status,
     ...(post.publishedAt ? { publishedAt: post.publishedAt.toISOString() } : {}),
     ...(post.authorId ? { authorId: post.authorId.toHexString() } : {}),
@@ -17,8 +18,8 @@ export function postView(post: BlogPostDoc) {
   };
 }
 
-/** Where a post sits in its list: the time it is sorted by, then its id. */
-export function postSortKey(post: BlogPostDoc, status: BlogPostDoc['status']): [number, string] {
-  const at = status === 'published' ? (post.publishedAt ?? post.createdAt) : post.createdAt;
-  return [at.getTime(), post._id.toHexString()];
-}
+/** A stored post as its readers see it, or undefined when it cannot be read at all. */
+export const storedPostView = (stored: unknown) => {
+  const post = readBlogPost(stored);
+  return post && postView(post);
+};

@@ -1,9 +1,10 @@
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { SpotTrickHistoryDoc } from '../documents';
+import type { SpotTrickLanding } from './reader';
 
+/** A landing as everyone sees it (read by worker/riding/spot-trick-history/reader.ts); no rider shows as deleted. */
 export function landingView(
-  landing: SpotTrickHistoryDoc,
+  landing: SpotTrickLanding,
   rider: Pick<UserDoc, '_id' | 'name' | 'imageUri'> | undefined,
 ) {
   return {
