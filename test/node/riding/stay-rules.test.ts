@@ -36,7 +36,14 @@ describe('stay rules (pure)', () => {
 
   it('round-trips a ranking cursor and refuses anything it did not make', () => {
     const [spotId, stayId] = [new ObjectId(), new ObjectId()];
-    const row: RankedStay = { spotId, spotName: 'x', stay: { _id: stayId }, band: 1, ratingKey: 4.5, distanceKey: 12.25 };
+    const row: RankedStay = {
+      spotId,
+      spotName: 'x',
+      stay: { _id: stayId },
+      band: 1,
+      ratingKey: 4.5,
+      distanceKey: 12.25,
+    };
     expect(decodeRankCursor(encodeRankCursor(row)!)).toEqual({
       band: 1,
       ratingKey: 4.5,

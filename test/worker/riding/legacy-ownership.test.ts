@@ -44,7 +44,7 @@ describe('a trick list and its tricks stored with hex-string ids', () => {
     });
   });
 
-  it("lists, opens and changes the list for its owner, and answers another rider as for a missing one", async () => {
+  it('lists, opens and changes the list for its owner, and answers another rider as for a missing one', async () => {
     const page = await (await call(api, 'GET', '/api/tricklists', { as: owner })).json<any>();
     expect(page.items.map((item: { _id: string }) => item._id)).toContain(listId.toHexString());
     expect(page.items.find((item: { _id: string }) => item._id === listId.toHexString()).trickCount).toBe(1);
@@ -69,9 +69,9 @@ describe('a trick list and its tricks stored with hex-string ids', () => {
     expect(await status('POST', `/api/tricklists/${listId}/tricks`, owner, { name: 'Tailwhip' })).toBe(201);
     expect(await status('DELETE', path, owner)).toBe(200);
     expect(await status('DELETE', `/api/tricklists/${listId}`, owner)).toBe(200);
-    expect(await api.db((db) => db.collection('tricks').countDocuments({ listId: { $in: [listId, `${listId}`] } }))).toBe(
-      0,
-    );
+    expect(
+      await api.db((db) => db.collection('tricks').countDocuments({ listId: { $in: [listId, `${listId}`] } })),
+    ).toBe(0);
   });
 });
 

@@ -55,7 +55,7 @@ describe('counters stored as text', () => {
     expect((await stored('categories', categoryId)).entryCount).toBe(2);
   });
 
-  it("creates a spot list for a free rider whose list count is the text \"1\", and counts it", async () => {
+  it('creates a spot list for a free rider whose list count is the text "1", and counts it', async () => {
     const free = await register(api);
     const userId = new ObjectId(free._id);
     await api.db((db) => db.collection('users').updateOne({ _id: userId }, { $set: { spotListCount: '1' } }));
@@ -132,7 +132,7 @@ describe('edits of documents with missing dates or odd fields', () => {
     expect((await entry.json<any>()).createdAt).toBe(entryId.getTimestamp().toISOString());
   });
 
-  it("moves a spot stored with a text updatedAt and legacy stays, and replaces a stay stored with an ObjectId id", async () => {
+  it('moves a spot stored with a text updatedAt and legacy stays, and replaces a stay stored with an ObjectId id', async () => {
     const spotId = new ObjectId();
     const stayId = new ObjectId();
     await insert('spots', {

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readId } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -10,11 +11,10 @@ import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
-import { readId } from '../../platform/db/stored-values';
 import { blogDocument } from '../search-index/documents';
+import type { BlogPost as StoredPost } from './reader';
 import { BLOG_REFUSALS } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
-import type { BlogPost as StoredPost } from './reader';
 import { deletePost, findPost, insertPost, type ListedPost, listPosts, updatePost } from './service';
 import { postView, storedPostView } from './views';
 
@@ -101,10 +101,7 @@ export const blogRoutes = createRouter<AppEnv>()
     const caller = await optionalCaller(c);
     if (query.status === 'draft' && !caller?.isAdmin) throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
-    return c.json(
-      toReadKeysetPage('blog', rows, query.limit, listedKey, storedPostView),
-      200,
-    );
+    return c.json(toReadKeysetPage('blog', rows, query.limit, listedKey, storedPostView), 200);
   })
   .openapi(getOne, async (c) => {
     const [post, caller] = await Promise.all([

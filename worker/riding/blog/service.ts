@@ -73,7 +73,9 @@ export async function updatePost(
       );
       if (first) return readStored(first) ?? 'not-found';
     }
-    return readStored(await store.blog.findOneAndUpdate(byId(id), update({}), { returnDocument: 'after' })) ?? 'not-found';
+    return (
+      readStored(await store.blog.findOneAndUpdate(byId(id), update({}), { returnDocument: 'after' })) ?? 'not-found'
+    );
   } catch (err) {
     if (isDuplicateKey(err)) return 'slug-taken';
     throw err;
@@ -109,7 +111,13 @@ export function listPosts(store: Store, query: PostListQuery): Promise<ListedPos
   const times = query.status === 'published' ? ['$publishedAt', '$createdAt'] : ['$createdAt'];
   const listedAt = { $ifNull: [...times.map(storedDate), new Date(0)] };
   const after = query.cursor
-    ? [{ $match: { $or: [{ listedAt: { $lt: query.cursor.at } }, { listedAt: query.cursor.at, _id: { $lt: query.cursor.id } }] } }]
+    ? [
+        {
+          $match: {
+            $or: [{ listedAt: { $lt: query.cursor.at } }, { listedAt: query.cursor.at, _id: { $lt: query.cursor.id } }],
+          },
+        },
+      ]
     : [];
   return store.blog
     .aggregate<ListedPost>([

@@ -1,10 +1,10 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { countSpotLists, listSpotLists } from '../spot-lists/service';
-import { readEach } from '../../platform/db/stored-values';
 import { storedSpotListView } from '../spot-lists/views';
 import { readTrickList } from '../tricklists/reader';
 import { countTrickLists, findTrickLists } from '../tricklists/service';

@@ -1,8 +1,8 @@
 import type { Document, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { readEach, readId } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { type IndexedDocument, indexDocuments, type Retrievable } from '../../platform/retrieval/vector-search';
-import { readEach, readId } from '../../platform/db/stored-values';
 import { readBlogPost } from '../blog/reader';
 import { readSpot } from '../spots/reader';
 import { readTrickipediaEntry } from '../trickipedia/reader';
@@ -20,19 +20,33 @@ async function page(
 ): Promise<{ docs: IndexedDocument[]; fetched: number; last: unknown }> {
   const filter = after ? { _id: { $gt: after } } : {};
   const options = { sort: { _id: 1 } as const, limit: PAGE };
-  const read = (collection: string, rows: { _id: unknown }[], document: (row: unknown) => IndexedDocument | undefined) =>
-    ({ docs: readEach(collection, rows, document), fetched: rows.length, last: rows[rows.length - 1]?._id });
+  const read = (
+    collection: string,
+    rows: { _id: unknown }[],
+    document: (row: unknown) => IndexedDocument | undefined,
+  ) => ({ docs: readEach(collection, rows, document), fetched: rows.length, last: rows[rows.length - 1]?._id });
   if (kind === 'trick') {
     const rows = await store.trickipedia.find(filter, options).toArray();
-    return read('trickipedia', rows, (row) => { const entry = readTrickipediaEntry(row); return entry && trickDocument(entry); });
+    return read('trickipedia', rows, (row) => {
+      const entry = readTrickipediaEntry(row);
+      return entry && trickDocument(entry);
+    });
   }
   if (kind === 'spot') {
     const rows = await store.spots.find(filter, options).toArray();
-    return read('spots', rows, (row) => { const spot = readSpot(row); return spot && spotDocument(spot); });
+    return read('spots', rows, (row) => {
+      const spot = readSpot(row);
+      return spot && spotDocument(spot);
+    });
   }
   // Drafts are hidden from the public, so they are never searchable; posts stored without a status are published.
-  const rows = await store.blog.find({ ...filter, status: { $in: ['published', null] } } as Document, options).toArray();
-  return read('blog', rows, (row) => { const post = readBlogPost(row); return post && blogDocument(post); });
+  const rows = await store.blog
+    .find({ ...filter, status: { $in: ['published', null] } } as Document, options)
+    .toArray();
+  return read('blog', rows, (row) => {
+    const post = readBlogPost(row);
+    return post && blogDocument(post);
+  });
 }
 
 /** Indexes the next page of one kind after `after`; the last id fetched is where the next call goes on. */

@@ -179,8 +179,11 @@ export async function startListCount(store: Store, userId: ObjectId): Promise<bo
 
 /** A deleted spot leaves every rider's spot lists. */
 export async function removeSpotFromAllLists(store: Store, spotId: ObjectId): Promise<void> {
-  await store.spotlists.updateMany({ spotIds: { $in: idForms(spotId) } } as Document, {
-    $pull: { spotIds: { $in: idForms(spotId) } },
-    $set: { updatedAt: new Date() },
-  } as Document);
+  await store.spotlists.updateMany(
+    { spotIds: { $in: idForms(spotId) } } as Document,
+    {
+      $pull: { spotIds: { $in: idForms(spotId) } },
+      $set: { updatedAt: new Date() },
+    } as Document,
+  );
 }

@@ -26,11 +26,15 @@ export async function putReview(
   };
   const write = () =>
     // Both fields by `$in`, so an upsert copies neither from the filter: `$setOnInsert` writes them as ObjectIds.
-    store.spot_reviews.findOneAndUpdate({ spotId: { $in: idForms(spotId) }, userId: { $in: idForms(userId) } } as Document, update, {
-      upsert: true,
-      returnDocument: 'after',
-      includeResultMetadata: true,
-    });
+    store.spot_reviews.findOneAndUpdate(
+      { spotId: { $in: idForms(spotId) }, userId: { $in: idForms(userId) } } as Document,
+      update,
+      {
+        upsert: true,
+        returnDocument: 'after',
+        includeResultMetadata: true,
+      },
+    );
   // Two first reviews at once: the unique index lets one insert; the other is now an update.
   const result = await onDuplicateKey(write, write);
   const review = readSpotReview(result.value);

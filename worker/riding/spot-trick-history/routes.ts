@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
-import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { readEach } from '../../platform/db/stored-values';
+import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery } from '../../platform/http/pagination';
 import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';

@@ -45,10 +45,12 @@ export function readSpot(stored: unknown): Spot | undefined {
   const doc = readRecord(stored);
   const _id = readId(doc?._id);
   if (!doc || !_id) return undefined;
-  const texts = Object.fromEntries(TEXT_FIELDS.flatMap((field) => {
-    const text = readString(doc[field]);
-    return text ? [[field, text]] : [];
-  })) as Partial<Pick<Spot, (typeof TEXT_FIELDS)[number]>>;
+  const texts = Object.fromEntries(
+    TEXT_FIELDS.flatMap((field) => {
+      const text = readString(doc[field]);
+      return text ? [[field, text]] : [];
+    }),
+  ) as Partial<Pick<Spot, (typeof TEXT_FIELDS)[number]>>;
   const createdBy = readId(doc.createdBy);
   const distanceMeters = readNumber(doc.distanceMeters);
   return {

@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import type { Store } from '../../platform/db/store';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
@@ -9,7 +10,6 @@ import { callerOf } from '../../platform/tokens/service';
 import { spotDocument } from '../search-index/documents';
 import { removeSpotFromAllLists } from '../spot-lists/service';
 import { ratingSummaries, ratingSummary } from '../spot-reviews/service';
-import { readEach } from '../../platform/db/stored-values';
 import { encodePosition, encodeSyncCursor } from './position';
 import { readSpot } from './reader';
 import { SPOT_REFUSALS } from './refusals';

@@ -1,7 +1,7 @@
 import { type Document, type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
 import type { Store } from '../../platform/db/store';
-import { idForms, readDate, readId, readNumber, readOne, readString } from '../../platform/db/stored-values';
+import { idForms, readDate, readId, readNumber, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { Caller } from '../../platform/tokens/service';
 import type { SpotDoc } from '../documents';
@@ -143,7 +143,10 @@ export async function updateSpot(
       const spot = readStored(stored);
       if (!stored || !spot) return whyUnchanged(store, id);
       const place = Object.fromEntries(
-        PLACE_FIELDS.map((field) => [field, changes[field] === undefined ? spot[field] : (changes[field] ?? undefined)]),
+        PLACE_FIELDS.map((field) => [
+          field,
+          changes[field] === undefined ? spot[field] : (changes[field] ?? undefined),
+        ]),
       );
       const fields = [...new Set(spot.stays.flatMap((stay) => placeMismatches(stay, place)))];
       if (fields.length) return { outcome: 'place-conflict', fields };

@@ -108,7 +108,6 @@ async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void
 
 const caller = (c: Ctx): Caller => callerOf(c.var.account);
 
-
 /** Stays: the spot-scoped routes and the search, mounted under /api. */
 export const stayRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {

@@ -1,4 +1,4 @@
-import { type Document, type Filter, ObjectId } from 'mongodb';
+import { type Document, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { idForms, readEach, readOne } from '../../platform/db/stored-values';
 import type { TrickListDoc } from '../documents';
@@ -95,7 +95,9 @@ export async function setReminderCadence(
 /** Name and cadence of the lists a batch of reminders is for, in one query. */
 export async function findListsForReminders(store: Store, listIds: ObjectId[]): Promise<TrickList[]> {
   const rows = await store.tricklists
-    .find({ _id: { $in: listIds.flatMap(idForms) } } as Document, { projection: { _id: 1, name: 1, reminderCadence: 1 } })
+    .find({ _id: { $in: listIds.flatMap(idForms) } } as Document, {
+      projection: { _id: 1, name: 1, reminderCadence: 1 },
+    })
     .toArray();
   return readEach('tricklists', rows, readTrickList);
 }
@@ -134,10 +136,9 @@ export async function deleteTrickList(store: Store, userId: ObjectId, listId: Ob
 export async function pauseListsNotOpenedSince(store: Store, cutoff: Date, now: Date): Promise<ObjectId[]> {
   const remindersOn: Document = { reminderCadence: { $ne: 'off' } };
   const neverOpened: Document = { lastOpenedAt: null };
-  await store.tricklists.updateMany(
-    { ...remindersOn, ...neverOpened, autoPauseFrom: null } as Document,
-    { $set: { autoPauseFrom: now } },
-  );
+  await store.tricklists.updateMany({ ...remindersOn, ...neverOpened, autoPauseFrom: null } as Document, {
+    $set: { autoPauseFrom: now },
+  });
   const result = await store.tricklists.updateMany(
     {
       ...remindersOn,

@@ -196,7 +196,9 @@ export type NamedTrick = Pick<Trick, '_id' | 'listId' | 'name' | 'completed'>;
 export async function findTricksByIds(store: Store, ids: ObjectId[]): Promise<Map<string, NamedTrick>> {
   if (!ids.length) return new Map();
   const rows = await store.tricks
-    .find({ _id: { $in: ids.flatMap(idForms) } } as Document, { projection: { listId: 1, name: 1, status: 1, completed: 1 } })
+    .find({ _id: { $in: ids.flatMap(idForms) } } as Document, {
+      projection: { listId: 1, name: 1, status: 1, completed: 1 },
+    })
     .toArray();
   return new Map(readEach('tricks', rows, readTrick).map((trick) => [trick._id.toHexString(), trick]));
 }
