@@ -159,4 +159,22 @@ describe('edits of documents with missing dates or odd fields', () => {
     const deleted = await call(api, 'DELETE', `/api/spots/${spotId}/stays/${stayId}`, { as: rider });
     expect(await deleted.json<any>()).toEqual({ deleted: true, stayId: stayId.toHexString() });
   });
+
+  it('adds a stay to a spot whose stays older code stored as one stay, keeping that one', async () => {
+    const spotId = new ObjectId();
+    const oldStay = new ObjectId().toHexString();
+    await insert('spots', {
+      _id: spotId,
+      name: 'Single',
+      sports: ['bmx'],
+      stays: { _id: oldStay, name: 'Old Inn', type: 'hotel', sourceConfidence: 0.9 },
+    });
+    const res = await call(api, 'POST', `/api/spots/${spotId}/stays`, {
+      as: rider,
+      json: { name: 'New Inn', type: 'hostel', sourceConfidence: 0.9 },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { items } = await (await call(api, 'GET', `/api/spots/${spotId}/stays`)).json<any>();
+    expect(items.map((stay: { name: string }) => stay.name).sort()).toEqual(['New Inn', 'Old Inn']);
+  });
 });

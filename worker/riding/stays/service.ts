@@ -33,7 +33,7 @@ const ATTEMPTS = 3;
 async function spotWithStays(
   store: Store,
   spotId: ObjectId,
-): Promise<{ spot: SpotRead; stored: Map<string, StoredStayKeys> } | null> {
+): Promise<{ spot: SpotRead; stored: Map<string, StoredStayKeys>; storedStays: unknown } | null> {
   const doc = await store.spots.findOne(spotById(spotId), {
     projection: { name: 1, city: 1, state: 1, country: 1, createdBy: 1, stays: 1 },
   });
@@ -45,7 +45,20 @@ async function spotWithStays(
     const id = readStayId(stay?._id);
     if (stay && id) stored.set(id, { _id: stay._id, createdAt: stay.createdAt, createdBy: stay.createdBy });
   }
-  return { spot, stored };
+  return { spot, stored, storedStays: doc.stays };
+}
+
+/**
+ * Older code stored some spots' `stays` as one stay or one text instead of a list: rewritten as the list it reads
+ * as (the values kept as stored), so `$push` can add to it. The filter pins the value read: a concurrent repair
+ * or write wins and this one changes nothing.
+ */
+async function repairStays(store: Store, spotId: ObjectId, storedStays: unknown): Promise<boolean> {
+  if (storedStays === undefined || storedStays === null || Array.isArray(storedStays)) return false;
+  await store.spots.updateOne({ ...spotById(spotId), stays: storedStays }, {
+    $set: { stays: readArray(storedStays) },
+  } as Document);
+  return true;
 }
 
 /** What a stay write pins of the stored stay, as older code may have stored it (an ObjectId id, a text date). */
@@ -112,8 +125,10 @@ export async function createStay(
     createdBy,
   };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const spot = (await spotWithStays(store, spotId))?.spot;
-    if (!spot) return { outcome: 'spot-not-found' };
+    const found = await spotWithStays(store, spotId);
+    if (!found) return { outcome: 'spot-not-found' };
+    if (await repairStays(store, spotId, found.storedStays)) continue;
+    const { spot } = found;
     const mismatched = placeMismatches(stay, spot);
     if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
     const field = duplicateField(stay, spot.stays);
