@@ -110,6 +110,7 @@ describe('trick lists and tricks stored by older code', () => {
 describe('the encyclopedia stored by older code', () => {
   const entry = new ObjectId();
   const post = new ObjectId();
+  const orphan = new ObjectId();
   const category = new ObjectId();
   beforeAll(async () => {
     await insert('trickipedia', [
@@ -137,6 +138,7 @@ describe('the encyclopedia stored by older code', () => {
         authorId: admin._id,
         createdAt: '2018-05-30T00:00:00.000Z',
       },
+      { _id: orphan, title: 'By no one', slug: 'orphan', body: 'Text', status: 'published', authorId: new ObjectId() },
     ]);
     await insert('categories', [
       { _id: category, name: 'Old school', slug: 'old-school', sport: 'skiing', entryCount: '4', __v: 3 },
@@ -174,6 +176,13 @@ describe('the encyclopedia stored by older code', () => {
       authorId: admin._id,
       createdAt: '2018-05-30T00:00:00.000Z',
     });
+  });
+
+  it('shows a post whose author no longer exists as one whose author deleted their account: no authorId', async () => {
+    expect(await getJson(`/api/blog/${orphan}`)).not.toHaveProperty('authorId');
+    const listed = (await getJson('/api/blog')).items.find((item: { _id: string }) => item._id === String(orphan));
+    expect(listed).toBeDefined();
+    expect(listed).not.toHaveProperty('authorId');
   });
 
   it('lists a category with its count stored as text', async () => {

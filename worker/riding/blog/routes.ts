@@ -1,5 +1,7 @@
 import { ObjectId } from 'mongodb';
+import { accountExists, publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import type { Store } from '../../platform/db/store';
 import { readId } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { IdParam } from '../../platform/http/ids';
@@ -87,6 +89,11 @@ const reindexPost = (env: Env, post: StoredPost) =>
     ? indexDocuments(env, 'blog', [blogDocument(post)])
     : unindexDocuments(env, 'blog', [post._id]);
 
+/** The hex ids of the authors among `ids` whose accounts exist. */
+async function existingAuthors(store: Store, ids: ObjectId[]): Promise<Set<string>> {
+  return new Set((await publicUsers(store, ids)).keys());
+}
+
 /** Where a post sits in its list: the time the database listed it by, then its id. */
 const listedKey = (post: ListedPost) => {
   const id = readId(post._id);
@@ -101,7 +108,12 @@ export const blogRoutes = createRouter<AppEnv>()
     const caller = await optionalCaller(c);
     if (query.status === 'draft' && !caller?.isAdmin) throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
-    return c.json(toReadKeysetPage('blog', rows, query.limit, listedKey, storedPostView), 200);
+    const authors = await existingAuthors(
+      c.var.db,
+      rows.slice(0, query.limit).flatMap((row) => readId(row.authorId) ?? []),
+    );
+    const show = (row: ListedPost) => storedPostView(row, authors);
+    return c.json(toReadKeysetPage('blog', rows, query.limit, listedKey, show), 200);
   })
   .openapi(getOne, async (c) => {
     const [post, caller] = await Promise.all([
@@ -109,7 +121,8 @@ export const blogRoutes = createRouter<AppEnv>()
       optionalCaller(c),
     ]);
     if (!post || (post.status !== 'published' && !caller?.isAdmin)) throw refusal(BLOG_REFUSALS, 'not-found');
-    return c.json(postView(post), 200);
+    const authorExists = !post.authorId || (await accountExists(c.var.db, post.authorId));
+    return c.json(postView(post, authorExists), 200);
   })
   .openapi(create, async (c) => {
     const { slug, tags, ...body } = c.req.valid('json');
