@@ -156,3 +156,39 @@ describe('spots, stays and reviews stored with hex-string ids', () => {
     expect(await status('DELETE', `/api/spots/${spotId}`, owner)).toBe(200);
   });
 });
+
+describe('deleting an account whose riding documents hold its id as text', () => {
+  it('removes its lists, tricks, reviews and landings, and detaches it from spots, stays and posts', async () => {
+    const doomed = await register(api);
+    const hex = doomed._id;
+    const spotId = new ObjectId();
+    await api.db(async (db) => {
+      await db.collection('tricklists').insertOne({ _id: new ObjectId(), userId: hex, name: 'Mine' } as never);
+      await db.collection('tricks').insertOne({ _id: new ObjectId(), userId: hex, listId: new ObjectId() } as never);
+      await db.collection('spotlists').insertOne({ _id: new ObjectId(), userId: hex, spotIds: [] } as never);
+      await db.collection('spot_reviews').insertOne({ _id: new ObjectId(), spotId, userId: hex, rating: 4 } as never);
+      await db.collection('spot_trick_history').insertOne({ _id: new ObjectId(), spotId, userId: hex } as never);
+      await db.collection('spots').insertOne({
+        _id: spotId,
+        name: 'Shared',
+        createdBy: hex,
+        stays: [{ _id: new ObjectId().toHexString(), name: 'Inn', createdBy: hex }],
+      } as never);
+      await db
+        .collection('blog')
+        .insertOne({ _id: new ObjectId(), title: 'Mine', slug: `mine-${hex}`, authorId: hex } as never);
+    });
+    const res = await api.fetch(`/api/users/${hex}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${doomed.token}` },
+    });
+    expect(res.status).toBe(200);
+    const naming = (collection: string, field: string) =>
+      api.db((db) => db.collection(collection).countDocuments({ [field]: hex }));
+    for (const collection of ['tricklists', 'tricks', 'spotlists', 'spot_reviews', 'spot_trick_history'])
+      expect(await naming(collection, 'userId')).toBe(0);
+    expect(await naming('spots', 'createdBy')).toBe(0);
+    expect(await naming('spots', 'stays.createdBy')).toBe(0);
+    expect(await naming('blog', 'authorId')).toBe(0);
+  });
+});
