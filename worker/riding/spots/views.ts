@@ -1,5 +1,5 @@
 import { isShownStay } from '../stays/search-filter';
-import { readSpot, type Spot } from './reader';
+import type { Spot } from './reader';
 
 /** The spot's rating, computed from its reviews (worker/riding/spot-reviews/service.ts). */
 type Rating = { ratingAverage: number | null; reviewCount: number };
@@ -26,9 +26,3 @@ export function spotView(spot: Spot, rating?: Rating) {
     updatedAt: spot.updatedAt.toISOString(),
   };
 }
-
-/** A stored spot as every client sees it, or undefined when it cannot be read at all. */
-export const storedSpotView = (stored: unknown, rating?: Rating) => {
-  const spot = readSpot(stored);
-  return spot && spotView(spot, rating);
-};
