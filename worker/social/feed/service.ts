@@ -1,9 +1,13 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { anyIdOf, noIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { incrementedNumber } from '../../platform/db/stored-expressions';
 import type { Caller } from '../../platform/tokens/service';
 import { blockBetweenLookups } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
+import { readPostCounts } from '../stored-feed';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 
@@ -58,7 +62,7 @@ export async function postExists(store: Store, postId: ObjectId): Promise<boolea
   return (await store.feed_posts.countDocuments({ _id: postId }, { limit: 1 })) > 0;
 }
 
-/** These posts, newest first; posts deleted since are absent. */
+/** These posts (in no order); posts deleted since are absent. */
 export const findPosts = (store: Store, postIds: ObjectId[]) =>
   store.feed_posts.find({ _id: { $in: postIds } }).toArray();
 
@@ -72,13 +76,14 @@ export function listPosts(
 ) {
   const hidden = page.hiddenAuthors ?? new Set<string>();
   const authors = page.authors?.filter((id) => !hidden.has(id.toHexString()));
+  // Authors match as stored by any code: an ObjectId or its hex string (one index serves the `$in`).
   return store.feed_posts
     .find({
-      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...idPageFilter(page.cursor),
       ...(authors
-        ? { userId: { $in: authors } }
+        ? { userId: anyIdOf(...authors) }
         : hidden.size
-          ? { userId: { $nin: [...hidden].map((id) => new ObjectId(id)) } }
+          ? { userId: noIdOf(...[...hidden].map((id) => new ObjectId(id))) }
           : {}),
     })
     .sort({ _id: -1 })
@@ -95,19 +100,23 @@ export async function adjustCounts(
   postId: ObjectId,
   delta: CountDelta,
 ): Promise<FeedPostDoc['counts'] | null> {
-  const inc = Object.fromEntries(
-    Object.entries(delta)
-      .filter(([, by]) => by !== 0)
-      .map(([field, by]) => [`counts.${field}`, by]),
+  const moved = Object.entries(delta).some(([, by]) => by !== 0);
+  // The three counts set whole, from the stored ones read as numbers: `$inc` fails on a count older code stored
+  // as a string ("12"), and a dotted `$set` would spread into a `counts` stored as a list.
+  const counts = Object.fromEntries(
+    (['love', 'respect', 'comments'] as const).map((field) => [
+      field,
+      incrementedNumber(`$counts.${field}`, delta[field] ?? 0),
+    ]),
   );
-  const post = Object.keys(inc).length
+  const post = moved
     ? await store.feed_posts.findOneAndUpdate(
         { _id: postId },
-        { $inc: inc, $currentDate: { updatedAt: true } },
+        [{ $set: { counts: { $mergeObjects: [counts] }, updatedAt: new Date() } }],
         { returnDocument: 'after', projection: { counts: 1 } },
       )
     : await store.feed_posts.findOne({ _id: postId }, { projection: { counts: 1 } });
-  return post?.counts ?? null;
+  return post ? readPostCounts(post.counts) : null;
 }
 
 /** Deletes a post for its author or an admin; says why not otherwise. */
@@ -116,7 +125,7 @@ export async function deletePost(
   postId: ObjectId,
   caller: Caller,
 ): Promise<'deleted' | 'not-found' | 'not-yours'> {
-  const owned = caller.isAdmin ? {} : { userId: caller.userId };
+  const owned = caller.isAdmin ? {} : { userId: anyIdOf(caller.userId) };
   if (await store.feed_posts.findOneAndDelete({ _id: postId, ...owned }, { projection: { _id: 1 } })) return 'deleted';
   return (await postExists(store, postId)) ? 'not-yours' : 'not-found';
 }
