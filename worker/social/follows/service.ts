@@ -2,6 +2,8 @@ import type { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { incrementedNumber } from '../../platform/db/stored-expressions';
+import { readCount } from '../../platform/db/stored-values';
 
 // Every query on follows and homies. A rider's followerCount and followingCount move only with the write that
 // stored or removed the follow they count, so concurrent follows and unfollows leave them equal to the rows.
@@ -20,13 +22,16 @@ export async function isFollowing(store: Store, followerId: ObjectId, followedId
 /** A rider's stored counters (absent on accounts that never followed or were followed: 0). */
 export async function followCounts(store: Store, userId: ObjectId): Promise<FollowCounts> {
   const user = await store.users.findOne({ _id: userId }, { projection: { followerCount: 1, followingCount: 1 } });
-  return { followerCount: user?.followerCount ?? 0, followingCount: user?.followingCount ?? 0 };
+  return { followerCount: readCount(user?.followerCount) ?? 0, followingCount: readCount(user?.followingCount) ?? 0 };
 }
 
+/** Pipelines rather than `$inc`, which fails on a counter stored as a string ("12"). */
 async function moveCounters(store: Store, followerId: ObjectId, followedId: ObjectId, by: 1 | -1): Promise<void> {
   await Promise.all([
-    store.users.updateOne({ _id: followerId }, { $inc: { followingCount: by } }),
-    store.users.updateOne({ _id: followedId }, { $inc: { followerCount: by } }),
+    store.users.updateOne({ _id: followerId }, [
+      { $set: { followingCount: incrementedNumber('$followingCount', by) } },
+    ]),
+    store.users.updateOne({ _id: followedId }, [{ $set: { followerCount: incrementedNumber('$followerCount', by) } }]),
   ]);
 }
 

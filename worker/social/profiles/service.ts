@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { nameWords } from '../../accounts/users/name-words';
 import { escapeRegex } from '../../platform/db/contains-pattern';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
 import { blockedEitherWay } from '../blocks/service';
 import { areHomies, followCounts, homieCount, isFollowing } from '../follows/service';
@@ -10,7 +11,8 @@ export async function profileOf(store: Store, riderId: ObjectId, callerId: Objec
   const [counts, homies, postCount, relationship] = await Promise.all([
     followCounts(store, riderId),
     homieCount(store, riderId),
-    store.feed_posts.countDocuments({ userId: riderId }),
+    // Posts older code stored with the author's id as a hex string count too.
+    store.feed_posts.countDocuments({ userId: anyIdOf(riderId) }),
     callerId ? relationshipOf(store, callerId, riderId) : undefined,
   ]);
   return { ...counts, homieCount: homies, postCount, ...(relationship ? { relationship } : {}) };
