@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { type Document, ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import { anyIdOf, noIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
@@ -92,6 +92,21 @@ export function listPosts(
 }
 
 /**
+ * The update pipeline moving a post's counts by `delta`: the three counts set whole, from the stored ones read as
+ * numbers, since `$inc` fails on a count older code stored as a string ("12") and a dotted `$set` would spread
+ * into a `counts` stored as a list.
+ */
+export function countsMovedBy(delta: CountDelta): Document[] {
+  const counts = Object.fromEntries(
+    (['love', 'respect', 'comments'] as const).map((field) => [
+      field,
+      incrementedNumber(`$counts.${field}`, delta[field] ?? 0),
+    ]),
+  );
+  return [{ $set: { counts: { $mergeObjects: [counts] }, updatedAt: new Date() } }];
+}
+
+/**
  * Applies a reaction's or comment's change to the post's counts in one `$inc`, never a
  * read-modify-write. Returns the counts after it, or null when the post is gone.
  */
@@ -101,20 +116,11 @@ export async function adjustCounts(
   delta: CountDelta,
 ): Promise<FeedPostDoc['counts'] | null> {
   const moved = Object.entries(delta).some(([, by]) => by !== 0);
-  // The three counts set whole, from the stored ones read as numbers: `$inc` fails on a count older code stored
-  // as a string ("12"), and a dotted `$set` would spread into a `counts` stored as a list.
-  const counts = Object.fromEntries(
-    (['love', 'respect', 'comments'] as const).map((field) => [
-      field,
-      incrementedNumber(`$counts.${field}`, delta[field] ?? 0),
-    ]),
-  );
   const post = moved
-    ? await store.feed_posts.findOneAndUpdate(
-        { _id: postId },
-        [{ $set: { counts: { $mergeObjects: [counts] }, updatedAt: new Date() } }],
-        { returnDocument: 'after', projection: { counts: 1 } },
-      )
+    ? await store.feed_posts.findOneAndUpdate({ _id: postId }, countsMovedBy(delta), {
+        returnDocument: 'after',
+        projection: { counts: 1 },
+      })
     : await store.feed_posts.findOne({ _id: postId }, { projection: { counts: 1 } });
   return post ? readPostCounts(post.counts) : null;
 }
