@@ -138,15 +138,25 @@ describe('comments as older code stored them', () => {
 });
 
 describe('saved posts as older code stored them', () => {
-  it("lists a rider's saves stored with hex-string ids, over posts in older shapes", async () => {
+  it("lists a rider's saves stored with hex-string ids, over posts in older shapes, leaving out one naming no post", async () => {
     const rider = await register(api);
     const post = await storePost({ userId: new ObjectId(), text: 'saved long ago', counts: 'none' });
     await api.db((db) =>
       db.collection('saved_posts').insertOne({ _id: new ObjectId(), userId: rider._id, postId: post }),
     );
-    const res = await call(api, 'GET', '/api/users/me/saved-posts', { as: rider });
-    expect(res.status).toBe(200);
-    expect((await res.json<any>()).items).toEqual([
+    const broken = new ObjectId();
+    await api.db((db) =>
+      db.collection('saved_posts').insertOne({ _id: broken, userId: new ObjectId(rider._id), postId: 'gone' }),
+    );
+    let res: Response | undefined;
+    const lines = await captureLogLines(async () => {
+      res = await call(api, 'GET', '/api/users/me/saved-posts', { as: rider });
+    });
+    expect(eventLines(lines, 'store.document.unreadable')).toEqual([
+      expect.objectContaining({ collection: 'saved_posts', id: broken.toHexString() }),
+    ]);
+    expect(res!.status).toBe(200);
+    expect((await res!.json<any>()).items).toEqual([
       expect.objectContaining({ _id: post, saved: true, counts: { love: 0, respect: 0, comments: 0 } }),
     ]);
   });

@@ -44,6 +44,26 @@ describe('blocks older code stored', () => {
   });
 });
 
+describe('a block against what older code stored with hex-string ids', () => {
+  it('hides a post whose author id is a hex string, and refuses a message in a conversation whose ids are', async () => {
+    const [reader, author] = [await register(api), await register(api)];
+    await storeBlock({ userId: new ObjectId(author._id), blockedUserId: new ObjectId(reader._id) });
+    const postId = new ObjectId();
+    await api.db((db) => db.collection('feed_posts').insertOne({ _id: postId, userId: author._id, text: 'hex' }));
+    expect((await call(api, 'GET', `/api/feed/${postId}`, { as: reader })).status).toBe(404);
+
+    const conversationId = new ObjectId();
+    await api.db((db) =>
+      db.collection('conversations').insertOne({ _id: conversationId, participantIds: [reader._id, author._id] }),
+    );
+    const sent = await call(api, 'POST', `/api/conversations/${conversationId}/messages`, {
+      as: reader,
+      json: { text: 'hi' },
+    });
+    expect(sent.status).toBe(403);
+  });
+});
+
 describe('reports older code stored', () => {
   it('show on the desk with hex-string ids and string dates, leaving out one naming no target, and page on', async () => {
     const admin = await registerAdmin(api);

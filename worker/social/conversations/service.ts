@@ -4,8 +4,8 @@ import { anyIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
 import { storedList } from '../../platform/db/stored-expressions';
-import { idForms, readEach, readId, readOne } from '../../platform/db/stored-values';
-import { blockBetweenLookups } from '../blocks/service';
+import { idForms, readArray, readEach, readId, readOne } from '../../platform/db/stored-values';
+import { blockBetweenLookups, blockedBetween } from '../blocks/service';
 import type { ConversationDoc, ReadMarker } from '../documents';
 import type { UnreadScope } from '../messages/service';
 import { type Conversation, readConversation } from '../stored-messaging';
@@ -76,7 +76,11 @@ export async function findConversationWithBlock(
     .toArray();
   const conversation = readOne('conversations', row, readConversation);
   if (!row || !conversation) return null;
-  return { conversation, blocked: row.blockedByRider.length + row.blockedRider.length > 0 };
+  if (row.blockedByRider.length + row.blockedRider.length > 0) return { conversation, blocked: true };
+  // The lookups join ObjectIds only: participant ids older code stored as hex strings are checked on their own.
+  const storedAsText = readArray(row.participantIds).some((id) => typeof id === 'string');
+  const others = conversation.participantIds.filter((id) => !id.equals(userId));
+  return { conversation, blocked: storedAsText && (await blockedBetween(store, userId, others)) };
 }
 
 /**

@@ -4,8 +4,9 @@ import { anyIdOf, noIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
 import { incrementedNumber } from '../../platform/db/stored-expressions';
+import { readId } from '../../platform/db/stored-values';
 import type { Caller } from '../../platform/tokens/service';
-import { blockBetweenLookups } from '../blocks/service';
+import { blockBetweenLookups, blockedBetween } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
 import { readPostCounts } from '../stored-feed';
 
@@ -50,6 +51,10 @@ export async function reachablePost(store: Store, postId: ObjectId, riderId: Obj
     .toArray();
   if (!row || row.blockedByRider.length || row.blockedRider.length) return null;
   const { blockedByRider: _by, blockedRider: _of, ...post } = row;
+  // The lookups join ObjectIds only: an author id older code stored as a hex string is checked on its own.
+  const storedAuthor = readId(post.userId);
+  if (typeof post.userId === 'string' && storedAuthor && (await blockedBetween(store, riderId, [storedAuthor])))
+    return null;
   return post as FeedPostDoc;
 }
 

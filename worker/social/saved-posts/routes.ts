@@ -69,9 +69,9 @@ export const savedPostRoutes = createRouter<AppEnv>()
 export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
   const userId = new ObjectId(c.var.user._id);
   const query = c.req.valid('query');
-  // The cursor moves on the saves as fetched; a save naming no post id leaves nothing to show.
-  const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => readId(save.postId));
-  const postIds = page.items.flatMap((postId) => postId ?? []);
+  // The cursor moves on the saves as fetched, also past one naming no usable post (left out as unreadable).
+  const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save);
+  const postIds = readEach('saved_posts', page.items, (save) => readId(save.postId));
   const [found, hidden] = await Promise.all([findPosts(c.var.db, postIds), blockedEitherWay(c.var.db, userId)]);
   const posts = new Map(readEach('feed_posts', found, readFeedPost).map((post) => [post._id.toHexString(), post]));
   // Posts deleted since are gone, and those of riders on either side of a block with the caller are hidden, as in the feed.
