@@ -104,6 +104,45 @@ describe('feed posts as older code stored them', () => {
   });
 });
 
+describe('reactions and saves older code stored with hex-string ids', () => {
+  it("are the rider's one reaction and save: replaced, taken back, and gone with their post", async () => {
+    const [rider, author] = [await register(api), await register(api)];
+    const post = await newPost(api, author);
+    const postId = new ObjectId(post._id);
+    await api.db(async (db) => {
+      await db
+        .collection('reactions')
+        .insertOne({ _id: new ObjectId(), postId: post._id, userId: rider._id, type: 'love' });
+      await db.collection('saved_posts').insertOne({ _id: new ObjectId(), postId: post._id, userId: rider._id });
+      await db
+        .collection('feed_comments')
+        .insertOne({ _id: new ObjectId(), postId: post._id, userId: rider._id, text: 'hi' });
+      await db
+        .collection('feed_posts')
+        .updateOne({ _id: postId }, { $set: { counts: { love: 1, respect: 0, comments: 1 } } });
+    });
+    const seen = await (await call(api, 'GET', `/api/feed/${post._id}`, { as: rider })).json<any>();
+    expect(seen).toMatchObject({ myReaction: 'love', saved: true });
+
+    const replaced = await call(api, 'PUT', `/api/feed/${post._id}/reactions`, {
+      as: rider,
+      json: { type: 'respect' },
+    });
+    expect((await replaced.json<any>()).counts).toEqual({ love: 0, respect: 1, comments: 1 });
+    const count = (name: string) =>
+      api.db((db) => db.collection(name).countDocuments({ postId: { $in: [postId, post._id] } }));
+    expect(await count('reactions')).toBe(1);
+    expect((await call(api, 'DELETE', `/api/feed/${post._id}/save`, { as: rider })).status).toBe(200);
+    expect(await count('saved_posts')).toBe(0);
+
+    await api.db((db) =>
+      db.collection('saved_posts').insertOne({ _id: new ObjectId(), postId: post._id, userId: rider._id }),
+    );
+    expect((await call(api, 'DELETE', `/api/feed/${post._id}`, { as: author })).status).toBe(200);
+    expect([await count('reactions'), await count('saved_posts'), await count('feed_comments')]).toEqual([0, 0, 0]);
+  });
+});
+
 describe('comments as older code stored them', () => {
   it('lists readable comments, leaves out one without text, and pages on past it', async () => {
     const rider = await register(api, { name: 'Commenter' });

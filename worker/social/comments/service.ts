@@ -27,7 +27,7 @@ export async function insertComment(
     });
     return comment;
   }
-  await store.feed_comments.deleteMany({ postId });
+  await store.feed_comments.deleteMany({ postId: anyIdOf(postId) });
   return 'not-found';
 }
 
@@ -76,5 +76,5 @@ export async function postOfComment(store: Store, commentId: ObjectId): Promise<
 }
 
 export async function removePostComments(store: Store, postId: ObjectId): Promise<void> {
-  await store.feed_comments.deleteMany({ postId });
+  await store.feed_comments.deleteMany({ postId: anyIdOf(postId) });
 }

@@ -31,8 +31,9 @@ export function countDelta(before: ReactionType | null, after: ReactionType | nu
 export async function putReaction(store: Store, postId: ObjectId, userId: ObjectId, type: ReactionType) {
   const now = new Date();
   const write = () =>
+    // A reaction older code stored with hex-string ids is the rider's one reaction too: replaced, never doubled.
     store.reactions.findOneAndUpdate(
-      { postId, userId },
+      { postId: anyIdOf(postId), userId: anyIdOf(userId) },
       { $set: { type, updatedAt: now }, $setOnInsert: { postId, userId, createdAt: now } },
       { upsert: true, returnDocument: 'before' },
     );
@@ -40,13 +41,13 @@ export async function putReaction(store: Store, postId: ObjectId, userId: Object
   const before = await onDuplicateKey(write, write);
   const counts = await adjustCounts(store, postId, countDelta(reactionTypeOf(before), type));
   if (counts) return counts;
-  await store.reactions.deleteMany({ postId });
+  await store.reactions.deleteMany({ postId: anyIdOf(postId) });
   return 'not-found' as const;
 }
 
 /** Removes the rider's reaction, if any, and takes it off the post's counts. */
 export async function deleteReaction(store: Store, postId: ObjectId, userId: ObjectId) {
-  const before = await store.reactions.findOneAndDelete({ postId, userId });
+  const before = await store.reactions.findOneAndDelete({ postId: anyIdOf(postId), userId: anyIdOf(userId) });
   return (await adjustCounts(store, postId, countDelta(reactionTypeOf(before), null))) ?? ('not-found' as const);
 }
 
@@ -66,5 +67,5 @@ export async function reactionsBy(store: Store, userId: ObjectId, postIds: Objec
 }
 
 export async function removePostReactions(store: Store, postId: ObjectId): Promise<void> {
-  await store.reactions.deleteMany({ postId });
+  await store.reactions.deleteMany({ postId: anyIdOf(postId) });
 }

@@ -14,8 +14,9 @@ export async function savePost(store: Store, postId: ObjectId, userId: ObjectId)
   // Two saves at once: the unique index lets one insert, and the other finds it saved.
   await onDuplicateKey(
     () =>
+      // A save older code stored with hex-string ids is the rider's one save too.
       store.saved_posts.updateOne(
-        { userId, postId },
+        { userId: anyIdOf(userId), postId: anyIdOf(postId) },
         { $setOnInsert: { userId, postId, createdAt: now, updatedAt: now } },
         { upsert: true },
       ),
@@ -23,13 +24,13 @@ export async function savePost(store: Store, postId: ObjectId, userId: ObjectId)
   );
   // Checked after the write: a post deleted meanwhile has already had its saves removed.
   if (await postExists(store, postId)) return 'saved';
-  await store.saved_posts.deleteMany({ postId });
+  await store.saved_posts.deleteMany({ postId: anyIdOf(postId) });
   return 'not-found';
 }
 
 /** Unsaves the post (idempotent); 'not-found' when there is no such post. */
 export async function unsavePost(store: Store, postId: ObjectId, userId: ObjectId): Promise<'unsaved' | 'not-found'> {
-  await store.saved_posts.deleteOne({ userId, postId });
+  await store.saved_posts.deleteMany({ userId: anyIdOf(userId), postId: anyIdOf(postId) });
   return (await postExists(store, postId)) ? 'unsaved' : 'not-found';
 }
 
@@ -52,5 +53,5 @@ export function listSaves(store: Store, userId: ObjectId, page: { limit: number;
 }
 
 export async function removePostSaves(store: Store, postId: ObjectId): Promise<void> {
-  await store.saved_posts.deleteMany({ postId });
+  await store.saved_posts.deleteMany({ postId: anyIdOf(postId) });
 }
