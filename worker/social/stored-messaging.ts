@@ -51,7 +51,8 @@ export function readConversation(doc: unknown): Conversation | undefined {
   const createdAt = createdAtOf(stored);
   return {
     _id,
-    participantIds: readIds(stored.participantIds),
+    // Each rider once, also when older code stored one in both forms.
+    participantIds: [...new Map(readIds(stored.participantIds).map((id) => [id.toHexString(), id])).values()],
     lastActivityAt: readDate(stored.lastActivityAt) ?? updatedAtOf(stored),
     lastMessageId: readId(stored.lastMessageId) ?? null,
     readMarkers: readMarkers(stored.readMarkers, createdAt),
