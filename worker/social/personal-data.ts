@@ -3,7 +3,7 @@ import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup, FollowUp } from '../platform/db/personal-data';
 import { incrementedNumber } from '../platform/db/stored-expressions';
 import { readId } from '../platform/db/stored-values';
-import { countsMovedBy } from './feed/service';
+import { countsMovedBy } from './feed/counts';
 
 const REACTION_TYPES = new Set(['love', 'respect']);
 

@@ -1,19 +1,18 @@
-import { type Document, ObjectId } from 'mongodb';
+import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import { anyIdOf, noIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
-import { incrementedNumber } from '../../platform/db/stored-expressions';
 import { readId } from '../../platform/db/stored-values';
 import type { Caller } from '../../platform/tokens/service';
 import { blockBetweenLookups, blockedBetween } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
 import { readPostCounts } from '../stored-feed';
+import { type CountDelta, countsMovedBy } from './counts';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 
 export type NewPostFields = { _id?: ObjectId; text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
-export type CountDelta = Partial<Record<keyof FeedPostDoc['counts'], number>>;
 
 export async function insertPost(store: Store, userId: ObjectId, fields: NewPostFields): Promise<FeedPostDoc> {
   const now = new Date();
@@ -94,21 +93,6 @@ export function listPosts(
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
-}
-
-/**
- * The update pipeline moving a post's counts by `delta`: the three counts set whole, from the stored ones read as
- * numbers, since `$inc` fails on a count older code stored as a string ("12") and a dotted `$set` would spread
- * into a `counts` stored as a list.
- */
-export function countsMovedBy(delta: CountDelta): Document[] {
-  const counts = Object.fromEntries(
-    (['love', 'respect', 'comments'] as const).map((field) => [
-      field,
-      incrementedNumber(`$counts.${field}`, delta[field] ?? 0),
-    ]),
-  );
-  return [{ $set: { counts: { $mergeObjects: [counts] }, updatedAt: new Date() } }];
 }
 
 /**

@@ -4,7 +4,8 @@ import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
 import { readId, readOneOf } from '../../platform/db/stored-values';
 import type { ReactionDoc } from '../documents';
-import { adjustCounts, type CountDelta } from '../feed/service';
+import type { CountDelta } from '../feed/counts';
+import { adjustCounts } from '../feed/service';
 
 // Every query on reactions. A post's counts move by the delta each write's before-image implies.
 
