@@ -1,5 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { openRequestConnection } from '../../../worker/platform/db/connection';
+import { unreadConversationCounts } from '../../../worker/social/conversations/service';
 import { register, type TestAccount } from '../../support/accounts';
 import { call, everyPage } from '../../support/content';
 import { captureLogLines, eventLines } from '../../support/log-lines';
@@ -159,5 +161,27 @@ describe('lists over conversations and messages older code stored', () => {
     expect(eventLines(lines, 'store.document.unreadable')).toEqual([
       expect.objectContaining({ collection: 'conversations', id: unreadable }),
     ]);
+  });
+});
+
+describe("a message push's badge over conversations older code stored", () => {
+  it('counts a conversation whose participant and marker ids are hex strings', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    await storeConversation({
+      participantIds: [ana._id, ben._id],
+      lastActivityAt: new Date(),
+      lastMessageId: new ObjectId(),
+      readMarkers: [
+        { userId: ana._id, messageId: null, readAt: new Date() },
+        { userId: ben._id, messageId: null, readAt: new Date() },
+      ],
+    });
+    const connection = openRequestConnection(api.env);
+    try {
+      const counts = await unreadConversationCounts(connection.store, [new ObjectId(ana._id), new ObjectId(ben._id)]);
+      expect(Object.fromEntries(counts)).toEqual({ [ana._id]: 1, [ben._id]: 1 });
+    } finally {
+      await connection.release();
+    }
   });
 });

@@ -239,12 +239,13 @@ export async function moveReadMarker(
  */
 export async function unreadConversationCounts(store: Store, userIds: ObjectId[]): Promise<Map<string, number>> {
   if (!userIds.length) return new Map();
+  // Riders match in both id forms older code stored them in; their counts are summed under the ObjectId.
   const rows = await store.conversations
-    .aggregate<{ _id: ObjectId; count: number }>([
-      { $match: { participantIds: { $in: userIds }, lastMessageId: { $ne: null } } },
+    .aggregate<{ _id: unknown; count: number }>([
+      { $match: { participantIds: anyIdOf(...userIds), lastMessageId: { $ne: null } } },
       { $project: { lastMessageId: 1, readMarkers: 1 } },
       { $unwind: '$readMarkers' },
-      { $match: { 'readMarkers.userId': { $in: userIds } } },
+      { $match: { 'readMarkers.userId': anyIdOf(...userIds) } },
       {
         $match: {
           $expr: {
@@ -258,5 +259,10 @@ export async function unreadConversationCounts(store: Store, userIds: ObjectId[]
       { $group: { _id: '$readMarkers.userId', count: { $sum: 1 } } },
     ])
     .toArray();
-  return new Map(rows.map((row) => [row._id.toHexString(), row.count]));
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const id = readId(row._id)?.toHexString();
+    if (id) counts.set(id, (counts.get(id) ?? 0) + row.count);
+  }
+  return counts;
 }
