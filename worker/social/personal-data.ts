@@ -1,4 +1,4 @@
-import type { Document, ObjectId } from 'mongodb';
+import type { Document } from 'mongodb';
 import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup, FollowUp } from '../platform/db/personal-data';
 import { incrementedNumber } from '../platform/db/stored-expressions';
@@ -72,15 +72,15 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
   // Follows go both ways, each taking one off the other rider's counter (worker/social/follows/service.ts).
   {
     collection: 'follows',
-    removeEach: (userId) => ({ followerId: userId }),
-    followUps: (row) => [countDownUser(row.followedId, 'followerCount')],
+    removeEach: (userId) => ({ followerId: anyIdOf(userId) }),
+    followUps: (row) => countDownUser(row.followedId, 'followerCount'),
   },
   {
     collection: 'follows',
-    removeEach: (userId) => ({ followedId: userId }),
-    followUps: (row) => [countDownUser(row.followerId, 'followingCount')],
+    removeEach: (userId) => ({ followedId: anyIdOf(userId) }),
+    followUps: (row) => countDownUser(row.followerId, 'followingCount'),
   },
-  { collection: 'homies', remove: (userId) => ({ riderIds: userId }) },
+  { collection: 'homies', remove: (userId) => ({ riderIds: anyIdOf(userId) }) },
   // A rider's photos and videos go with their files in the MEDIA bucket; uploads in progress are aborted there.
   {
     collection: 'media',
@@ -110,9 +110,9 @@ function countDown(storedPostId: unknown, counter: 'love' | 'respect' | 'comment
   ];
 }
 
-function countDownUser(userId: ObjectId, counter: 'followerCount' | 'followingCount'): FollowUp {
-  return {
-    collection: 'users',
-    updateOne: { filter: { _id: userId }, update: [{ $set: { [counter]: incrementedNumber(`$${counter}`, -1) } }] },
-  };
+function countDownUser(storedUserId: unknown, counter: 'followerCount' | 'followingCount'): FollowUp[] {
+  const userId = readId(storedUserId);
+  if (!userId) return [];
+  const update = [{ $set: { [counter]: incrementedNumber(`$${counter}`, -1) } }];
+  return [{ collection: 'users', updateOne: { filter: { _id: userId }, update } }];
 }

@@ -7,7 +7,7 @@ import { createApi } from '../../support/worker-api';
 const api = createApi('legacy-social-deletion');
 
 describe('deleting an account over social documents older code stored', () => {
-  it('takes the rider’s reaction and comment off counts stored as strings, and their hex-string traces with them', async () => {
+  it('takes the rider’s reaction, comment and follow off counters stored as strings, and their hex-string traces with them', async () => {
     const [doomed, author] = [await register(api), await register(api)];
     const postId = new ObjectId();
     const doomedHex = doomed._id;
@@ -29,6 +29,8 @@ describe('deleting an account over social documents older code stored', () => {
       await db
         .collection('user_blocks')
         .insertOne({ _id: new ObjectId(), userId: doomedHex, blockedUserId: author._id });
+      await db.collection('follows').insertOne({ _id: new ObjectId(), followerId: doomedHex, followedId: author._id });
+      await db.collection('users').updateOne({ _id: new ObjectId(author._id) }, { $set: { followerCount: '1' } });
     });
     const res = await api.fetch(`/api/users/${doomed._id}`, {
       method: 'DELETE',
@@ -45,5 +47,9 @@ describe('deleting an account over social documents older code stored', () => {
       ),
     );
     expect(left).toEqual([0, 0, 0, 0, 0]);
+    const follows = await api.db((db) => db.collection('follows').countDocuments({ followerId: doomedHex }));
+    expect(follows).toBe(0);
+    const authorAccount = await api.db((db) => db.collection('users').findOne({ _id: new ObjectId(author._id) }));
+    expect(authorAccount!.followerCount).toBe(0);
   });
 });
