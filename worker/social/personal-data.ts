@@ -1,7 +1,7 @@
 import type { Document } from 'mongodb';
+import { incrementCounters } from '../platform/db/counter-update';
 import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup, FollowUp } from '../platform/db/personal-data';
-import { incrementedNumber } from '../platform/db/stored-expressions';
 import { readId } from '../platform/db/stored-values';
 import { countsMovedBy } from './feed/counts';
 
@@ -113,6 +113,7 @@ function countDown(storedPostId: unknown, counter: 'love' | 'respect' | 'comment
 function countDownUser(storedUserId: unknown, counter: 'followerCount' | 'followingCount'): FollowUp[] {
   const userId = readId(storedUserId);
   if (!userId) return [];
-  const update = [{ $set: { [counter]: incrementedNumber(`$${counter}`, -1) } }];
-  return [{ collection: 'users', updateOne: { filter: { _id: userId }, update } }];
+  return [
+    { collection: 'users', updateOne: { filter: { _id: userId }, update: incrementCounters({ [counter]: -1 }) } },
+  ];
 }

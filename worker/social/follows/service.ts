@@ -1,10 +1,10 @@
 import type { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { incrementCounters } from '../../platform/db/counter-update';
 import { onDuplicateKey } from '../../platform/db/errors';
 import { anyIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
-import { incrementedNumber } from '../../platform/db/stored-expressions';
 import { idForms, readCount, readId, readIds } from '../../platform/db/stored-values';
 
 // Every query on follows and homies. A rider's followerCount and followingCount move only with the write that
@@ -36,10 +36,8 @@ export async function followCounts(store: Store, userId: ObjectId): Promise<Foll
 /** Pipelines rather than `$inc`, which fails on a counter stored as a string ("12"). */
 async function moveCounters(store: Store, followerId: ObjectId, followedId: ObjectId, by: 1 | -1): Promise<void> {
   await Promise.all([
-    store.users.updateOne({ _id: followerId }, [
-      { $set: { followingCount: incrementedNumber('$followingCount', by) } },
-    ]),
-    store.users.updateOne({ _id: followedId }, [{ $set: { followerCount: incrementedNumber('$followerCount', by) } }]),
+    store.users.updateOne({ _id: followerId }, incrementCounters({ followingCount: by })),
+    store.users.updateOne({ _id: followedId }, incrementCounters({ followerCount: by })),
   ]);
 }
 
