@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Miniflare } from 'miniflare';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { startDevDb } from '../devdb/src/server.js';
 import { phoneJpeg, video } from '../test/support/media-fixtures.js';
 import { LIMITS } from '../worker/platform/limits.js';
@@ -37,11 +37,13 @@ const parts = Array.from({ length: Math.ceil(file.length / PART) }, (_, i) => fi
 const devdb = await startDevDb({ port: 0, quiet: true });
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
 const stack = await startLocalStack({ mongodbUri: `${devdb.uri}/bench_media`, port: PORT, stateDir });
-const mf = new Miniflare({
-  modules: true,
-  script: 'export default { fetch() { return new Response(null, { status: 204 }); } };',
-  r2Buckets: ['MEDIA'],
-});
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    modules: true,
+    script: 'export default { fetch() { return new Response(null, { status: 204 }); } };',
+    r2Buckets: ['MEDIA'],
+  }),
+);
 try {
   const registered = await fetch(`${stack.url}/api/users`, {
     method: 'POST',

@@ -3,7 +3,7 @@
 // single request with no I/O, so wall time in the isolate is CPU time.
 // Run: npx tsx bench/sign-in-cpu.ts
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 
 const WORKER = `
 import bcrypt from 'bcryptjs';
@@ -25,12 +25,14 @@ const bundle = await build({
   mainFields: ['module', 'main'],
   external: ['crypto', 'node:*'],
 });
-const mf = new Miniflare({
-  modules: true,
-  script: bundle.outputFiles[0]!.text,
-  compatibilityDate: '2026-04-20',
-  compatibilityFlags: ['nodejs_compat'],
-});
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    modules: true,
+    script: bundle.outputFiles[0]!.text,
+    compatibilityDate: '2026-08-15',
+    compatibilityFlags: ['nodejs_compat'],
+  }),
+);
 
 async function call(op: 'hash' | 'compare', hash?: string) {
   const res = await mf.dispatchFetch('http://bench/', { method: 'POST', body: JSON.stringify({ op, hash }) });

@@ -5,6 +5,17 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { unsupportedNode } from './supported-node.mjs';
+
+const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const nodeProblem = unsupportedNode(process.version, engines.node);
+if (nodeProblem) {
+  console.error(`setup: ${nodeProblem}`);
+  process.exit(1);
+}
+// Which Node the scripts run under: the one npm ci put in node_modules, or the machine's own.
+console.log(`setup: Node ${process.version} (${relative(process.cwd(), process.execPath) || process.execPath})`);
 
 const path = new URL('../.dev.vars', import.meta.url);
 const webhookSecret = () => [

@@ -2,11 +2,16 @@
 // wrangler: the test stacks start many of these from one build, each in the test's own process.
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { Log, LogLevel, type Miniflare, type WorkerOptions } from 'miniflare';
+import {
+  convertV4MiniflareOptions,
+  Log,
+  LogLevel,
+  type MiniflareOptions,
+  type V4MiniflareOptions,
+  type V4WorkerOptions,
+} from 'miniflare';
 import { localMetricsOptions } from './local-metrics';
 import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
-
-type MiniflareOptions = ConstructorParameters<typeof Miniflare>[0];
 
 /** A Worker bundled as a deploy does, and the bindings wrangler.toml (and .dev.vars) give it. */
 export interface WorkerBuild {
@@ -36,7 +41,7 @@ const MINIFLARE_LEVELS: Record<DirectLogLevel, LogLevel> = {
   debug: LogLevel.DEBUG,
 };
 
-function modulesOf(outdir: string): NonNullable<Extract<WorkerOptions, { modules: unknown[] }>['modules']> {
+function modulesOf(outdir: string): NonNullable<Extract<V4WorkerOptions, { modules: unknown[] }>['modules']> {
   const extra = readdirSync(outdir).filter((name) => name !== 'index.js' && MODULE_TYPES[extname(name)]);
   return [
     { type: 'ESModule', path: join(outdir, 'index.js') },
@@ -48,10 +53,11 @@ function modulesOf(outdir: string): NonNullable<Extract<WorkerOptions, { modules
 export function directOptions(
   build: WorkerBuild,
   args: DirectArguments,
-  extra: Partial<MiniflareOptions> = {},
+  extra: Partial<V4MiniflareOptions> = {},
 ): MiniflareOptions {
-  const workerOptions = build.workerOptions as WorkerOptions & { bindings?: Record<string, unknown> };
-  return {
+  const workerOptions = build.workerOptions as V4WorkerOptions & { bindings?: Record<string, unknown> };
+  // wrangler hands over Miniflare 4's option shape; Miniflare 5 converts it to its own.
+  return convertV4MiniflareOptions({
     ...workerOptions,
     name: 'rider-service',
     modules: modulesOf(build.outdir),
@@ -65,12 +71,12 @@ export function directOptions(
     host: args.host,
     port: args.port,
     inspectorPort: args.inspectorPort,
-    defaultPersistRoot: args.persistTo,
+    resourcePersistencePath: args.persistTo,
     // Cron Triggers fire by hand at /cdn-cgi/handler/scheduled?cron=... (wrangler's /__scheduled is its own).
     unsafeTriggerHandlers: true,
     // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
     cf: false,
     log: new Log(MINIFLARE_LEVELS[args.logLevel]),
     ...extra,
-  } as MiniflareOptions;
+  } as V4MiniflareOptions);
 }

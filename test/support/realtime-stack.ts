@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { startDevDb } from '../../devdb/src/server';
@@ -172,9 +171,8 @@ async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: s
         vars: place.vars,
       },
       {
-        handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-          stdout.on('data', (chunk: Buffer) => log(chunk.toString()));
-          stderr.on('data', (chunk: Buffer) => log(chunk.toString()));
+        handleStructuredLogs({ message }) {
+          log(`${message}\n`);
         },
       },
     ),

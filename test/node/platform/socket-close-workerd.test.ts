@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
 import WebSocket from 'ws';
@@ -39,15 +39,17 @@ beforeAll(async () => {
     external: ['cloudflare:*'],
     write: false,
   });
-  mf = new Miniflare({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: wrangler.compatibility_date,
-    compatibilityFlags: wrangler.compatibility_flags,
-    durableObjects: { CLOSE_PROBE: { className: 'CloseProbe', useSQLite: true } },
-    host: '127.0.0.1',
-    port: 0,
-  });
+  mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: bundle.outputFiles[0]!.text,
+      compatibilityDate: wrangler.compatibility_date,
+      compatibilityFlags: wrangler.compatibility_flags,
+      durableObjects: { CLOSE_PROBE: { className: 'CloseProbe', useSQLite: true } },
+      host: '127.0.0.1',
+      port: 0,
+    }),
+  );
   origin = await mf.ready;
 }, 60_000);
 
