@@ -89,7 +89,8 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
       slug: 'heelflip',
       sport: 'skateboarding',
       category: 'flip',
-      description: 'An ollie with the front heel kicking off the toe-side edge of the nose: the board spins the other way from a kickflip.',
+      description:
+        'An ollie with the front heel kicking off the toe-side edge of the nose: the board spins the other way from a kickflip.',
       difficulty: 3,
       aliases: ['Heel flip'],
     },

@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDevDb } from '../src/server.js';
-import { type AnyDoc, tempDir as makeTempDir, sleep, startTestServer } from './helpers.js';
-import { LONG_TEST_MS } from './helpers.js';
+import { type AnyDoc, LONG_TEST_MS, tempDir as makeTempDir, sleep, startTestServer } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cliPath = path.join(repoRoot, 'devdb/src/cli.ts');

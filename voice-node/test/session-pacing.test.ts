@@ -3,8 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../src/messages.js';
 import { VoiceSession } from '../src/session.js';
 import { readSettings } from '../src/settings.js';
-import { espeakEngine } from '../src/synthesis/espeak.js';
 import type { SpeechEngine } from '../src/synthesis/engine.js';
+import { espeakEngine } from '../src/synthesis/espeak.js';
 
 const SENTENCE = 'Keep your shoulders over the board the whole way down the ramp, and breathe.';
 const PACING = { leadMs: 300, chunkFrames: 8 };

@@ -67,7 +67,7 @@ describe("the scale harness's process readings", () => {
     await vi.waitFor(() => expect(holding(tree.child)).toBeNull(), { timeout: 30_000 });
   });
 
-  it("names a process by its executable, whatever its main thread is called (Node 24 renames it MainThread)", async () => {
+  it('names a process by its executable, whatever its main thread is called (Node 24 renames it MainThread)', async () => {
     const renamed = spawn(
       process.execPath,
       ['-e', `require('node:fs').writeFileSync('/proc/self/comm', 'MainThread'); ${CHILD}`],

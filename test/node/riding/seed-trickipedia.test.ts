@@ -13,7 +13,9 @@ describe('the demo trickipedia (scripts/seed.ts)', () => {
     await applyIndexes(db);
     await seedDemoData(db);
     const readme = readFileSync('README.md', 'utf8');
-    const asked = [...readme.matchAll(/"(?:what is a|show me a|add) ([a-z0-9 -]+?)(?: to my list)?"/g)].map((m) => m[1]!);
+    const asked = [...readme.matchAll(/"(?:what is a|show me a|add) ([a-z0-9 -]+?)(?: to my list)?"/g)].map(
+      (m) => m[1]!,
+    );
     expect(asked).toEqual(expect.arrayContaining(['heelflip', 'kickflip']));
     const entries = await db.collection('trickipedia').find().toArray();
     const known = new Set(entries.flatMap((entry) => [entry.name, ...entry.aliases].map(squeezed)));

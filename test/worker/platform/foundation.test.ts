@@ -71,11 +71,15 @@ describe('health and API description', () => {
     expect(page).toContain('/api/openapi.json');
     expect(page).toContain('<script src="/api/docs/app.js">');
     // The page names every scheme the Authorize dialog shows; its script starts the renderer on the served document.
-    const { components } = await (await api.fetch('/api/openapi.json')).json<{ components: { securitySchemes: object } }>();
+    const { components } = await (await api.fetch('/api/openapi.json')).json<{
+      components: { securitySchemes: object };
+    }>();
     const schemes = Object.values(components.securitySchemes) as { scheme?: string; name?: string }[];
     expect(schemes.length).toBeGreaterThan(2);
     for (const scheme of schemes) {
-      expect(page).toContain(scheme.scheme === 'bearer' ? '<code>Authorization: Bearer</code>' : `<code>${scheme.name}</code>`);
+      expect(page).toContain(
+        scheme.scheme === 'bearer' ? '<code>Authorization: Bearer</code>' : `<code>${scheme.name}</code>`,
+      );
     }
     expect(page).not.toMatch(/\btwo\b/);
     const script = await (await api.fetch('/api/docs/app.js')).text();

@@ -5,9 +5,9 @@ import { LIMITS } from '../../../worker/platform/limits';
 import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register, type TestAccount } from '../../support/accounts';
+import { LONG_TEST_MS } from '../../support/time-limits';
 import { createApi } from '../../support/worker-api';
 import { openClientSocket, waitForFrame } from '../../support/worker-socket-client';
-import { LONG_TEST_MS } from '../../support/time-limits';
 
 // Whom a typing frame reaches (worker/social/socket-rooms.ts `peersOf`), and what the shard remembers of it:
 // the frame names its conversation, so a client sending many ids must not grow the shard's memory.
