@@ -1,0 +1,227 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { type Document, ObjectId } from 'mongodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyIndexes } from '../../../worker/data';
+import worker from '../../../worker/index';
+import { SCHEDULES } from '../../../worker/schedules';
+import { seedAccount } from '../../support/accounts';
+import { companionApi } from '../../support/companion';
+import {
+  type Caller,
+  inBatches,
+  type OperationsDocument,
+  type PlannedCall,
+  plannedGets,
+} from '../../support/legacy/route-calls';
+import {
+  type CallOutcome,
+  contractReport,
+  errorsByRequest,
+  makeCall,
+  serverErrorReport,
+} from '../../support/legacy/route-outcomes';
+import { LEGACY_DELETES, LEGACY_EDITS, type LegacyWrite } from '../../support/legacy/writes';
+import { applyVariant, type LegacySet, legacyDocuments, seedLegacyDocuments } from '../../support/legacy-documents';
+import { captureLogLines, eventLines } from '../../support/log-lines';
+import type { ApiDocument } from '../../support/response-contract';
+import { vapidPair } from '../../support/web-push-stand-in';
+import { apiDocument, type TestEnv, uniqueDbName } from '../../support/worker-api';
+
+// The Worker over a database as the replaced service left it: documents of every Live collection written
+// without a schema (test/support/legacy-documents.ts). Seeded once; the sweeps run with bounded concurrency.
+const sources = `${(env as TestEnv).STAND_INS_URL}/event-sources/${uniqueDbName('legacy')}`;
+const vapid = await vapidPair();
+const { api } = companionApi('legacy-documents', {
+  EVENT_SOURCE_ONE_URL: `${sources}/one`,
+  EVENT_SOURCE_TWO_URL: `${sources}/two`,
+  VAPID_PUBLIC_KEY: vapid.publicKey,
+  VAPID_PRIVATE_KEY: vapid.privateKey,
+  VAPID_SUBJECT: 'mailto:push@example.com',
+});
+
+const CONCURRENCY = 6;
+
+let set: LegacySet;
+let refused: string[];
+let doc: ApiDocument;
+const callers: Record<'owner' | 'other' | 'admin' | 'anonymous', Caller> = {
+  owner: { name: 'owner' },
+  other: { name: 'other rider' },
+  admin: { name: 'admin' },
+  anonymous: { name: 'anonymous' },
+};
+/** Tokens of the riders who own one companion profile each, by id. */
+const riderTokens = new Map<string, string>();
+let ownerId: ObjectId;
+
+async function runCron(cron: string) {
+  const ctx = createExecutionContext();
+  await worker.scheduled!(createScheduledController({ cron }), api.env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const ingestionCron = SCHEDULES.find((schedule) => schedule.job === 'event ingestion')!.cron;
+
+beforeAll(async () => {
+  await api.db(applyIndexes);
+  // The sources' events as ingestion stores them, then turned legacy one field each: the next run meets them.
+  await captureLogLines(() => runCron(ingestionCron));
+  const ingested = await api.db((db) => db.collection('events').find().toArray());
+  await api.db((db) =>
+    Promise.all(
+      ingested.map((event, n) => {
+        applyVariant('events', event, n + 3);
+        // A variant a unique index refuses (a second event without a slug) leaves that event as it was.
+        return db
+          .collection('events')
+          .replaceOne({ _id: event._id }, event)
+          .catch(() => undefined);
+      }),
+    ),
+  );
+  const [owner, other, admin, neighbour] = await Promise.all([
+    seedAccount(api),
+    seedAccount(api),
+    seedAccount(api, { role: 'admin' }),
+    seedAccount(api),
+  ]);
+  callers.owner.token = owner.token;
+  callers.other.token = other.token;
+  callers.admin.token = admin.token;
+  ownerId = new ObjectId(owner._id);
+  set = legacyDocuments({ owner: ownerId, neighbour: new ObjectId(neighbour._id) }, { seed: 'legacy-routes' });
+  refused = await api.db((db) => seedLegacyDocuments(db, set));
+  const solo = await Promise.all(set.soloRiders.map((_id) => seedAccount(api, { _id })));
+  for (const account of [owner, neighbour, ...solo]) riderTokens.set(account._id, account.token);
+  doc = await apiDocument(api.env);
+}, 120_000);
+
+/** Runs calls with bounded concurrency, collecting every page's outcome and the log's error lines. */
+async function sweep(calls: PlannedCall[]): Promise<{ outcomes: CallOutcome[]; errors: Map<string, string> }> {
+  let outcomes: CallOutcome[] = [];
+  const lines = await captureLogLines(async () => {
+    outcomes = (await inBatches(calls, CONCURRENCY, (call) => makeCall(api, call, doc))).flat();
+  });
+  return { outcomes, errors: errorsByRequest(lines) };
+}
+
+/** The calls of a table of writes over the documents each caller may write. */
+function writeCalls(writes: LegacyWrite[]): PlannedCall[][] {
+  return writes.map((write) => {
+    const entries = set.of(write.collection).filter((entry, index) => {
+      if (write.once) return entry.label === 'clean';
+      if (write.every && entry.label.includes(':') && index % write.every !== 0) return false;
+      return write.as === 'owner' ? entry.rider.equals(ownerId) : true;
+    });
+    return entries.flatMap((entry): PlannedCall[] => {
+      const path = write.path(entry.doc as Document);
+      const caller =
+        write.as === 'rider'
+          ? { name: 'its rider', token: riderTokens.get(String(entry.doc.userId)) }
+          : callers[write.as];
+      if (!path || !caller.token) return [];
+      const template = `${write.method} ${path.replace(/[0-9a-f]{24}/g, '{id}')} (${write.collection})`;
+      return [
+        { caller, method: write.method, template, path, json: write.json, about: `${write.collection} ${entry.label}` },
+      ];
+    });
+  });
+}
+
+/** Each table row's calls run together; rows run one after another, so writes on one document never race. */
+async function runWrites(writes: LegacyWrite[]) {
+  const all: { outcomes: CallOutcome[]; errors: Map<string, string> } = { outcomes: [], errors: new Map() };
+  for (const calls of writeCalls(writes)) {
+    const { outcomes, errors } = await sweep(calls);
+    all.outcomes.push(...outcomes);
+    for (const [id, error] of errors) all.errors.set(id, error);
+  }
+  return all;
+}
+
+function parsedLine(line: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+let getOutcomes: CallOutcome[] = [];
+
+describe('documents of every Live collection as years of schemaless writes left them', () => {
+  it('seeds every variant a unique index allows', () => {
+    // Two variants that both leave out a unique field (a slug, an email) cannot both be in an indexed database.
+    expect(refused.length, refused.join('\n')).toBeLessThan(set.documents.length / 20);
+  });
+
+  it('every GET route of the API description answers without a 5xx, as the owner, another rider, an admin and anonymously', async () => {
+    const calls = plannedGets(doc as unknown as OperationsDocument, set, Object.values(callers), ['owner']);
+    const { outcomes, errors } = await sweep(calls);
+    getOutcomes = outcomes;
+    const failing = outcomes.filter((outcome) => outcome.status >= 500);
+    expect(failing.length, serverErrorReport(outcomes, errors)).toBe(0);
+  }, 120_000);
+
+  it('every GET answer over them matches the API description', () => {
+    const broken = getOutcomes.filter((outcome) => outcome.violation && outcome.status < 500);
+    expect(broken.length, contractReport(getOutcomes)).toBe(0);
+  });
+
+  it("the owner's (and an admin's) writes on legacy documents answer without a 5xx", async () => {
+    const { outcomes, errors } = await runWrites(LEGACY_EDITS);
+    expect(outcomes.filter((o) => o.status >= 500).length, serverErrorReport(outcomes, errors)).toBe(0);
+  }, 120_000);
+
+  it('every cron job completes over them, and the clean items beside the unreadable ones are done', async () => {
+    const problems: string[] = [];
+    for (const schedule of SCHEDULES) {
+      let thrown: unknown;
+      const lines = await captureLogLines(() => runCron(schedule.cron).catch((err) => (thrown = err)));
+      const cronLine = lines.map(parsedLine).find((line) => line?.kind === 'cron');
+      const unreadable = eventLines(lines, 'store.document.unreadable').length;
+      if (thrown || cronLine?.outcome !== 'ok')
+        problems.push(
+          `${schedule.job} (${schedule.cron}): ${thrown ? String(thrown).slice(0, 300) : `outcome ${cronLine?.outcome}`} ` +
+            `${cronLine?.error ?? ''} (${unreadable} unreadable documents logged)`,
+        );
+    }
+    const cleanIds = (collection: string) =>
+      set
+        .of(collection)
+        .filter((e) => e.label.startsWith('clean'))
+        .map((e) => e.doc._id);
+    const stillPending = await api.db(async (db) => ({
+      reminders: await db
+        .collection('scheduledNotifications')
+        .countDocuments({ _id: { $in: cleanIds('scheduledNotifications') }, status: 'pending' }),
+      eventJobs: await db
+        .collection('eventNotificationJobs')
+        .countDocuments({ _id: { $in: cleanIds('eventNotificationJobs') }, status: 'pending' }),
+      receipts: await db
+        .collection('notificationDeliveryLog')
+        .countDocuments({ _id: { $in: cleanIds('notificationDeliveryLog') }, receiptStatus: 'pending' }),
+      failedSources: await db.collection('ingestion_runs').countDocuments({ status: 'failed' }),
+    }));
+    for (const [what, count] of Object.entries(stillPending))
+      if (count > 0)
+        problems.push(`${what}: ${count} clean items left undone (or sources failed) beside the legacy ones`);
+    expect(problems, problems.join('\n')).toEqual([]);
+  }, 120_000);
+
+  it('deleting legacy documents, and accounts whose data is legacy, answers without a 5xx', async () => {
+    const { outcomes, errors } = await runWrites(LEGACY_DELETES);
+    // Last: the owner deletes their own account, which runs every domain's cleanup over their legacy documents.
+    const { outcomes: own, errors: ownErrors } = await sweep([
+      {
+        caller: callers.owner,
+        method: 'DELETE',
+        template: 'DELETE /api/users/{id} (own account)',
+        path: `/api/users/${ownerId.toHexString()}`,
+      },
+    ]);
+    for (const [id, error] of ownErrors) errors.set(id, error);
+    const all = [...outcomes, ...own];
+    expect(all.filter((o) => o.status >= 500).length, serverErrorReport(all, errors)).toBe(0);
+  }, 120_000);
+});
