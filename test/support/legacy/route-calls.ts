@@ -41,10 +41,22 @@ const PATH_SOURCES: [RegExp, string][] = [
 const SLUG_TOO = /^\/api\/(?:blog\/\{id\}|trickipedia\/\{id\}|events\/\{slugOrId\})$/;
 
 /**
- * Routes that list what hangs off a document (a spot's reviews, a post's comments): the seeded documents of
- * those lists all hang off the clean ones, so the clean parents reach every variant and the others add nothing.
+ * The one route per collection that shows a single document: called over every seeded document. The routes that
+ * hang off one (a spot's reviews, an event's calendar entry) are called over the clean documents only: what they
+ * list hangs off the clean ones, and the lists show every document's fields through the same views.
  */
-const CLEAN_PARENTS_ONLY = /\/(?:reviews|trick-history|tricks|comments|messages|followers|following|similar)$/;
+const OVER_EVERY_DOCUMENT = new Set([
+  '/api/spots/{spotId}',
+  '/api/tricklists/{listId}',
+  '/api/spotlists/{listId}',
+  '/api/trickipedia/{id}',
+  '/api/blog/{id}',
+  '/api/conversations/{id}/messages',
+  '/api/feed/{postId}',
+  '/api/users/{id}/profile',
+  '/api/events/{slugOrId}',
+  '/api/event-subscriptions/{id}',
+]);
 
 /** Values for the parameters no seeded collection fills. */
 const FIXED_VALUES: Record<string, string> = {
@@ -78,7 +90,7 @@ export function getOperations(document: OperationsDocument): { template: string;
 function pathValues(set: LegacySet, template: string): { value: string; about?: string; variant: boolean }[] {
   const source = PATH_SOURCES.find(([pattern]) => pattern.test(template))?.[1];
   if (!source) return [{ value: '', variant: false }];
-  const entries = set.of(source).filter((entry) => !CLEAN_PARENTS_ONLY.test(template) || !entry.label.includes(':'));
+  const entries = set.of(source).filter((entry) => OVER_EVERY_DOCUMENT.has(template) || !entry.label.includes(':'));
   return entries.flatMap((entry) => {
     const about = `${source} ${entry.label}`;
     // The clean documents and the one with extra fields; the others change one field each.

@@ -12,10 +12,11 @@ export interface LegacyWrite {
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The route's path for one stored document; undefined when the document gives no way to name it. */
   path(doc: Document): string | undefined;
-  json?: unknown;
+  /** The body, or how to make it from the stored document. */
+  json?: unknown | ((doc: Document) => unknown);
   /** Only the collection's first (clean) document: a write whose effect does not depend on which one. */
   once?: true;
-  /** Over the clean documents and every n-th variant only: a costly write (an account deletion) kept in bounds. */
+  /** Over the clean documents and every n-th variant only: a second write on the same fields, or a costly one, kept in bounds. */
   every?: number;
 }
 
@@ -50,6 +51,7 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'PUT',
     path: (d) => at('/api/users/me/reminder-cadence', under(hex(d._id))),
     json: { cadence: 'daily' },
+    every: 3,
   },
   {
     collection: 'tricks',
@@ -63,12 +65,14 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'PATCH',
     path: (d) => at('/api/tricklists', under(hex(d.listId), 'tricks', hex(d._id))),
     json: { name: 'Renamed legacy trick', status: 'learning' },
+    every: 3,
   },
   {
     collection: 'tricks',
     as: 'owner',
     method: 'POST',
     path: (d) => at('/api/tricklists', under(hex(d.listId), 'tricks', hex(d._id)), '/land'),
+    every: 3,
   },
   {
     collection: 'tricks',
@@ -84,6 +88,7 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'PATCH',
     path: (d) => at('/api/spots', under(hex(d._id))),
     json: { description: 'Resurfaced.' },
+    every: 2,
   },
   // Over the spot every legacy review and landing hangs off: the answer reads them.
   {
@@ -108,6 +113,7 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'POST',
     path: (d) => at('/api/spots', under(hex(d._id)), '/stays'),
     json: { name: 'Newer hostel', type: 'hostel' },
+    every: 3,
   },
   {
     collection: 'spots',
@@ -148,8 +154,15 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'POST',
     path: (d) => at('/api/feed', under(hex(d._id)), '/comments'),
     json: { text: 'Nice one' },
+    every: 3,
   },
-  { collection: 'feed_posts', as: 'owner', method: 'PUT', path: (d) => at('/api/feed', under(hex(d._id)), '/save') },
+  {
+    collection: 'feed_posts',
+    as: 'owner',
+    method: 'PUT',
+    path: (d) => at('/api/feed', under(hex(d._id)), '/save'),
+    every: 3,
+  },
   {
     collection: 'reactions',
     as: 'owner',
@@ -182,6 +195,7 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     method: 'POST',
     path: (d) => at('/api/conversations', under(hex(d._id)), '/messages'),
     json: { text: 'Still riding?' },
+    every: 3,
   },
   {
     collection: 'companion_profiles',
@@ -203,14 +217,15 @@ export const LEGACY_EDITS: LegacyWrite[] = [
     as: 'owner',
     method: 'POST',
     path: (d) => (typeof d.token === 'string' && d.token ? '/api/push-tokens' : undefined),
-    json: { platform: 'ios', transport: 'gateway', token: 'ExponentPushToken[legacy-0]' },
+    // The same token again: registration meets the legacy document stored under it.
+    json: (d: Document) => ({ platform: 'ios', transport: 'gateway', token: d.token }),
   },
   {
     collection: 'events',
     as: 'owner',
     method: 'POST',
     path: (d) => at('/api/events', under(hex(d._id)), '/save'),
-    every: 2,
+    every: 4,
   },
   {
     collection: 'events',
@@ -294,6 +309,7 @@ export const LEGACY_DELETES: LegacyWrite[] = [
     as: 'owner',
     method: 'DELETE',
     path: (d) => at('/api/spots', under(hex(d._id), 'stays', firstStayId(d))),
+    every: 3,
   },
   { collection: 'tricklists', as: 'owner', method: 'DELETE', path: (d) => at('/api/tricklists', under(hex(d._id))) },
   { collection: 'spotlists', as: 'owner', method: 'DELETE', path: (d) => at('/api/spotlists', under(hex(d._id))) },
@@ -305,7 +321,7 @@ export const LEGACY_DELETES: LegacyWrite[] = [
     method: 'DELETE',
     path: (d) => at('/api/event-subscriptions', under(hex(d._id))),
   },
-  { collection: 'spots', as: 'admin', method: 'DELETE', path: (d) => at('/api/spots', under(hex(d._id))) },
+  { collection: 'spots', as: 'admin', method: 'DELETE', path: (d) => at('/api/spots', under(hex(d._id))), every: 2 },
   { collection: 'trickipedia', as: 'admin', method: 'DELETE', path: (d) => at('/api/trickipedia', under(hex(d._id))) },
   { collection: 'blog', as: 'admin', method: 'DELETE', path: (d) => at('/api/blog', under(hex(d._id))) },
   { collection: 'categories', as: 'admin', method: 'DELETE', path: (d) => at('/api/categories', under(hex(d._id))) },

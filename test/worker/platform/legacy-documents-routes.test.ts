@@ -120,10 +120,9 @@ function writeCalls(writes: LegacyWrite[]): PlannedCall[][] {
           ? { name: 'its rider', token: riderTokens.get(String(entry.doc.userId)) }
           : callers[write.as];
       if (!path || !caller.token) return [];
-      const template = `${write.method} ${path.replace(/[0-9a-f]{24}/g, '{id}')} (${write.collection})`;
-      return [
-        { caller, method: write.method, template, path, json: write.json, about: `${write.collection} ${entry.label}` },
-      ];
+      const template = `${path.replace(/[0-9a-f]{24}/g, '{id}')} (${write.collection})`;
+      const json = typeof write.json === 'function' ? write.json(entry.doc as Document) : write.json;
+      return [{ caller, method: write.method, template, path, json, about: `${write.collection} ${entry.label}` }];
     });
   });
 }
