@@ -190,21 +190,19 @@ describe('documents of every Live collection as years of schemaless writes left 
         .of(collection)
         .filter((e) => e.label.startsWith('clean'))
         .map((e) => e.doc._id);
-    const stillPending = await api.db(async (db) => ({
-      reminders: await db
-        .collection('scheduledNotifications')
-        .countDocuments({ _id: { $in: cleanIds('scheduledNotifications') }, status: 'pending' }),
-      eventJobs: await db
-        .collection('eventNotificationJobs')
-        .countDocuments({ _id: { $in: cleanIds('eventNotificationJobs') }, status: 'pending' }),
-      receipts: await db
-        .collection('notificationDeliveryLog')
-        .countDocuments({ _id: { $in: cleanIds('notificationDeliveryLog') }, receiptStatus: 'pending' }),
-      failedSources: await db.collection('ingestion_runs').countDocuments({ status: 'failed' }),
-    }));
-    for (const [what, count] of Object.entries(stillPending))
-      if (count > 0)
-        problems.push(`${what}: ${count} clean items left undone (or sources failed) beside the legacy ones`);
+    const pending = (collection: string, field: string) =>
+      api.db((db) =>
+        db.collection(collection).countDocuments({ _id: { $in: cleanIds(collection) }, [field]: 'pending' }),
+      );
+    const undone = {
+      'clean reminders still pending': await pending('scheduledNotifications', 'status'),
+      'clean event notification jobs still pending': await pending('eventNotificationJobs', 'status'),
+      'clean push receipts still pending': await pending('notificationDeliveryLog', 'receiptStatus'),
+    };
+    for (const [what, count] of Object.entries(undone)) if (count > 0) problems.push(`${what}: ${count}`);
+    const failedRuns = await api.db((db) => db.collection('ingestion_runs').find({ status: 'failed' }).toArray());
+    for (const run of failedRuns)
+      problems.push(`ingestion of ${run.source} failed: ${String(run.error).slice(0, 300)}`);
     expect(problems, problems.join('\n')).toEqual([]);
   }, 120_000);
 
