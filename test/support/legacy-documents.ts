@@ -104,7 +104,8 @@ export function legacyDocuments(riders: LegacyRiders, options: { seed?: string; 
   const documents: LegacyDocument[] = [];
   for (const spec of LEGACY_SPECS) {
     plans.get(spec.collection)!.forEach((plan, index) => {
-      const rider = index === 1 || index % 4 === 3 ? riders.neighbour : riders.owner;
+      // Index 3 is the first variant (`_id: hex string`): the owner's, like most.
+      const rider = index === 1 || (index > 3 && index % 4 === 0) ? riders.neighbour : riders.owner;
       const ctx: BaseContext = {
         index,
         rider,

@@ -10,6 +10,8 @@ export interface CallOutcome {
   violation: string | null;
   /** A page's body, for a failure message. */
   excerpt: string;
+  /** Every 24-hex id a list page (a GET without a path parameter) holds: which documents it shows. */
+  ids?: Set<string>;
 }
 
 /** How many further pages a list is followed through by its `nextCursor`: enough to pass every seeded document. */
@@ -34,13 +36,14 @@ async function send(api: Api, call: PlannedCall, path: string, doc: ApiDocument)
   } catch {
     body = undefined;
   }
-  const outcome = {
+  const outcome: CallOutcome = {
     call: { ...call, path },
     status: res.status,
     requestId: res.headers.get('x-request-id'),
     violation,
     excerpt: text.slice(0, 200),
   };
+  if (call.method === 'GET' && !call.template.includes('{')) outcome.ids = new Set(text.match(/[0-9a-f]{24}/g));
   return [outcome, body];
 }
 

@@ -167,6 +167,66 @@ describe('documents of every Live collection as years of schemaless writes left 
     expect(broken.length, contractReport(getOutcomes)).toBe(0);
   });
 
+  it('a list shows its clean documents beside the legacy ones, and its pages move on past them', () => {
+    // Each list route, who asks, and the collection whose clean documents it must show.
+    const lists: [string, keyof typeof callers, string][] = [
+      ['/api/spots', 'anonymous', 'spots'],
+      ['/api/tricklists', 'owner', 'tricklists'],
+      ['/api/spotlists', 'owner', 'spotlists'],
+      ['/api/trickipedia', 'anonymous', 'trickipedia'],
+      ['/api/blog', 'anonymous', 'blog'],
+      ['/api/categories', 'anonymous', 'categories'],
+      ['/api/feed', 'other', 'feed_posts'],
+      ['/api/conversations', 'owner', 'conversations'],
+      ['/api/events', 'anonymous', 'events'],
+      ['/api/event-subscriptions', 'owner', 'eventSubscriptions'],
+      ['/api/admin/users', 'admin', 'users'],
+    ];
+    const missing = lists.flatMap(([template, who, collection]) => {
+      const shown = new Set(
+        getOutcomes
+          .filter((o) => o.call.template === template && o.call.caller === callers[who] && o.status === 200)
+          .flatMap((o) => [...(o.ids ?? [])]),
+      );
+      // The owner's clean one; a public list shows the neighbour's too.
+      const expected = set
+        .of(collection)
+        .filter((e) => e.label === 'clean' || (e.label === 'clean (neighbour)' && who !== 'owner'));
+      return expected
+        .filter((e) => !shown.has(String(e.doc._id)))
+        .map((e) => `${template} as ${callers[who].name} leaves out ${collection} ${e.label}`);
+    });
+    expect(missing, missing.join('\n')).toEqual([]);
+  });
+
+  it('a document belongs to its owner however the owner id or its own id was stored', async () => {
+    // Each owned collection's single-document route, and the variants that store the same ids another way.
+    const owned: [string, string, string[]][] = [
+      ['tricklists', '/api/tricklists/{id}', ['userId: hex string', '_id: hex string']],
+      ['spotlists', '/api/spotlists/{id}', ['userId: hex string', '_id: hex string']],
+      ['conversations', '/api/conversations/{id}/messages', ['participantIds: hex strings', '_id: hex string']],
+      ['eventSubscriptions', '/api/event-subscriptions/{id}', ['userId: hex string', '_id: hex string']],
+    ];
+    const calls = owned.flatMap(([collection, route, labels]) =>
+      set
+        .of(collection)
+        .filter((entry) => labels.includes(entry.label))
+        .map((entry) => ({
+          caller: { name: 'its owner', token: riderTokens.get(entry.rider.toHexString()) },
+          method: 'GET',
+          template: route,
+          path: route.replace('{id}', String(entry.doc._id)),
+          about: `${collection} ${entry.label}`,
+        })),
+    );
+    const { outcomes } = await sweep(calls);
+    const refusedToOwner = outcomes
+      .filter((o) => o.status !== 200)
+      .map((o) => `${o.call.template} over ${o.call.about} → ${o.status} ${o.excerpt}`);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(refusedToOwner, refusedToOwner.join('\n')).toEqual([]);
+  });
+
   it("the owner's (and an admin's) writes on legacy documents answer without a 5xx", async () => {
     const { outcomes, errors } = await runWrites(LEGACY_EDITS);
     expect(outcomes.filter((o) => o.status >= 500).length, serverErrorReport(outcomes, errors)).toBe(0);
