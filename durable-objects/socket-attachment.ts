@@ -50,9 +50,15 @@ export interface SocketIdentity {
   sessionId?: string;
 }
 
-/** Tokens that stopped admitting a rider: every one signed below the account's version now, or one opt-in session's. */
-export type EndedTokens = { belowVersion: number } | { session: string };
+/**
+ * Tokens that stopped admitting a rider: every one signed below the account's version now, those of some opt-in
+ * sessions, or every token of an account that is gone.
+ */
+export type EndedTokens = { belowVersion: number } | { sessions: string[] } | { accountDeleted: true };
 
 /** Whether a namespace joined with this token must close (sockets joined before versions were kept count as 0). */
-export const tokenEnded = (joined: NamespaceSession, ended: EndedTokens): boolean =>
-  'session' in ended ? joined.session === ended.session : (joined.tokenVersion ?? 0) < ended.belowVersion;
+export function tokenEnded(joined: NamespaceSession, ended: EndedTokens): boolean {
+  if ('accountDeleted' in ended) return true;
+  if ('sessions' in ended) return joined.session !== undefined && ended.sessions.includes(joined.session);
+  return (joined.tokenVersion ?? 0) < ended.belowVersion;
+}

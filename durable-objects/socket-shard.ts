@@ -131,6 +131,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   ): Promise<void>;
   /** Hands a figure to the operators' metrics; never awaited, so it costs the frame path nothing. */
   protected abstract onFigure(figure: ShardFigure): void;
+  /** Drops whatever the shard remembers of whom these riders may reach: a block between them was made or lifted. */
+  protected abstract onRelationsChanged(userIds: string[]): void;
 
   override fetch(request: Request): Promise<Response> {
     return this.counters.track(() => this.accept(request));
@@ -355,8 +357,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /**
    * Sends an event to the given riders' sockets here that joined its namespace, except one
    * connection (the one that caused it), left out only if it is that rider's: the socket id comes from a client, and
-   * must never keep an event from someone else. Answers the riders who have no socket here any more,
-   * so the directory can forget this shard for them.
+   * must never keep an event from someone else. Answers the riders who have no socket here any more, in any
+   * namespace, so the directory can forget this shard for them.
    */
   deliver(userIds: string[], event: ServerEvent, except?: { sid: string; userId: string }): Promise<string[]> {
     return this.counters.track(() => this.deliverHere(userIds, event, except));
@@ -374,9 +376,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     const frame = eventFrame(event.namespace, event.name, event.payload);
     let sent = 0;
     for (const userId of new Set(userIds)) {
-      const joined = (index.get(userId) ?? []).filter((entry) => entry.nsp === event.namespace);
-      if (!joined.length) absent.push(userId);
-      else reached.push(userId);
+      const held = index.get(userId) ?? [];
+      // A rider here on the other namespace only is not absent: the directory lists connections, not namespaces.
+      if (!held.length) absent.push(userId);
+      const joined = held.filter((entry) => entry.nsp === event.namespace);
+      if (joined.length) reached.push(userId);
       for (const entry of joined) {
         if (entry.sid === except?.sid && entry.userId === except.userId) continue;
         entry.link.send(frame);
@@ -409,6 +413,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     // 1008 (policy violation): the client's token no longer admits it; a reconnect with it is refused at connect.
     await Promise.all([...revoked].map((link) => this.drop(link, 1008, 'Session ended.')));
     return revoked.size;
+  }
+
+  /** Tells the shard that whom these riders may reach changed, so it relays nothing by what it remembered of them. */
+  relationsChanged(userIds: string[]): Promise<void> {
+    return this.counters.track(() => this.onRelationsChanged(userIds));
   }
 
   /** Sends an event to every socket here that joined its namespace, except the given riders'. */

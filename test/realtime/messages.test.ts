@@ -117,6 +117,57 @@ describe('/messages', () => {
   });
 });
 
+describe('/messages across a block', () => {
+  const block = async (by: { token: string }, id: string) =>
+    expect((await stack.api(`/users/me/blocks/${id}`, { method: 'PUT', token: by.token })).status).toBe(200);
+
+  it('stops relaying typing the moment a block is made, either way, though the pair typed just before', async () => {
+    const [alice, bob] = await Promise.all([messenger('Alice'), messenger('Bob')]);
+    const id = await conversation(alice.token, [bob.id]);
+    // Each typed once, so each one's shard remembers the conversation's participants.
+    for (const [typist, peer] of [
+      [bob, alice],
+      [alice, bob],
+    ] as const) {
+      const relayed = next(peer.socket, 'typing:start');
+      expect(await typist.socket.emitWithAck('typing:start', { conversationId: id })).toEqual({ ok: true });
+      await relayed;
+    }
+    const afterBlock = [record(alice.socket, 'typing:start'), record(bob.socket, 'typing:start')];
+    await block(alice, bob.id);
+    // A refused typing:start is acknowledged without being relayed.
+    for (const typist of [bob, alice]) {
+      expect(await typist.socket.emitWithAck('typing:start', { conversationId: id })).toEqual({
+        error: 'You cannot message this rider.',
+      });
+    }
+    expect(afterBlock.flat()).toEqual([]);
+  });
+
+  it('sends no read receipt across a block, either way, in a conversation shared with another rider', async () => {
+    const [alice, bob, carol] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Carol')]);
+    const id = await conversation(carol.token, [alice.id, bob.id]);
+    await send(carol.token, id, 'session at 5?');
+    await block(alice, bob.id);
+    const toAlice = record(alice.socket, 'conversation:read');
+    const toBob = record(bob.socket, 'conversation:read');
+    const read = (rider: { token: string }) => stack.api(`/conversations/${id}/read`, { token: rider.token, body: {} });
+    for (const reader of [bob, alice]) {
+      const toCarol = next(carol.socket, 'conversation:read');
+      expect((await read(reader)).status).toBe(200);
+      expect((await toCarol).userId).toBe(reader.id);
+    }
+    // Carol's read reaches both, after anything the earlier reads sent them.
+    const sentinels = [next(alice.socket, 'conversation:read'), next(bob.socket, 'conversation:read')];
+    expect((await read(carol)).status).toBe(200);
+    for (const sentinel of await Promise.all(sentinels)) expect(sentinel.userId).toBe(carol.id);
+    expect([toAlice, toBob].map((receipts) => receipts.map((receipt) => receipt.userId))).toEqual([
+      [carol.id],
+      [carol.id],
+    ]);
+  });
+});
+
 describe('ending sessions', () => {
   /** Resolves with the reason once the server closed the socket. */
   const disconnected = (socket: Socket) => new Promise<string>((resolve) => socket.once('disconnect', resolve));

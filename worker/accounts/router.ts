@@ -3,9 +3,9 @@ import type { Cleanup } from '../platform/db/personal-data';
 import { createRouter } from '../platform/http/openapi';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { checkCurrentPassword } from './sessions/current-password';
+import { closeDeletedAccountSockets, endOtherSessionsAccess } from './sessions/end-access';
 import { passwordRoutes } from './sessions/password-routes';
 import { sessionRoutes } from './sessions/routes';
-import { revokeOtherSessions } from './sessions/service';
 import { signInRoutes } from './sign-in/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { type UserRouteDeps, userRoutes } from './users/routes';
@@ -21,7 +21,16 @@ export const accountsRoutes = (
 ) =>
   createRouter<AppEnv>()
     .route('/api', signInRoutes)
-    .route('/api/users', userRoutes({ checkCurrentPassword, revokeOtherSessions, personalData, profilePicture }))
+    .route(
+      '/api/users',
+      userRoutes({
+        checkCurrentPassword,
+        endOtherSessions: endOtherSessionsAccess,
+        closeDeletedAccountSockets,
+        personalData,
+        profilePicture,
+      }),
+    )
     .route('/api/admin', adminUserRoutes)
     .route('/api', sessionRoutes)
     .route('/api', passwordRoutes)

@@ -26,6 +26,11 @@ export class BoundedCache<V> {
     return found.value;
   }
 
+  /** Forgets every key `stale` answers true for: values that a change elsewhere made wrong before their time. */
+  forgetWhere(stale: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (stale(key)) this.entries.delete(key);
+  }
+
   set(key: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, storedAt: this.now() });

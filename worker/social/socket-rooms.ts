@@ -28,6 +28,8 @@ export class SocketShard extends SocketShardBase<Env> {
   private connection: RequestConnection | null = null;
   // Keyed by the conversation id a typing frame names, so bounded: a client cannot grow it.
   private readonly peerCache = new BoundedCache<Peers>(LIMITS.realtime.peerCacheEntries, LIMITS.realtime.peerCacheMs);
+  // Counts relation changes heard, so a read begun before one is not kept after it.
+  private relationChanges = 0;
 
   protected settings(): RoomSettings {
     return roomSettings(this.env);
@@ -97,11 +99,18 @@ export class SocketShard extends SocketShardBase<Env> {
     else recordRealtimeRefusal(this.env, figure);
   }
 
+  protected onRelationsChanged(userIds: string[]): void {
+    const riders = new Set(userIds);
+    this.relationChanges += 1;
+    this.peerCache.forgetWhere((key) => riders.has(key.slice(key.lastIndexOf(':') + 1)));
+  }
+
   /** The other participants, unless the conversation is not the rider's or a block stands between them (as REST refuses). */
   private async peersOf(userId: string, conversationId: string): Promise<Peers> {
     const key = `${conversationId}:${userId}`;
     const cached = this.peerCache.get(key);
     if (cached) return cached;
+    const readAt = this.relationChanges;
     const peers = await this.withStore(async (store): Promise<Peers> => {
       const rider = new ObjectId(userId);
       const found = await findConversationWithBlock(store, new ObjectId(conversationId), rider);
@@ -110,7 +119,7 @@ export class SocketShard extends SocketShardBase<Env> {
       const others = found.conversation.participantIds.filter((id) => !id.equals(rider));
       return { peers: others.map((id) => id.toHexString()) };
     });
-    this.peerCache.set(key, peers);
+    if (readAt === this.relationChanges) this.peerCache.set(key, peers);
     return peers;
   }
 

@@ -48,4 +48,16 @@ describe('BoundedCache', () => {
     expect(peers.get('a')).toBeUndefined();
     expect(peers.size).toBe(0);
   });
+
+  it('forgets the keys a change made stale, and only those', () => {
+    const { cache: peers } = cache(4);
+    for (const key of ['chat-1:ana', 'chat-1:ben', 'chat-2:cal']) peers.set(key, key);
+    peers.forgetWhere((key) => key.endsWith(':ben') || key.endsWith(':cal'));
+    expect(peers.size).toBe(1);
+    expect([peers.get('chat-1:ana'), peers.get('chat-1:ben'), peers.get('chat-2:cal')]).toEqual([
+      'chat-1:ana',
+      undefined,
+      undefined,
+    ]);
+  });
 });

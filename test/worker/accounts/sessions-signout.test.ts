@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { decodeClaims, register } from '../../support/accounts';
+import { decodeClaims, register, registerAdmin } from '../../support/accounts';
 import { refresh, registerOptIn, signInOptIn, signWith } from '../../support/sessions';
 import { createApi } from '../../support/worker-api';
 
@@ -178,5 +178,51 @@ describe('what signing out ends', () => {
     );
     expect((await refresh(api, account.refreshToken)).status).toBe(401);
     expect((await me(token)).status).toBe(400);
+  });
+});
+
+describe('what an email change and an account deletion end', () => {
+  const me = (token: string) => api.fetch('/api/users/me', { headers: { 'x-auth-token': token } });
+  const changeEmail = (token: string, id: string, body: Record<string, unknown>) =>
+    api.fetch(`/api/users/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}` }, json: body });
+  const newEmail = () => `moved-${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+  it("an email change ends every other session's access tokens at once; the caller's and legacy tokens go on", async () => {
+    const account = await registerOptIn(api);
+    const [other, third] = [await signInOptIn(api, account), await signInOptIn(api, account)];
+    const legacy = await signWith(api.env.JWT_SECRET!, {
+      ...decodeClaims(account.token),
+      exp: undefined,
+      iat: undefined,
+      sid: undefined,
+    });
+    const res = await changeEmail(account.token, account._id, { email: newEmail(), currentPassword: account.password });
+    expect(res.status).toBe(200);
+    for (const token of [other.token, third.token]) {
+      const refused = await me(token);
+      expect([refused.status, await refused.text()]).toEqual([400, 'Invalid token.']);
+    }
+    expect((await me(account.token)).status).toBe(200);
+    expect((await me(legacy)).status).toBe(200);
+  });
+
+  it("an admin's change of a rider's address ends every session's access tokens", async () => {
+    const account = await registerOptIn(api);
+    const admin = await registerAdmin(api);
+    expect((await changeEmail(admin.token, account._id, { email: newEmail() })).status).toBe(200);
+    const refused = await me(account.token);
+    expect([refused.status, await refused.text()]).toEqual([400, 'Invalid token.']);
+    expect((await refresh(api, account.refreshToken)).status).toBe(401);
+  });
+
+  it("an account deletion ends the account's every token", async () => {
+    const account = await registerOptIn(api);
+    const other = await signInOptIn(api, account);
+    const res = await api.fetch(`/api/users/${account._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(res.status).toBe(200);
+    for (const token of [account.token, other.token]) expect((await me(token)).status).toBe(400);
   });
 });

@@ -137,6 +137,34 @@ describe('following riders', () => {
   });
 });
 
+describe("a third rider's lists across a block", () => {
+  it('show neither rider of a block to the other, either way, pages full; to anyone else both', async () => {
+    const [blocker, blocked, third, bystander] = [
+      await register(api),
+      await register(api),
+      await register(api),
+      await register(api),
+    ];
+    const fans = [await register(api), await register(api)];
+    // The blocker follows and is followed last: the newest row of each list, on the first page.
+    for (const fan of [...fans, blocked, blocker]) await followed(third._id, fan);
+    for (const rider of [...fans, blocked, blocker]) await followed(rider._id, third);
+    const blockRes = await call(api, 'PUT', `/api/users/me/blocks/${blocked._id}`, { as: blocker });
+    expect(blockRes.status).toBe(200);
+    const everyone = [...fans, blocked, blocker].map((rider) => rider._id).reverse();
+    for (const list of ['followers', 'following']) {
+      const path = `/api/users/${third._id}/${list}`;
+      expect(await ids(path, blocked)).toEqual(everyone.filter((id) => id !== blocker._id));
+      expect(await ids(path, blocker)).toEqual(everyone.filter((id) => id !== blocked._id));
+      expect(await ids(path, bystander)).toEqual(everyone);
+      expect(await ids(path)).toEqual(everyone);
+      // A first page of two holds two riders: the hidden one is left out by the query, not from the page.
+      const first = await call(api, 'GET', `${path}?limit=2`, { as: blocked });
+      expect((await first.json<{ items: object[] }>()).items).toHaveLength(2);
+    }
+  });
+});
+
 describe('homies', () => {
   it('forms when the second follow lands and ends when either unfollows, listed newest first', async () => {
     const [rider, a, b] = [await register(api), await register(api), await register(api)];

@@ -1,5 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../../durable-objects/realtime-events';
 import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register } from '../../support/accounts';
@@ -30,6 +31,9 @@ async function clientSocket() {
     received: (prefix: string) => waitForFrame(frames, prefix),
     send: (frame: string) => onServer((fresh, server) => fresh.webSocketMessage(server, frame)),
     close: () => onServer((fresh, server) => fresh.webSocketClose(server, 1000, 'bye')),
+    /** A delivery to the shard, answered by an instance built from the attachments: the riders it holds no socket of. */
+    deliver: (userIds: string[], event: ServerEvent) =>
+      runInDurableObject(shard(), (_live, state) => new SocketShard(state, api.env).deliver(userIds, event)),
     /** Joins a namespace as the rider. */
     join: async (nsp: string, token: string) => {
       await onServer((fresh, server) => fresh.webSocketMessage(server, `40${nsp},${JSON.stringify({ token })}`));
@@ -93,6 +97,24 @@ describe('viewing a conversation', () => {
     expect((await presence(rider._id).entry()).viewing).toEqual([conversationId]);
     await socket.close();
     expect(await presence(rider._id).entry()).toMatchObject({ shards: [], viewing: [] });
+  });
+});
+
+describe('a delivery to a shard', () => {
+  it('finds a rider holding only the other namespace here present, so the directory keeps their socket', async () => {
+    const rider = await register(api);
+    const socket = await clientSocket();
+    await socket.join('/feed', rider.token);
+    await socket.join('/messages', rider.token);
+    await socket.send('41/messages,');
+    const read: ServerEvent = {
+      namespace: '/messages',
+      name: 'conversation:read',
+      payload: { conversationId, userId: rider._id, messageId: null, readAt: new Date().toISOString() },
+    };
+    expect(await socket.deliver([rider._id], read)).toEqual([]);
+    await socket.close();
+    expect(await socket.deliver([rider._id], read)).toEqual([rider._id]);
   });
 });
 

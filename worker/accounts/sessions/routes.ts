@@ -87,7 +87,7 @@ export const sessionRoutes = createRouter<AppEnv>()
       { ttlMs: settings.refreshTtlMs, graceMs: settings.graceMs, accessTtlS: settings.accessTtlS },
     );
     if (typeof outcome === 'object' && 'reused' in outcome) {
-      await closeEndedSockets(c, outcome.reused.userId, { session: outcome.reused._id.toHexString() });
+      await closeEndedSockets(c, outcome.reused.userId, outcome.ended);
       throw refusal(REFRESH_REFUSALS, 'reused');
     }
     if (typeof outcome === 'string') throw refusal(REFRESH_REFUSALS, outcome);
@@ -108,9 +108,9 @@ export const sessionRoutes = createRouter<AppEnv>()
       return c.json({ revoked }, 200);
     }
     if (!sessionId) return c.json({ revoked: 0 }, 200);
-    const revoked = await revokeSession(c.var.db, userId, new ObjectId(sessionId), accessTtlS(c.env));
-    if (revoked) await closeEndedSockets(c, userId, { session: sessionId });
-    return c.json({ revoked }, 200);
+    const ended = await revokeSession(c.var.db, userId, new ObjectId(sessionId), accessTtlS(c.env));
+    if (ended) await closeEndedSockets(c, userId, ended);
+    return c.json({ revoked: ended ? 1 : 0 }, 200);
   })
   .openapi(listSessions, async (c) => {
     const { limit, cursor } = c.req.valid('query');
@@ -123,8 +123,8 @@ export const sessionRoutes = createRouter<AppEnv>()
   .openapi(deleteSession, async (c) => {
     const sessionId = new ObjectId(c.req.valid('param').id);
     const userId = new ObjectId(c.var.user._id);
-    const revoked = await revokeSession(c.var.db, userId, sessionId, accessTtlS(c.env));
-    if (!revoked) throw new ApiError(404, 'Session not found.');
-    await closeEndedSockets(c, userId, { session: sessionId.toHexString() });
-    return c.json({ revoked }, 200);
+    const ended = await revokeSession(c.var.db, userId, sessionId, accessTtlS(c.env));
+    if (!ended) throw new ApiError(404, 'Session not found.');
+    await closeEndedSockets(c, userId, ended);
+    return c.json({ revoked: 1 }, 200);
   });

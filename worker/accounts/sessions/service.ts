@@ -1,4 +1,5 @@
 import { type Filter, ObjectId } from 'mongodb';
+import type { EndedTokens } from '../../../durable-objects/socket-attachment';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { SessionDoc } from '../documents';
@@ -34,8 +35,8 @@ export type RotateOutcome =
   | 'not-recognised'
   | 'expired'
   | 'revoked'
-  /** A spent token presented after the grace window: the whole session (this one) was revoked just now. */
-  | { reused: SessionDoc };
+  /** A spent token presented after the grace window: the whole session (this one) was revoked, and these tokens end. */
+  | { reused: SessionDoc; ended: EndedTokens };
 
 /**
  * Spends the presented token for its successor with one compare-and-set on the session (the
@@ -76,9 +77,11 @@ export async function rotateSession(
     now.getTime() - session.rotatedAt.getTime() <= timing.graceMs;
   if (retried) return { session };
   // A spent token (or a forged one naming this family) outside the window: RFC 9700 revokes the family.
-  if (await revokeWhere(store, { _id: session._id }))
-    await endSessionAccess(store, session.userId, session._id.toHexString(), timing.accessTtlS);
-  return { reused: session };
+  const sid = session._id.toHexString();
+  const ended = (await revokeWhere(store, { _id: session._id }))
+    ? await endSessionsAccess(store, session.userId, [sid], timing.accessTtlS)
+    : { sessions: [sid] };
+  return { reused: session, ended };
 }
 
 async function revokeWhere(store: Store, filter: Filter<SessionDoc>): Promise<number> {
@@ -91,36 +94,88 @@ async function revokeWhere(store: Store, filter: Filter<SessionDoc>): Promise<nu
 }
 
 /**
- * Revokes one of the user's sessions and ends its access tokens; 0 when it is not theirs, unknown or already
- * revoked. `accessTtlS` bounds how long the account must remember it (its last access token's lifetime).
+ * Revokes one of the user's sessions and ends its access tokens: the tokens that end, or null when it is not theirs,
+ * unknown or already revoked. `accessTtlS` bounds how long the account must remember it (its last access token's
+ * lifetime).
  */
-export async function revokeSession(store: Store, userId: ObjectId, sessionId: ObjectId, accessTtlS: number) {
+export async function revokeSession(
+  store: Store,
+  userId: ObjectId,
+  sessionId: ObjectId,
+  accessTtlS: number,
+): Promise<EndedTokens | null> {
   const revoked = await revokeWhere(store, { _id: sessionId, userId });
-  if (revoked) await endSessionAccess(store, userId, sessionId.toHexString(), accessTtlS);
-  return revoked;
+  return revoked ? endSessionsAccess(store, userId, [sessionId.toHexString()], accessTtlS) : null;
 }
 
 /**
- * Puts the session on the account's revoked list, read by every access check. Entries past their `until` are
- * pruned first; a full list (that many revocations within one access-token lifetime) ends every token of the
- * account instead, so the list stays bounded and nothing revoked is forgotten while it could still be used.
+ * Puts the sessions on the account's revoked list, read by every access check, and answers the tokens that end.
+ * Entries past their `until` are pruned first; a list with no room for them all (that many revocations within one
+ * access-token lifetime) ends every token of the account instead, so the list stays bounded and nothing revoked is
+ * forgotten while it could still be used.
  */
-async function endSessionAccess(store: Store, userId: ObjectId, sid: string, accessTtlS: number): Promise<void> {
+async function endSessionsAccess(
+  store: Store,
+  userId: ObjectId,
+  sids: string[],
+  accessTtlS: number,
+): Promise<EndedTokens> {
   const now = new Date();
   await store.users.updateOne({ _id: userId }, { $pull: { revokedSessions: { until: { $lte: now } } } });
-  const entry = { sid, until: new Date(now.getTime() + accessTtlS * 1000) };
-  const pushed = await store.users.updateOne(
-    { _id: userId, [`revokedSessions.${LIMITS.sessions.revokedSessionsMax - 1}`]: { $exists: false } },
-    { $push: { revokedSessions: entry } },
+  const until = new Date(now.getTime() + accessTtlS * 1000);
+  // The list has room for them all while it holds no entry at this index.
+  const room = LIMITS.sessions.revokedSessionsMax - sids.length;
+  if (room >= 0) {
+    const pushed = await store.users.updateOne(
+      { _id: userId, [`revokedSessions.${room}`]: { $exists: false } },
+      { $push: { revokedSessions: { $each: sids.map((sid) => ({ sid, until })) } } },
+    );
+    if (pushed.matchedCount) return { sessions: sids };
+  }
+  const raised = await store.users.findOneAndUpdate(
+    { _id: userId },
+    { $inc: { tokenVersion: 1 } },
+    { returnDocument: 'after', projection: { tokenVersion: 1 } },
   );
-  if (!pushed.matchedCount) await store.users.updateOne({ _id: userId }, { $inc: { tokenVersion: 1 } });
+  return { belowVersion: raised?.tokenVersion ?? 0 };
 }
 
 export const revokeAllSessions = (store: Store, userId: ObjectId) => revokeWhere(store, { userId });
 
-/** Every session of the user but `keep` (the caller's own, when it has one). */
-export const revokeOtherSessions = (store: Store, userId: ObjectId, keep: ObjectId | undefined) =>
-  revokeWhere(store, keep ? { userId, _id: { $ne: keep } } : { userId });
+/** Every session of the user but `keep` (the caller's own, when it has one); the ids of those it revoked. */
+async function revokeSessionsBut(store: Store, userId: ObjectId, keep: ObjectId | undefined): Promise<string[]> {
+  // One time for the whole revocation, so the sessions it revoked are read back by it.
+  const revokedAt = new Date();
+  const others: Filter<SessionDoc> = keep ? { userId, _id: { $ne: keep } } : { userId };
+  const result = await store.sessions.updateMany(
+    { ...others, revokedAt: null },
+    { $set: { revokedAt, updatedAt: revokedAt } },
+  );
+  if (!result.modifiedCount) return [];
+  const revoked = await store.sessions.find({ ...others, revokedAt }, { projection: { _id: 1 } }).toArray();
+  return revoked.map((session) => session._id.toHexString());
+}
+
+/**
+ * Revokes every session of the user but `keep` (refresh tokens only: the caller also ends their access tokens, as a
+ * password change does by the account's token version); how many it revoked.
+ */
+export const revokeOtherSessions = async (store: Store, userId: ObjectId, keep: ObjectId | undefined) =>
+  (await revokeSessionsBut(store, userId, keep)).length;
+
+/**
+ * Revokes every session of the user but `keep` and ends their access tokens at once, as signing each out would:
+ * the tokens that end, or null when there was no other session.
+ */
+export async function endOtherSessions(
+  store: Store,
+  userId: ObjectId,
+  keep: ObjectId | undefined,
+  accessTtlS: number,
+): Promise<EndedTokens | null> {
+  const revoked = await revokeSessionsBut(store, userId, keep);
+  return revoked.length ? endSessionsAccess(store, userId, revoked, accessTtlS) : null;
+}
 
 /** The user's live sessions, newest first, `limit + 1` rows for the pager; never a hash. */
 export function liveSessions(store: Store, userId: ObjectId, page: { cursor?: ObjectId; limit: number }) {

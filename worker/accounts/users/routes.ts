@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { type Cleanup, collectionsCleaned } from '../../platform/db/personal-data';
-import type { Store } from '../../platform/db/store';
 import { ApiError } from '../../platform/http/errors';
 import { IdParam } from '../../platform/http/ids';
 import {
@@ -57,7 +56,7 @@ const patchUser = defineRoute({
   tags: TAGS,
   summary: 'Update an account (its owner or an admin)',
   description:
-    "A new `email` needs `currentPassword` when the account has a password (an admin changing another rider's address does not); the new address is unproved (`emailVerified: false`) and every other session of the account is revoked (docs/accounts.md).",
+    "A new `email` needs `currentPassword` when the account has a password (an admin changing another rider's address does not); the new address is unproved (`emailVerified: false`) and every other session of the account is revoked, its access tokens refused and its sockets closed (docs/accounts.md).",
   middleware: [accountOrAdmin()] as const,
   request: { params: IdParam, ...jsonBody(UpdateUserBody) },
   responses: {
@@ -92,8 +91,10 @@ export interface UserRouteDeps {
   checkCurrentPassword(c: Context<AppEnv>, account: { email: string; password: string }, given: string): Promise<void>;
   /** Makes the rider's uploaded photo their picture, imageUri included; throws the refusal (404, 409, 400) otherwise. */
   profilePicture(c: Context<AppEnv>, userId: ObjectId, mediaId: ObjectId): Promise<string>;
-  /** Revokes every session of the account but `keep`; the count revoked. */
-  revokeOtherSessions(store: Store, userId: ObjectId, keep: ObjectId | undefined): Promise<number>;
+  /** Ends every session of the account but `keep` as signing each out would: their tokens refused, sockets closed. */
+  endOtherSessions(c: Context<AppEnv>, userId: ObjectId, keep: ObjectId | undefined): Promise<void>;
+  /** Closes every socket of an account just deleted. */
+  closeDeletedAccountSockets(c: Context<AppEnv>, userId: ObjectId): Promise<void>;
 }
 
 const passwordRequired = () =>
@@ -136,7 +137,7 @@ async function moveAddress(
   }
   // The caller's own session stays; an admin's is not one of this account's.
   const keep = byOwner && c.var.sessionId ? new ObjectId(c.var.sessionId) : undefined;
-  await deps.revokeOtherSessions(c.var.db, id, keep);
+  await deps.endOtherSessions(c, id, keep);
   return outcome;
 }
 
@@ -172,6 +173,8 @@ export const userRoutes = (deps: UserRouteDeps) => {
         const userId = new ObjectId(c.req.valid('param').id);
         if (!(await accountExists(c.var.db, userId))) throw refusal(ACCOUNT_REFUSALS, 'not-found');
         await deleteAccount(c.var.db, c.env.MEDIA, userId, deps.personalData);
+        // After the account is gone, so a reconnect is refused.
+        await deps.closeDeletedAccountSockets(c, userId);
         return c.json({ deleted: true as const, userId: userId.toHexString() }, 200);
       })
   );

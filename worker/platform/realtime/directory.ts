@@ -98,12 +98,20 @@ export async function sendToRiders(
   );
 }
 
+const everyShard = (env: Env) =>
+  Array.from({ length: shardCount(env) }, (_, i) => env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromName(shardName(i))));
+
 /** Sends an event to every connection on its namespace, except the given riders' (those who blocked its author). */
 export async function broadcast(env: Env, event: ServerEvent, exceptUserIds: string[]) {
-  const shards = Array.from({ length: shardCount(env) }, (_, i) =>
-    env.SOCKET_SHARD.get(env.SOCKET_SHARD.idFromName(shardName(i))),
-  );
-  await Promise.all(shards.map((shard) => shard.broadcast(event, exceptUserIds)));
+  await Promise.all(everyShard(env).map((shard) => shard.broadcast(event, exceptUserIds)));
+}
+
+/**
+ * Tells every shard that whom these riders may reach changed (a block made or lifted): any shard may hold what it
+ * read of them, since a rider's next connection goes to a random one.
+ */
+export async function relationsChanged(env: Env, userIds: string[]) {
+  await Promise.all(everyShard(env).map((shard) => shard.relationsChanged(userIds)));
 }
 
 /** Closes a rider's sockets whose tokens ended, on every shard their directory entry names. */

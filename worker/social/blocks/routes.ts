@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
@@ -5,6 +6,8 @@ import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../pl
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { logError } from '../../platform/ops/log-line';
+import { relationsChanged } from '../../platform/realtime/directory';
 import { BLOCK_REFUSALS } from './refusals';
 import { BlockPage, BlockParam, BlockState } from './schema';
 import { blockUser, listBlocks, unblockUser } from './service';
@@ -47,19 +50,39 @@ const list = defineRoute({
   responses: { 200: jsonResponse(BlockPage, 'A page of blocked riders') },
 });
 
+/**
+ * Tells the real-time rooms, before the answer, that the two riders' relation changed, so a typing indicator checked
+ * against what a shard remembered cannot cross a block just made. A failure is logged: the block stands, and what the
+ * shards remember expires within a minute (LIMITS.realtime.peerCacheMs).
+ */
+async function tellRooms(c: Context<AppEnv>, riders: ObjectId[]): Promise<void> {
+  try {
+    await relationsChanged(
+      c.env,
+      riders.map((id) => id.toHexString()),
+    );
+  } catch (error) {
+    logError('blocks: tell the real-time rooms', error, c.var.requestId);
+  }
+}
+
 /** Blocking riders, mounted under /api/users. */
 export const blockRoutes = createRouter<AppEnv>()
   .openapi(block, async (c) => {
     const { userId } = c.req.valid('param');
     const callerId = new ObjectId(c.var.user._id);
     if (callerId.equals(userId)) throw refusal(BLOCK_REFUSALS, 'self');
-    const outcome = await blockUser(c.var.db, callerId, new ObjectId(userId));
+    const blockedId = new ObjectId(userId);
+    const outcome = await blockUser(c.var.db, callerId, blockedId);
     if (outcome === 'not-found') throw refusal(BLOCK_REFUSALS, outcome);
+    await tellRooms(c, [callerId, blockedId]);
     return c.json({ userId, blocked: true }, 200);
   })
   .openapi(unblock, async (c) => {
     const { userId } = c.req.valid('param');
-    await unblockUser(c.var.db, new ObjectId(c.var.user._id), new ObjectId(userId));
+    const [callerId, blockedId] = [new ObjectId(c.var.user._id), new ObjectId(userId)];
+    await unblockUser(c.var.db, callerId, blockedId);
+    await tellRooms(c, [callerId, blockedId]);
     return c.json({ userId, blocked: false }, 200);
   })
   .openapi(list, async (c) => {

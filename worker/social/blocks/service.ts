@@ -70,19 +70,27 @@ export async function blockedEitherWay(store: Store, riderId: ObjectId | null): 
   return new Set(rows.map((row) => (row.userId.equals(riderId) ? row.blockedUserId : row.userId).toHexString()));
 }
 
+/** The blocks between the rider and any of the others, whichever made them. */
+const blocksBetween = (userId: ObjectId, others: ObjectId[]) => ({
+  $or: [
+    { userId, blockedUserId: { $in: others } },
+    { userId: { $in: others }, blockedUserId: userId },
+  ],
+});
+
+/** Hex ids of the riders among `others` on either side of a block with the rider: a read receipt crosses neither. */
+export async function blockedEitherWayAmong(store: Store, userId: ObjectId, others: ObjectId[]): Promise<Set<string>> {
+  if (!others.length) return new Set();
+  const rows = await store.user_blocks
+    .find(blocksBetween(userId, others), { projection: { _id: 0, userId: 1, blockedUserId: 1 } })
+    .toArray();
+  return new Set(rows.map((row) => (row.userId.equals(userId) ? row.blockedUserId : row.userId).toHexString()));
+}
+
 /** Whether the rider and any of the others blocked one another, in either direction. */
 export async function blockedBetween(store: Store, userId: ObjectId, others: ObjectId[]): Promise<boolean> {
   if (!others.length) return false;
-  const found = await store.user_blocks.countDocuments(
-    {
-      $or: [
-        { userId, blockedUserId: { $in: others } },
-        { userId: { $in: others }, blockedUserId: userId },
-      ],
-    },
-    { limit: 1 },
-  );
-  return found > 0;
+  return (await store.user_blocks.countDocuments(blocksBetween(userId, others), { limit: 1 })) > 0;
 }
 
 /**

@@ -8,6 +8,7 @@ import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { refuseBlocked } from '../blocks/refusals';
+import { blockedEitherWayAmong } from '../blocks/service';
 import { ConversationParam } from '../messages/schema';
 import { messageInConversation, unreadCounts } from '../messages/service';
 import { ownConversation } from './own';
@@ -121,9 +122,12 @@ export const conversationRoutes = createRouter<AppEnv>()
     };
     if (target) {
       const event = { ...receipt, userId: callerId.toHexString(), messageId: marker?.messageId?.toHexString() ?? null };
-      publishAfterWrite(c, { namespace: '/messages', name: 'conversation:read', payload: event }, () => ({
-        riders: conversation.participantIds.filter((id) => !id.equals(callerId)).map((id) => id.toHexString()),
-      }));
+      publishAfterWrite(c, { namespace: '/messages', name: 'conversation:read', payload: event }, async () => {
+        const others = conversation.participantIds.filter((id) => !id.equals(callerId));
+        // A block either way keeps the receipt from the other side, in a conversation shared with others too.
+        const blocked = await blockedEitherWayAmong(c.var.db, callerId, others);
+        return { riders: others.map((id) => id.toHexString()).filter((id) => !blocked.has(id)) };
+      });
     }
     return c.json({ ...receipt, unreadCount: unread.get(receipt.conversationId) ?? 0 }, 200);
   });

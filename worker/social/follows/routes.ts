@@ -10,7 +10,7 @@ import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { readerOf } from '../feed/reader';
-import { reachable } from './reach';
+import { hiddenFrom, reachable } from './reach';
 import { FOLLOW_REFUSALS } from './refusals';
 import { FollowState, HomiePage, ListedRiderPage, RiderParam } from './schema';
 import { follow, followedAmong, listFollowers, listFollowing, listHomies, otherOf, unfollow } from './service';
@@ -147,15 +147,23 @@ export const followRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     const riderId = new ObjectId(c.req.valid('param').id);
     const { readerId } = await readerOf(c);
-    if (!(await reachable(c.var.db, readerId, riderId))) throw refusal(FOLLOW_REFUSALS, 'not-found');
-    const rows = await listFollowers(c.var.db, riderId, query);
+    const [visible, hidden] = await Promise.all([
+      reachable(c.var.db, readerId, riderId),
+      hiddenFrom(c.var.db, readerId),
+    ]);
+    if (!visible) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const rows = await listFollowers(c.var.db, riderId, query, hidden);
     return c.json(await riderPage(c, rows, query.limit, (row) => row.followerId, readerId), 200);
   })
   .openapi(following, async (c) => {
     const query = c.req.valid('query');
     const riderId = new ObjectId(c.req.valid('param').id);
     const { readerId } = await readerOf(c);
-    if (!(await reachable(c.var.db, readerId, riderId))) throw refusal(FOLLOW_REFUSALS, 'not-found');
-    const rows = await listFollowing(c.var.db, riderId, query);
+    const [visible, hidden] = await Promise.all([
+      reachable(c.var.db, readerId, riderId),
+      hiddenFrom(c.var.db, readerId),
+    ]);
+    if (!visible) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const rows = await listFollowing(c.var.db, riderId, query, hidden);
     return c.json(await riderPage(c, rows, query.limit, (row) => row.followedId, readerId), 200);
   });

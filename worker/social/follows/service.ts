@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { idForms } from '../../platform/db/stored-values';
 
 // Every query on follows and homies. A rider's followerCount and followingCount move only with the write that
 // stored or removed the follow they count, so concurrent follows and unfollows leave them equal to the rows.
@@ -122,19 +123,22 @@ export async function unfollowBothWays(store: Store, a: ObjectId, b: ObjectId): 
 
 type Page = { limit: number; cursor?: ObjectId };
 const before = (page: Page) => (page.cursor ? { _id: { $lt: page.cursor } } : {});
+/** Leaves out the riders the reader must not see (a block either way) in the query, so every page stays full. */
+const without = (field: 'followerId' | 'followedId', hidden: ObjectId[]) =>
+  hidden.length ? { [field]: { $nin: hidden.flatMap(idForms) } } : {};
 
-/** A page of the rider's followers, newest follow first (`limit + 1` rows for the pager). */
-export const listFollowers = (store: Store, userId: ObjectId, page: Page) =>
+/** A page of the rider's followers but `hidden`, newest follow first (`limit + 1` rows for the pager). */
+export const listFollowers = (store: Store, userId: ObjectId, page: Page, hidden: ObjectId[] = []) =>
   store.follows
-    .find({ followedId: userId, ...before(page) })
+    .find({ followedId: userId, ...before(page), ...without('followerId', hidden) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
 
-/** A page of the riders the rider follows, newest follow first. */
-export const listFollowing = (store: Store, userId: ObjectId, page: Page) =>
+/** A page of the riders the rider follows but `hidden`, newest follow first. */
+export const listFollowing = (store: Store, userId: ObjectId, page: Page, hidden: ObjectId[] = []) =>
   store.follows
-    .find({ followerId: userId, ...before(page) })
+    .find({ followerId: userId, ...before(page), ...without('followedId', hidden) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
