@@ -67,5 +67,9 @@ export function companionApi(label: string, overrides: Partial<TestEnv> = {}) {
     async spoken(): Promise<{ sessionId: string; body: { text: string } }[]> {
       return (await fetch(`${standIns()}/voice/${name}/spoken`)).json();
     },
+    /** The paths speak requests were sent to. */
+    async speakPaths(): Promise<string[]> {
+      return (await fetch(`${standIns()}/voice/${name}/paths`)).json();
+    },
   };
 }

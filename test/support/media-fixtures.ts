@@ -164,6 +164,63 @@ export function phoneWebp(width = 40, height = 30, orientation = 3): { bytes: Ui
   return { bytes: concatBytes([header, body]), bitstream };
 }
 
+/**
+ * An animated WebP (VP8X with the animation flag, ANIM, two ANMF frames) whose first frame carries, after its
+ * bitstream, an EXIF chunk with GPS and an unknown chunk holding a secret, as an editor that copies a photo's
+ * metadata into each frame leaves them.
+ */
+export function animatedWebp(width = 24, height = 16): { bytes: Uint8Array; bitstream: Uint8Array } {
+  const { bitstream } = phoneWebp(width, height, 1);
+  const vp8x = new Uint8Array(10);
+  vp8x[0] = 0x02 | 0x08; // animation, and EXIF as the editor flags it
+  vp8x.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 4);
+  vp8x.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 7);
+  const frameHeader = new Uint8Array(16);
+  frameHeader.set([(width - 1) & 0xff, ((width - 1) >> 8) & 0xff, (width - 1) >> 16], 6);
+  frameHeader.set([(height - 1) & 0xff, ((height - 1) >> 8) & 0xff, (height - 1) >> 16], 9);
+  frameHeader.set([100, 0, 0], 12); // 100 ms
+  const frame = (...extra: Uint8Array[]) =>
+    riffChunk('ANMF', concatBytes([frameHeader, riffChunk('VP8L', bitstream), ...extra]));
+  const body = concatBytes([
+    riffChunk('VP8X', vp8x),
+    riffChunk('ANIM', new Uint8Array(6)),
+    frame(riffChunk('EXIF', phoneExifTiff(1)), riffChunk('ABCD', enc.encode('Shot at the spot'))),
+    frame(),
+  ]);
+  const header = concatBytes([enc.encode('RIFF'), new Uint8Array(4), enc.encode('WEBP')]);
+  new DataView(header.buffer).setUint32(4, body.length + 4, true);
+  return { bytes: concatBytes([header, body]), bitstream };
+}
+
+/** A PNG whose header claims `width` × `height` over a few bytes of image data: what a decompression bomb sends. */
+export function pngClaiming(width: number, height: number): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([1, 0, 0, 0, 0], 8); // 1-bit greyscale
+  const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const idat = new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]);
+  return concatBytes([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array(0))]);
+}
+
+/**
+ * A whole, decodable 1-bit greyscale PNG of `width` × `height`, all black: its rows of zeros deflate to a few
+ * hundred KB even at 16,000 × 16,000, though a viewer decodes it to width × height pixels.
+ */
+export async function blackPng(width: number, height: number): Promise<Uint8Array> {
+  const row = new Uint8Array(1 + Math.ceil(width / 8));
+  const stream = new CompressionStream('deflate');
+  const writer = stream.writable.getWriter();
+  const written = (async () => {
+    for (let y = 0; y < height; y++) await writer.write(row);
+    await writer.close();
+  })();
+  const data = new Uint8Array(await new Response(stream.readable).arrayBuffer());
+  await written;
+  const claimed = pngClaiming(width, height);
+  return concatBytes([claimed.subarray(0, 33), pngChunk('IDAT', data), pngChunk('IEND', new Uint8Array(0))]);
+}
+
 function box(type: string, ...payload: Uint8Array[]): Uint8Array {
   const data = concatBytes(payload);
   const out = new Uint8Array(8 + data.length);
@@ -227,4 +284,143 @@ export function jpegWithHiddenSegments(width = 16, height = 16): Uint8Array {
     jpegSegment(0x02, enc.encode('Shot at the spot')),
     plain.subarray(app0End),
   ]);
+}
+
+/** Where a phone or an editor writes a video's location. */
+export type VideoLocationStyle = 'iphone-keys' | 'android-xyz' | 'loci' | 'xmp-uuid';
+
+const latin1 = (value: string) => Uint8Array.from(value, (ch) => ch.charCodeAt(0));
+const uint32 = (value: number) => {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, value);
+  return out;
+};
+
+/** A box whose type is given as Latin-1 (`©xyz` is 0xA9 'xyz') or as its 4 bytes (an `ilst` item's key index). */
+function rawBox(type: string | Uint8Array, ...payload: Uint8Array[]): Uint8Array {
+  const data = concatBytes(payload);
+  return concatBytes([uint32(8 + data.length), typeof type === 'string' ? latin1(type) : type, data]);
+}
+
+/** The coordinates the phone fixtures record, as ISO 6709 text. */
+export const VIDEO_COORDINATES = '+52.5163+013.3777';
+const fixed16 = (degrees: number) => uint32(Math.round(degrees * 65536) >>> 0);
+/** 3GPP's `loci` stores them as 16.16 fixed point: longitude then latitude. */
+export const LOCI_COORDINATES = concatBytes([fixed16(13.3777), fixed16(52.5163)]);
+
+/** An `mdta` metadata box as an iPhone writes it in `moov`: handler, keys, and one `ilst` item per key. */
+function appleKeysMeta(entries: [string, string][]): Uint8Array {
+  const hdlr = rawBox(
+    'hdlr',
+    new Uint8Array(4),
+    new Uint8Array(4),
+    latin1('mdta'),
+    new Uint8Array(12),
+    new Uint8Array(1),
+  );
+  const keys = rawBox(
+    'keys',
+    new Uint8Array(4),
+    uint32(entries.length),
+    ...entries.map(([key]) => rawBox('mdta', latin1(key))),
+  );
+  const items = entries.map(([, value], i) =>
+    rawBox(uint32(i + 1), rawBox('data', uint32(1), new Uint8Array(4), latin1(value))),
+  );
+  // QuickTime's meta box has no version and flags: its handler comes first.
+  return rawBox('meta', hdlr, keys, rawBox('ilst', ...items));
+}
+
+/** What each style adds inside `moov`, and at the top level after it. */
+function locationBoxes(style: VideoLocationStyle): { inMovie: Uint8Array[]; topLevel: Uint8Array[] } {
+  switch (style) {
+    case 'iphone-keys':
+      return {
+        inMovie: [
+          appleKeysMeta([
+            ['com.apple.quicktime.location.accuracy.horizontal', '14.285'],
+            ['com.apple.quicktime.location.ISO6709', `${VIDEO_COORDINATES}+034.000/`],
+            ['com.apple.quicktime.make', 'Apple'],
+            ['com.apple.quicktime.creationdate', '2024-05-01T10:00:00+0200'],
+          ]),
+        ],
+        topLevel: [],
+      };
+    case 'android-xyz': {
+      const value = latin1(`${VIDEO_COORDINATES}/`);
+      const xyz = rawBox('\u00a9xyz', new Uint8Array([0, value.length, 0x15, 0xc7]), value);
+      return { inMovie: [rawBox('udta', xyz)], topLevel: [] };
+    }
+    case 'loci': {
+      const loci = rawBox(
+        'loci',
+        new Uint8Array(4),
+        new Uint8Array([0x15, 0xc7]),
+        latin1('Shot at the spot\0'),
+        new Uint8Array([0]),
+        LOCI_COORDINATES,
+        fixed16(34),
+        latin1('earth\0\0'),
+      );
+      return { inMovie: [rawBox('udta', loci)], topLevel: [] };
+    }
+    case 'xmp-uuid': {
+      const uuid = new Uint8Array([
+        0xbe, 0x7a, 0xcf, 0xcb, 0x97, 0xa9, 0x42, 0xe8, 0x9c, 0x71, 0x99, 0x94, 0x91, 0xe3, 0xaf, 0xac,
+      ]);
+      const xmp = latin1(
+        `<x:xmpmeta><rdf:Description exif:GPSLatitude="52,31.0N" xmp:Label="${VIDEO_COORDINATES}"/></x:xmpmeta>`,
+      );
+      return { inMovie: [], topLevel: [rawBox('uuid', uuid, xmp)] };
+    }
+  }
+}
+
+/** What a fixture video's sample data starts with, where its `stco` points. */
+export const SAMPLE_MARK = 'SAMPLE-DATA';
+
+/**
+ * A video as a phone makes it: `ftyp`, the media data, the movie box (a track whose `stco` points at the sample
+ * data) carrying the location where `style` says, and, for editors' XMP, a `uuid` box after it. `moovLast: false`
+ * puts the movie box first, as streaming encoders do.
+ */
+export function phoneVideo(
+  style: VideoLocationStyle,
+  options: { totalBytes?: number; moovLast?: boolean } = {},
+): { bytes: Uint8Array; sampleOffset: number } {
+  const { totalBytes = 4096, moovLast = true } = options;
+  const brand = style === 'iphone-keys' ? 'qt  ' : 'isom';
+  const ftyp = rawBox('ftyp', latin1(brand), new Uint8Array(4), latin1(`${brand}mp41`));
+  const { inMovie, topLevel } = locationBoxes(style);
+  const mvhd = new Uint8Array(100);
+  new DataView(mvhd.buffer).setUint32(12, 1000);
+  new DataView(mvhd.buffer).setUint32(16, 9_250);
+  const tkhd = new Uint8Array(84);
+  new DataView(tkhd.buffer).setUint32(76, 1920 * 65536);
+  new DataView(tkhd.buffer).setUint32(80, 1080 * 65536);
+  const movieWith = (sampleOffset: number) =>
+    rawBox(
+      'moov',
+      rawBox('mvhd', mvhd),
+      rawBox(
+        'trak',
+        rawBox('tkhd', tkhd),
+        rawBox(
+          'mdia',
+          rawBox('minf', rawBox('stbl', rawBox('stco', new Uint8Array(4), uint32(1), uint32(sampleOffset)))),
+        ),
+      ),
+      ...inMovie,
+    );
+  const moovBytes = movieWith(0).length;
+  const after = concatBytes(topLevel);
+  const fill = totalBytes - ftyp.length - moovBytes - after.length - 8;
+  const samples = new Uint8Array(fill);
+  samples.set(latin1(SAMPLE_MARK));
+  for (let i = 4096; i < fill; i += 4096) samples[i] = (i / 4096) & 0xff;
+  const mdat = rawBox('mdat', samples);
+  const sampleOffset = ftyp.length + (moovLast ? 0 : moovBytes) + 8;
+  const moov = movieWith(sampleOffset);
+  const bytes = moovLast ? concatBytes([ftyp, mdat, moov, after]) : concatBytes([ftyp, moov, mdat, after]);
+  return { bytes, sampleOffset };
 }

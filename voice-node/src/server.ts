@@ -49,7 +49,8 @@ export function speakText(body: Buffer, contentType: string | undefined): string
 }
 
 /**
- * The voice box: `GET /health`, `POST /speak/:sessionId` and the `/ws` WebSocket (docs/voice.md).
+ * The voice box: `GET /health`, `POST /speak` (the session in `x-voice-session-id`; `/speak/:sessionId` too) and
+ * the `/ws` WebSocket (docs/voice.md).
  * Resolves once it listens; `close()` ends every session and its processes.
  */
 export async function startVoiceBox(options: ServerOptions, engine: SpeechEngine) {
@@ -79,12 +80,15 @@ export async function startVoiceBox(options: ServerOptions, engine: SpeechEngine
 
   const server = createServer((req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://voice');
-    const speakMatch = /^\/speak\/([^/]+)$/.exec(pathname);
+    // The session in the x-voice-session-id header (what the Worker sends: a path is kept in access logs), or in
+    // the path as the interface spec first named it.
+    const speakMatch = /^\/speak(?:\/([^/]+))?$/.exec(pathname);
     if (req.method === 'GET' && pathname === '/health') {
       return json(res, 200, { ok: true, sessions: sessions.size, uptime: Math.round((Date.now() - started) / 1000) });
     }
     if (req.method === 'POST' && speakMatch) {
-      return void speak(req, res, decodeURIComponent(speakMatch[1]!)).catch((err: Error) => {
+      const id = speakMatch[1] ? decodeURIComponent(speakMatch[1]) : String(req.headers['x-voice-session-id'] ?? '');
+      return void speak(req, res, id).catch((err: Error) => {
         console.error(`[voice] speak failed: ${err.message}`);
         if (!res.headersSent) json(res, 500, { error: 'Internal error.' });
       });

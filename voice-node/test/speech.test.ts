@@ -37,6 +37,22 @@ describe('speaking a reply', () => {
     client.close();
   });
 
+  it('takes the session from x-voice-session-id on POST /speak, as the Worker sends it, keeping it out of the path', async () => {
+    const client = new VoiceClient(wsUrl());
+    const sessionId = await client.ready();
+    const res = await fetch(`${box.url}/speak`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-voice-session-id': sessionId },
+      body: 'Clean line.',
+    });
+    expect(res.status).toBe(202);
+    await client.next('turn_end');
+    expect(client.of('turn_start').map((m) => m.text)).toEqual(['Clean line.']);
+    const none = await fetch(`${box.url}/speak`, { method: 'POST', body: 'Nobody.' });
+    expect(none.status).toBe(400);
+    client.close();
+  });
+
   it('streams MP3 whose every frame is MPEG-1 Layer III, 44.1 kHz, 128 kbps, tagged with its turn id', async () => {
     const client = new VoiceClient(wsUrl());
     const sessionId = await client.ready();

@@ -12,6 +12,12 @@ export const LIMITS = {
   urlMax: 2048,
   /** Longest identity-provider token accepted: Google and Apple ID tokens are about 1 KB. */
   idTokenMax: 8192,
+  /**
+   * How recently an ID token sent as proof of identity (a first password, an identity-provider-only account's new
+   * address) must have been issued: long enough to sign in with the provider again and type a password, short
+   * enough that a token picked up earlier in a session is no proof.
+   */
+  identityProofMaxAgeSeconds: 10 * 60,
   /** Longest free-text search string. */
   searchQueryMax: 200,
   /** Rider search (docs/connections.md): the shortest query, so one letter never scans every account. */
@@ -157,6 +163,12 @@ export const LIMITS = {
   media: {
     /** One photo, sent in one request: a 12-megapixel phone JPEG is 3–8 MB, HEIF converted larger. */
     photoMaxBytes: 15 * 1024 * 1024,
+    /**
+     * Pixels a photo may have, as its header states them: every viewer's phone decodes the whole picture (4 bytes a
+     * pixel, so 256 MB here), and a few hundred KB of PNG can claim a billion. 48-megapixel phone stills and 63-megapixel
+     * panoramas fit.
+     */
+    photoMaxPixels: 64_000_000,
     /** One video, sent in parts: a few minutes of phone video at 1080p. */
     videoMaxBytes: 200 * 1024 * 1024,
     /** Bytes a rider may upload per UTC day, photos and videos together. */
@@ -175,6 +187,10 @@ export const LIMITS = {
     publicMaxAgeSeconds: 24 * 60 * 60,
     /** The most of a video's movie box read for its duration and size. */
     movieBoxReadBytes: 1024 * 1024,
+    /** A video's box headers are read from the bucket in blocks this size, so a walk of its boxes costs a few reads. */
+    movieReadBlockBytes: 64 * 1024,
+    /** Blocks kept while walking a video's boxes: a movie box's metadata lies in a few neighbouring blocks. */
+    movieReadBlocksKept: 32,
     /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */
     cleanupBatch: 500,
   },

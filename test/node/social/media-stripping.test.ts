@@ -8,6 +8,7 @@ import { stripMetadata } from '../../../worker/social/media/strip';
 import { MalformedImage } from '../../../worker/social/media/stripped';
 import { stripWebp } from '../../../worker/social/media/webp';
 import {
+  animatedWebp,
   gradient,
   holds,
   jpegWithHiddenSegments,
@@ -160,6 +161,40 @@ describe('WebP metadata stripping', () => {
     const upright = stripWebp(phoneWebp(40, 30, 1).bytes);
     expect(upright.bytes[20]! & 0x0c).toBe(0);
     expect(holds(upright.bytes, 'EXIF')).toBe(false);
+  });
+});
+
+/** A RIFF body's chunks as [fourcc, data], from `from` to `to`. */
+function riffChunks(bytes: Uint8Array, from: number, to: number): [string, Uint8Array][] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const chunks: [string, Uint8Array][] = [];
+  for (let pos = from; pos + 8 <= to; ) {
+    const length = view.getUint32(pos + 4, true);
+    chunks.push([String.fromCharCode(...bytes.subarray(pos, pos + 4)), bytes.subarray(pos + 8, pos + 8 + length)]);
+    pos += 8 + length + (length & 1);
+  }
+  return chunks;
+}
+
+describe('animated WebP metadata stripping', () => {
+  it("removes an EXIF chunk and unknown chunks inside an ANMF frame, fixing the frame's size; both frames keep their bitstream", () => {
+    const { bytes, bitstream } = animatedWebp(24, 16);
+    const stripped = stripWebp(bytes);
+    for (const text of SECRET_TEXTS) expect(holds(stripped.bytes, text), text).toBe(false);
+    expect(holds(stripped.bytes, 'EXIF')).toBe(false);
+    const top = riffChunks(stripped.bytes, 12, stripped.bytes.length);
+    expect(top.map(([fourcc]) => fourcc)).toEqual(['VP8X', 'ANIM', 'ANMF', 'ANMF']);
+    expect(top[0]![1][0]! & 0x0a).toBe(0x02); // still animated, no EXIF flag
+    for (const [, frame] of top.slice(2)) {
+      expect(frame.subarray(0, 16)).toEqual(bytes.subarray(12 + 18 + 14 + 8, 12 + 18 + 14 + 8 + 16));
+      const inner = riffChunks(frame, 16, frame.length);
+      expect(inner.map(([fourcc]) => fourcc)).toEqual(['VP8L']);
+      expect(inner[0]![1]).toEqual(bitstream);
+    }
+    expect(new DataView(stripped.bytes.buffer, stripped.bytes.byteOffset).getUint32(4, true)).toBe(
+      stripped.bytes.length - 8,
+    );
+    expect(stripped).toMatchObject({ width: 24, height: 16, orientation: 1 });
   });
 });
 

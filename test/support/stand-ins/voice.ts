@@ -7,18 +7,28 @@ export type VoiceMode = 'ok' | 'fail' | 'hang';
 
 /**
  * The voice box's speak endpoint (the interface spec, Voice service), one box per name:
- * - `POST /voice/<name>/speak/<sessionId>`: 202 and recorded, 500, or no answer, per mode;
+ * - `POST /voice/<name>/speak` with the session in `x-voice-session-id`, or `POST /voice/<name>/speak/<sessionId>`:
+ *   202 and recorded, 500, or no answer, per mode;
  * - `PUT /voice/<name>` with `{mode}`: switches it;
- * - `GET /voice/<name>/spoken`: the speak requests received, `{sessionId, body}` each.
+ * - `GET /voice/<name>/spoken`: the speak requests received, `{sessionId, body}` each;
+ * - `GET /voice/<name>/paths`: the paths they were sent to, as a proxy's access log would keep them.
  * WebSocket upgrades of `/voice/<name>/ws` are answered by `upgradeVoice`.
  */
 export function createVoiceHandler() {
-  const boxes = new Map<string, { mode: VoiceMode; spoken: { sessionId: string; body: unknown }[] }>();
+  const boxes = new Map<string, { mode: VoiceMode; spoken: { sessionId: string; body: unknown }[]; paths: string[] }>();
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
-    const match = /^\/voice\/([\w.-]+)(?:\/speak\/([^/]+)|\/(spoken))?$/.exec(path);
+    const match = /^\/voice\/([\w.-]+)(?:\/(speak)(?:\/([^/]+))?|\/(spoken|paths))?$/.exec(path);
     if (!match) return false;
-    const [, name, sessionId, spoken] = match as unknown as [string, string, string | undefined, string | undefined];
-    const box = boxes.get(name) ?? { mode: 'ok' as VoiceMode, spoken: [] };
+    const [, name, speak, inPath, listing] = match as unknown as [
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string | undefined,
+    ];
+    const sessionId = speak ? (inPath ?? String(req.headers['x-voice-session-id'] ?? '')) : undefined;
+    const spoken = listing;
+    const box = boxes.get(name) ?? { mode: 'ok' as VoiceMode, spoken: [], paths: [] };
     boxes.set(name, box);
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -28,10 +38,12 @@ export function createVoiceHandler() {
       return true;
     }
     if (req.method === 'GET' && spoken) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(box.spoken));
+      const listed = spoken === 'paths' ? box.paths : box.spoken;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
       return true;
     }
     if (req.method !== 'POST' || !sessionId) return false;
+    box.paths.push(path);
     box.spoken.push({ sessionId, body: body ? JSON.parse(body) : null });
     if (box.mode === 'hang') return true;
     if (box.mode === 'fail') res.writeHead(500, { 'content-type': 'text/plain' }).end('voice box broke');

@@ -117,10 +117,18 @@ describe('an identity provider proving an address someone else registered', () =
   it('lets the rider set a password afterwards through the password route', async () => {
     const attacker = await register(api);
     const rider = await (await appleSignIn(attacker.email, 'Apple Rider')).json<{ token: string }>();
+    // The account now signs in with Apple only: a fresh Apple token proves its owner sets the password.
+    const idToken = await signIdToken(apple, {
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.rider',
+      sub: (await storedUser(attacker._id))!.appleUserId,
+      email: attacker.email,
+      email_verified: 'true',
+    });
     const set = await api.fetch('/api/users/me/password', {
       method: 'PUT',
       headers: { 'x-auth-token': rider.token },
-      json: { newPassword: 'the riders own password' },
+      json: { newPassword: 'the riders own password', identityProof: { provider: 'apple', idToken } },
     });
     expect(set.status).toBe(200);
     expect((await passwordSignIn(attacker.email, 'the riders own password')).status).toBe(200);
@@ -182,13 +190,19 @@ describe('changing the address', () => {
   });
 
   it('turns an address a provider proved back to unproved, so a provider can prove it anew', async () => {
-    const first = await (await googleSignIn(`proved-${crypto.randomUUID().slice(0, 8)}@example.com`)).json<{
-      token: string;
-      user: { _id: string };
-    }>();
+    const proved = `proved-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const first = await (await googleSignIn(proved)).json<{ token: string; user: { _id: string } }>();
     const email = `typed-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    // A provider-only account has no password to ask for.
-    expect((await patchAccount(first.token, first.user._id, { email })).status).toBe(200);
+    // A provider-only account has no password to ask for: a fresh Google token proves its owner.
+    const idToken = await signIdToken(google, {
+      iss: 'https://accounts.google.com',
+      aud: 'web-client.apps.googleusercontent.com',
+      sub: `g-${crypto.randomUUID()}`,
+      email: proved,
+      email_verified: true,
+    });
+    const identityProof = { provider: 'google', idToken };
+    expect((await patchAccount(first.token, first.user._id, { email, identityProof })).status).toBe(200);
     expect(await storedUser(first.user._id)).toMatchObject({ email, emailVerified: false });
   });
 

@@ -70,15 +70,6 @@ describe('password change', () => {
       (await changePassword(account.token, { currentPassword: account.password, newPassword: 'short' })).status,
     ).toBe(400);
   });
-  it('an identity-provider-only account sets a first password with currentPassword absent', async () => {
-    const account = await register(api);
-    await api.db((db) =>
-      db.collection('users').updateOne({ _id: new ObjectId(account._id) }, { $unset: { password: '' } }),
-    );
-    const res = await changePassword(account.token, { newPassword: 'my first password' });
-    expect(await res.json()).toEqual({ changed: true, revokedSessions: 0, token: expect.any(String) });
-    expect((await signIn(account.email, 'my first password')).status).toBe(200);
-  });
 });
 
 describe('legacy token usage', () => {

@@ -38,6 +38,10 @@ describe('speaking the reply', () => {
     const { reply } = await chat(api, rider, 'hey', { voiceSession: SESSION.toUpperCase() });
     const spoken = await voice.spoken();
     expect(spoken.at(-1)).toEqual({ sessionId: SESSION, body: { text: reply } });
+    // The session id, which lets whoever holds it speak into the session, goes in a header: a path is logged.
+    const paths = await voice.speakPaths();
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect(path.toLowerCase()).not.toContain(SESSION.toLowerCase());
   });
 
   it('ignores a session header that is not a UUID: no speak request, the same answer', async () => {
@@ -91,11 +95,16 @@ describe('speaking the reply', () => {
 });
 
 /** Opens a voice session through the Worker's `/voice/ws` (with the rider's token when given) and reads its id from `_ready`. */
-async function openVoiceSession(target: Api, rider?: TestAccount): Promise<string> {
+async function openVoiceSession(
+  target: Api,
+  rider?: TestAccount,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const res = await target.fetch(`/voice/ws${rider ? `?token=${rider.token}` : ''}`, {
-    headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13' },
+    headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', ...headers },
   });
   expect(res.status).toBe(101);
+  if (headers['sec-websocket-protocol']) expect(res.headers.get('sec-websocket-protocol')).toBe('rider-token');
   const socket = res.webSocket!;
   const ready = new Promise<string>((resolve) => {
     socket.addEventListener('message', (event) => resolve(JSON.parse(event.data as string).sessionId));
@@ -123,6 +132,24 @@ describe('who may speak into a session', () => {
     const own = await chat(api, owner, 'hey', { voiceSession: session.toUpperCase() });
     expect(own.spoken).toBe(true);
     expect(await intoSession()).toEqual([{ sessionId: session, body: { text: own.reply } }]);
+  });
+
+  it('binds a session opened with the token as a WebSocket subprotocol, as a browser sends it, and answers that protocol', async () => {
+    await voice.voiceMode('ok');
+    const [owner, other] = [await register(api), await register(api)];
+    await setSubscription(api, owner);
+    await setSubscription(api, other);
+    const session = await openVoiceSession(api, undefined, { 'sec-websocket-protocol': `rider-token, ${owner.token}` });
+    const foreign = await sendChat(api, other, 'hey', { voiceSession: session });
+    expect(await foreign.json()).toMatchObject({ spoken: false, reason: 'not-your-session' });
+    expect((await chat(api, owner, 'hey', { voiceSession: session })).spoken).toBe(true);
+    const forged = await api.fetch('/voice/ws', {
+      headers: {
+        ...{ upgrade: 'websocket', connection: 'Upgrade' },
+        'sec-websocket-protocol': 'rider-token, not.a.token',
+      },
+    });
+    expect([forged.status, await forged.text()]).toEqual([400, 'Invalid token.']);
   });
 
   it("speaks any rider's reply into a session opened without a token: the id is the capability", async () => {

@@ -17,6 +17,7 @@ describeAccessChecks(api, [
   },
   { method: 'DELETE', path: '/api/push-tokens/:token', check: 'auth' },
   { method: 'DELETE', path: '/api/push-tokens?platform=web&endpoint=https://push.example/x', check: 'auth' },
+  { method: 'POST', path: '/api/push-tokens/remove', check: 'auth', json: { token: 'ExponentPushToken[x]' } },
 ]);
 
 const expoToken = () => `ExponentPushToken[${crypto.randomUUID()}]`;
@@ -167,6 +168,35 @@ describe('DELETE /api/push-tokens', () => {
     expect((await control.json<any>()).details).toEqual([
       { field: 'endpoint', message: 'must not contain control characters' },
     ]);
+  });
+});
+
+describe('POST /api/push-tokens/remove', () => {
+  const removeByBody = (as: TestAccount, json: unknown) =>
+    api.fetch('/api/push-tokens/remove', { method: 'POST', json, headers: { 'x-auth-token': as.token } });
+
+  it('removes your token or web subscription named in the body, so no URL carries it; 404 for one not yours', async () => {
+    const [owner, other] = [await register(api), await register(api)];
+    const token = expoToken();
+    await post(owner, { token, platform: 'ios', transport: 'gateway' });
+    expect((await removeByBody(other, { token })).status).toBe(404);
+    const res = await removeByBody(owner, { token });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ deleted: true, token });
+    expect(await stored(token)).toBeNull();
+
+    const web = subscription();
+    await post(owner, { subscription: web, platform: 'web', transport: 'webpush' });
+    expect((await removeByBody(owner, { platform: 'web', endpoint: web.endpoint })).status).toBe(200);
+    expect(await stored(web.endpoint)).toBeNull();
+  });
+
+  it('refuses a body naming neither or both, with a 400', async () => {
+    const rider = await register(api);
+    expect((await removeByBody(rider, {})).status).toBe(400);
+    expect((await removeByBody(rider, { token: expoToken(), endpoint: 'https://fcm.googleapis.com/x' })).status).toBe(
+      400,
+    );
   });
 });
 

@@ -71,6 +71,36 @@ describe('the request log', () => {
     ]);
   });
 
+  it('names the rider on a route where the token is optional, when a valid one is sent, and no one without it', async () => {
+    const rider = await registerThroughRoute(api);
+    const { _id: postId } = await newPost(api, rider);
+    const lines = await captureLogLines(async () => {
+      expect((await api.fetch(`/api/feed/${postId}`, { headers: { 'x-auth-token': rider.token } })).status).toBe(200);
+      expect((await api.fetch(`/api/feed/${postId}`)).status).toBe(200);
+    });
+    const logged = requestLines(lines).filter((line) => line.route === '/api/feed/:postId');
+    expect(logged.map((line) => line.riderId)).toEqual([rider._id, undefined]);
+  });
+
+  it('holds no token sent in a URL: the socket and voice query, a push token in the path', async () => {
+    const rider = await registerThroughRoute(api);
+    const pushToken = 'ExponentPushToken[a1B2c3D4e5F6g7H8i9J0kL]';
+    const lines = await captureLogLines(async () => {
+      await api.fetch(`/socket.io/?EIO=4&transport=polling&token=${rider.token}`);
+      await api.fetch(`/voice/ws?token=${rider.token}`);
+      await api.fetch(`/api/push-tokens/${encodeURIComponent(pushToken)}`, {
+        method: 'DELETE',
+        headers: { 'x-auth-token': rider.token },
+      });
+    });
+    expect(requestLines(lines).map((line) => line.route)).toEqual([
+      '/socket.io/',
+      '/voice/ws',
+      '/api/push-tokens/:token',
+    ]);
+    expect(leakedSecrets(lines, { token: rider.token, pushToken: 'a1B2c3D4e5F6g7H8i9J0kL' })).toEqual([]);
+  });
+
   it('writes one metrics data point per request: route pattern, method, status class, latency', async () => {
     const before = metrics.points.length;
     await api.fetch('/api/users/me');
@@ -153,5 +183,15 @@ describe('the request log', () => {
     expect(line).not.toContain('a.rider@example.com');
     expect(line).not.toContain(token);
     expect(redacted('fine text')).toBe('fine text');
+  });
+
+  it('takes tokens out of a URL quoted in free text: a token query, a push token in a path, a voice session path', () => {
+    const session = '6f1c2a9e-3b4d-4c8e-9a1f-0b2c3d4e5f60';
+    const text = redacted(
+      `fetch failed: /socket.io/?EIO=4&token=short.tok&t=1 /api/push-tokens/ExponentPushToken%5BxYz123%5D /speak/${session} /voice/ws?x=1&token=abc`,
+    );
+    for (const secret of ['short.tok', 'xYz123', session, 'token=abc']) expect(text).not.toContain(secret);
+    expect(text).toContain('/socket.io/?EIO=4&token=[token]&t=1');
+    expect(text).toContain('/speak/[token]');
   });
 });

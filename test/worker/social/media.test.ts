@@ -10,10 +10,12 @@ import { call } from '../../support/content';
 import { newPost } from '../../support/feed';
 import { sendPhoto, storedObject, uploadPhoto } from '../../support/media';
 import {
+  blackPng,
   gradient,
   holds,
   phoneJpeg,
   phoneWebp,
+  pngClaiming,
   SECRET_TEXTS,
   video,
   withPngMetadata,
@@ -106,6 +108,27 @@ describe('photo uploads', () => {
     expect(media).toMatchObject({ type: 'image/webp', width: 40, height: 30 });
     const stored = (await storedObject(api, rider._id, media.mediaId))!;
     for (const text of SECRET_TEXTS) expect(holds(stored, text)).toBe(false);
+  });
+
+  it('refuses a photo of more pixels than the cap with a 422 naming it, however few bytes it takes', async () => {
+    const rider = await register(api);
+    const capMegapixels = LIMITS.media.photoMaxPixels / 1_000_000;
+    const huge = await blackPng(16_000, 16_000);
+    expect(huge.length).toBeLessThan(LIMITS.media.photoMaxBytes);
+    for (const [bytes, side] of [
+      [huge, '16000 × 16000'],
+      [pngClaiming(60_000, 60_000), '60000 × 60000'],
+    ] as const) {
+      const res = await sendPhoto(api, rider, bytes, 'image/png');
+      expect(res.status).toBe(422);
+      const { error } = await res.json<{ error: string }>();
+      expect(error).toContain(side);
+      expect(error).toContain(`${capMegapixels} megapixels`);
+    }
+    expect(await api.db((db) => db.collection('media').countDocuments({ ownerId: new ObjectId(rider._id) }))).toBe(0);
+    // At the cap's edge a photo is taken.
+    const wide = Math.floor(LIMITS.media.photoMaxPixels / 1000);
+    expect((await sendPhoto(api, rider, pngClaiming(wide, 1000), 'image/png')).status).toBe(201);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageOf } from '../../platform/http/pagination';
 import { LIMITS } from '../../platform/limits';
+import { IdentityProof } from '../sign-in/identity-proof';
 import { Password, User } from '../users/schema';
 
 export const RefreshBody = z.object({
@@ -37,6 +38,9 @@ export const PasswordChangeBody = z.object({
     .max(LIMITS.password.max)
     .optional()
     .describe('required when the account has a password; absent to set the first one'),
+  identityProof: IdentityProof.optional().describe(
+    'required to set the first password of an account that signs in with Google or Apple only; absent otherwise',
+  ),
   newPassword: Password,
 });
 

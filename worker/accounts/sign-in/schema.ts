@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { LIMITS } from '../../platform/limits';
 import { Email, Name, Password, User } from '../users/schema';
+import { IdToken } from './identity-proof';
 
 export const RegisterBody = z.object({ name: Name, email: Email, password: Password });
 export const SignInBody = z.object({ email: Email, password: z.string().min(1).max(LIMITS.password.max) });
-
-const IdToken = z.string().min(1, 'is required').max(LIMITS.idTokenMax);
 
 export const GoogleSignInBody = z.object({ idToken: IdToken });
 

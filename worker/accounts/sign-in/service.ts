@@ -14,6 +14,7 @@ import {
   type UserChanges,
   updateUser,
 } from '../users/service';
+import { emailVerified, stringClaim } from './claims';
 
 export type IdentitySignIn = { user: UserDoc; isNewUser: boolean };
 
@@ -22,12 +23,6 @@ export type IdentityRefusal = 'no-verified-email' | 'no-email' | 'unverified-ema
 
 /** Name used when Apple sends none (it sends the name only on first authorization). */
 const APPLE_FALLBACK_NAME = 'Apple User';
-
-const stringClaim = (payload: JWTPayload, name: string) =>
-  typeof payload[name] === 'string' && (payload[name] as string).trim() ? (payload[name] as string).trim() : undefined;
-
-// Providers have sent email_verified both as a boolean and as the string "true".
-const emailVerified = (payload: JWTPayload) => payload.email_verified === true || payload.email_verified === 'true';
 
 /**
  * Creates an account, or, when another sign-in created the same email (or Apple ID) a moment

@@ -16,6 +16,7 @@ import { refusal } from '../../platform/http/refusals';
 import { accountOrAdmin } from '../../platform/middleware/account-or-admin';
 import { auth } from '../../platform/middleware/auth';
 import { logEvent } from '../../platform/ops/log-line';
+import { checkIdentityProof, type IdentityProof, proofNotTaken } from '../sign-in/identity-proof';
 import { ACCOUNT_REFUSALS } from './refusals';
 import { DeletedAccount, UpdateMeBody, UpdateUserBody, User } from './schema';
 import { accountExists, changeAddress, deleteAccount, findUserById, updateUser } from './service';
@@ -56,15 +57,18 @@ const patchUser = defineRoute({
   tags: TAGS,
   summary: 'Update an account (its owner or an admin)',
   description:
-    "A new `email` needs `currentPassword` when the account has a password (an admin changing another rider's address does not); the new address is unproved (`emailVerified: false`) and every other session of the account is revoked, its access tokens refused and its sockets closed (docs/accounts.md).",
+    "A new `email` needs `currentPassword` when the account has a password, and `identityProof` (a fresh Google or Apple ID token for the account) when it has none (an admin changing another rider's address needs neither); the new address is unproved (`emailVerified: false`) and every other session of the account is revoked, its access tokens refused and its sockets closed (docs/accounts.md).",
   middleware: [accountOrAdmin()] as const,
   request: { params: IdParam, ...jsonBody(UpdateUserBody) },
   responses: {
     200: theAccount,
-    400: errorResponse('currentPassword missing or incorrect, or sent without a new email'),
+    400: errorResponse(
+      "currentPassword missing or incorrect, identityProof missing, stale, not verifiable or another account's, or either sent without a new email",
+    ),
     404: noAccount,
     409: errorResponse('Email taken, or the address changed meanwhile'),
     429: errorResponse('Too many wrong passwords; Retry-After gives the seconds to wait', RETRY_AFTER),
+    502: errorResponse("The identity provider's signing keys could not be fetched to verify identityProof"),
   },
 });
 
@@ -102,34 +106,36 @@ const passwordRequired = () =>
     details: [{ field: 'currentPassword', message: 'is required with a new email' }],
   });
 
-const passwordWithoutEmail = () =>
-  new ApiError(400, 'currentPassword is only taken with a new email.', {
-    details: [{ field: 'currentPassword', message: 'must be sent only with a new email' }],
+const proofWithoutEmail = (field: 'currentPassword' | 'identityProof') =>
+  new ApiError(400, `${field} is only taken with a new email.`, {
+    details: [{ field, message: 'must be sent only with a new email' }],
   });
 
 /**
- * A new address for the account: its owner proves it is them with the current password (when the account has
- * one), an admin acting on another rider needs none and is logged. The address becomes unproved, so an identity
+ * A new address for the account: its owner proves it is them with the current password, or with a fresh Google or
+ * Apple ID token when the account has no password; an admin acting on another rider needs neither and is logged. The address becomes unproved, so an identity
  * provider that later proves it belongs to someone else takes the account over for them (docs/accounts.md).
  */
 async function moveAddress(
   c: Context<AppEnv>,
   deps: UserRouteDeps,
   id: ObjectId,
-  body: { email: string; currentPassword?: string; name?: string; imageUri?: string },
+  body: { email: string; currentPassword?: string; identityProof?: IdentityProof; name?: string; imageUri?: string },
 ) {
-  const { email, currentPassword, ...rest } = body;
+  const { email, currentPassword, identityProof, ...rest } = body;
   const target = await findUserById(c.var.db, id);
   if (!target) throw refusal(ACCOUNT_REFUSALS, 'not-found');
   const byOwner = c.var.account._id.equals(id);
   if (target.email === email) {
-    if (currentPassword !== undefined) throw passwordWithoutEmail();
+    if (currentPassword !== undefined) throw proofWithoutEmail('currentPassword');
+    if (identityProof !== undefined) throw proofWithoutEmail('identityProof');
     return updateUser(c.var.db, id, rest);
   }
   if (byOwner && target.password) {
+    if (identityProof !== undefined) throw proofNotTaken();
     if (currentPassword === undefined) throw passwordRequired();
     await deps.checkCurrentPassword(c, { email: target.email, password: target.password }, currentPassword);
-  }
+  } else if (byOwner) await checkIdentityProof(c.env, target, identityProof, 'change the email address');
   const outcome = await changeAddress(c.var.db, id, target.email, { ...rest, email });
   if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
   if (!byOwner) {
@@ -160,12 +166,13 @@ export const userRoutes = (deps: UserRouteDeps) => {
       })
       .openapi(patchUser, async (c) => {
         const id = new ObjectId(c.req.valid('param').id);
-        const { email, currentPassword, ...rest } = c.req.valid('json');
-        if (email === undefined && currentPassword !== undefined) throw passwordWithoutEmail();
+        const { email, currentPassword, identityProof, ...rest } = c.req.valid('json');
+        if (email === undefined && currentPassword !== undefined) throw proofWithoutEmail('currentPassword');
+        if (email === undefined && identityProof !== undefined) throw proofWithoutEmail('identityProof');
         const outcome =
           email === undefined
             ? await updateUser(c.var.db, id, rest)
-            : await moveAddress(c, deps, id, { email, currentPassword, ...rest });
+            : await moveAddress(c, deps, id, { email, currentPassword, identityProof, ...rest });
         if (typeof outcome === 'string') throw refusal(ACCOUNT_REFUSALS, outcome);
         return c.json(userView(outcome), 200);
       })

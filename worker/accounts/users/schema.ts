@@ -4,6 +4,7 @@ import { PageQuery } from '../../platform/http/pagination';
 import { queryText } from '../../platform/http/text';
 import { WebUrl } from '../../platform/http/web-url';
 import { LIMITS } from '../../platform/limits';
+import { IdentityProof } from '../sign-in/identity-proof';
 
 /** Emails are compared and stored trimmed and lower-cased. */
 export const Email = z
@@ -45,6 +46,9 @@ export const UpdateUserBody = z
       .describe(
         "the account's current password: required with a new email when the account has one, unless an admin changes another rider's address",
       ),
+    identityProof: IdentityProof.optional().describe(
+      "required with a new email when the account has no password (it signs in with Google or Apple only), unless an admin changes another rider's address",
+    ),
   })
   .strict();
 

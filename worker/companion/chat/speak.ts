@@ -2,7 +2,7 @@ import { requireSetting } from '../../platform/config';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { describeError, logEvent } from '../../platform/ops/log-line';
-import { voiceBoxFetch } from '../voice/service';
+import { SESSION_HEADER, voiceBoxFetch } from '../voice/service';
 import { maySpeakInto } from '../voice/session-owner';
 import { voiceConfigured } from '../voice/settings';
 
@@ -59,9 +59,10 @@ export async function speakReply(env: Env, sessionId: SpeakableSession, text: st
   try {
     await new Promise((resolve) => setTimeout(resolve, 0));
     // The voice box instance holding the session (worker/companion/voice/service.ts); null when none is configured.
-    const answer = voiceBoxFetch(env, sessionId, `/speak/${sessionId}`, {
+    // The session id lets whoever holds it speak into the session: a header, never the path a proxy logs.
+    const answer = voiceBoxFetch(env, sessionId, '/speak', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [SESSION_HEADER]: sessionId },
       body: JSON.stringify({ text }),
       signal: AbortSignal.timeout(LIMITS.companion.speakTimeoutMs),
     });

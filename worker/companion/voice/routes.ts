@@ -9,13 +9,14 @@ import { tokenCaller } from '../../platform/tokens/service';
 import { upgradeToVoiceBox } from './service';
 import { mintVoiceSessionId } from './session-owner';
 import { voiceAuthRequired } from './settings';
+import { TOKEN_PROTOCOL, tokenFromProtocols } from './token-protocol';
 
 const UpgradeQuery = z.object({
   token: z
     .string()
     .optional()
     .describe(
-      'the session token, optional unless VOICE_WS_AUTH=required (browsers cannot set x-auth-token on a WebSocket): the session is then bound to this rider, and only their chats are spoken into it',
+      'the session token, kept for older clients: a URL is kept in access logs, so send `x-auth-token`, or from a browser the subprotocols `rider-token, <token>` (docs/voice.md). Optional unless VOICE_WS_AUTH=required; the session is then bound to this rider, and only their chats are spoken into it',
     ),
 });
 
@@ -27,7 +28,9 @@ const upgrade = defineRoute({
   middleware: [database()] as const,
   request: { query: UpgradeQuery },
   responses: {
-    101: { description: 'Switching Protocols: the voice WebSocket; the first message is `{type:"_ready", sessionId}`' },
+    101: {
+      description: `Switching Protocols: the voice WebSocket; the first message is \`{type:"_ready", sessionId}\`. The token goes in \`x-auth-token\` or, from a browser, as the subprotocols \`${TOKEN_PROTOCOL}, <token>\` (answered with \`${TOKEN_PROTOCOL}\`).`,
+    },
     400: {
       ...errorResponse('Not a WebSocket upgrade (`details` names `upgrade`)'),
       content: {
@@ -35,7 +38,7 @@ const upgrade = defineRoute({
         ...textResponse([ACCESS_TEXT.invalidToken]).content,
       },
       description:
-        'Not a WebSocket upgrade (JSON, `details` names `upgrade`); or a token (query `token` or `x-auth-token`) that is not valid (plain text)',
+        'Not a WebSocket upgrade (JSON, `details` names `upgrade`); or a token (`x-auth-token`, the `rider-token` subprotocol or query `token`) that is not valid (plain text)',
     },
     401: textResponse([ACCESS_TEXT.noToken]),
     502: errorResponse('The voice box did not answer'),
@@ -48,7 +51,7 @@ const upgrade = defineRoute({
 
 /**
  * `GET /voice/ws`: the public voice WebSocket (the interface spec, Voice service), forwarded to the
- * voice box's `/ws`. A valid session token in `token` or `x-auth-token` binds the session to its rider;
+ * voice box's `/ws`. A valid session token in `x-auth-token`, the `rider-token` subprotocol or `token` binds the session to its rider;
  * `VOICE_WS_AUTH=required` makes one mandatory (off by default: the product's clients connect without one).
  */
 export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => {
@@ -58,7 +61,8 @@ export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => 
     });
   }
   const required = voiceAuthRequired(c.env);
-  const token = c.req.valid('query').token ?? c.req.header('x-auth-token');
+  const offered = tokenFromProtocols(c.req.header('sec-websocket-protocol'));
+  const token = c.req.header('x-auth-token') ?? offered.token ?? c.req.valid('query').token;
   if (!token && required) throw plainTextError(401, ACCESS_TEXT.noToken);
   // A token that does not verify is refused rather than ignored: its session would silently be unbound.
   const caller = token ? await tokenCaller(c.env, c.var.db, token) : null;
@@ -67,7 +71,7 @@ export const voiceRoutes = createRouter<AppEnv>().openapi(upgrade, async (c) => 
     requireSetting(c.env, 'JWT_SECRET'),
     caller ? caller.userId.toHexString() : null,
   );
-  const answer = await upgradeToVoiceBox(c.env, c.req.raw, sessionId);
+  const answer = await upgradeToVoiceBox(c.env, c.req.raw, sessionId, offered.forwarded);
   if (answer === 'not-configured') {
     throw new ApiError(
       503,

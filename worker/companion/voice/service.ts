@@ -35,13 +35,20 @@ export function voiceBoxFetch(env: Env, sessionId: string, path: string, init: R
  * Hands a WebSocket upgrade to the voice box's `/ws`. workerd passes the upgrade through a fetch that
  * carries `Upgrade: websocket`, and the 101 it answers, socket included, goes back to the client as is.
  * The Worker names the session (the voice box keeps it), which is what routes later speak requests and
- * carries its owner (session-owner.ts).
+ * carries its owner (session-owner.ts). `protocols` is the Sec-WebSocket-Protocol to offer it, a token taken out.
  */
-export async function upgradeToVoiceBox(env: Env, request: Request, sessionId: string): Promise<VoiceUpgrade> {
+export async function upgradeToVoiceBox(
+  env: Env,
+  request: Request,
+  sessionId: string,
+  protocols: string | undefined,
+): Promise<VoiceUpgrade> {
   const headers = new Headers(request.headers);
-  // The caller's token never travels on, and a client cannot pick its own session id.
+  // The caller's token never travels on (nor the query that may hold it), and a client cannot pick its own session id.
   headers.delete('x-auth-token');
   headers.delete('authorization');
+  if (protocols) headers.set('sec-websocket-protocol', protocols);
+  else headers.delete('sec-websocket-protocol');
   headers.set(SESSION_HEADER, sessionId);
   try {
     const answer = voiceBoxFetch(env, sessionId, '/ws', { method: 'GET', headers });

@@ -5,7 +5,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { PUSH_TOKEN_REFUSALS } from './refusals';
-import { PushToken, RegisterTokenBody, RemovedToken, TokenParam, WebUnsubscribeQuery } from './schema';
+import { PushToken, RegisterTokenBody, RemovedToken, RemoveTokenBody, TokenParam, WebUnsubscribeQuery } from './schema';
 import { registerToken, removeToken, removeWebSubscription } from './service';
 import { pushTokenView } from './views';
 import { DEFAULT_WEB_PUSH_HOSTS, webEndpointProblem, webEndpointRules } from './web-endpoint';
@@ -29,7 +29,8 @@ const deleteToken = defineRoute({
   path: '/{token}',
   tags: TAGS,
   summary: 'Remove a push token of yours (logout or device removal)',
-  description: 'URL-encode the token: Expo tokens contain `[` and `]`.',
+  description:
+    'URL-encode the token: Expo tokens contain `[` and `]`. Prefer `POST /api/push-tokens/remove {token}`: a URL is kept in access logs.',
   middleware: [auth()] as const,
   request: { params: TokenParam },
   responses: { 200: jsonResponse(RemovedToken, 'Removed'), 404: noToken },
@@ -42,6 +43,18 @@ const deleteWeb = defineRoute({
   summary: 'Remove your web push subscription to this endpoint (browser unsubscribe)',
   middleware: [auth()] as const,
   request: { query: WebUnsubscribeQuery },
+  responses: { 200: jsonResponse(RemovedToken, 'Removed'), 404: noToken },
+});
+
+const removeByBody = defineRoute({
+  method: 'post',
+  path: '/remove',
+  tags: TAGS,
+  summary: 'Remove a push token or web push subscription of yours, named in the body (the preferred form)',
+  description:
+    'Body `{token}` or `{platform: "web", endpoint}`. Does what the two DELETE forms do, with the token out of the URL: a URL is kept in access logs (docs/operations.md).',
+  middleware: [auth()] as const,
+  request: jsonBody(RemoveTokenBody),
   responses: { 200: jsonResponse(RemovedToken, 'Removed'), 404: noToken },
 });
 
@@ -61,6 +74,16 @@ export const pushTokenRoutes = createRouter<AppEnv>()
   .openapi(deleteToken, async (c) => {
     const { token } = c.req.valid('param');
     const outcome = await removeToken(c.var.db, new ObjectId(c.var.user._id), token);
+    if (outcome === 'not-found') throw refusal(PUSH_TOKEN_REFUSALS, outcome);
+    return c.json({ deleted: true as const, token }, 200);
+  })
+  .openapi(removeByBody, async (c) => {
+    const body = c.req.valid('json');
+    const userId = new ObjectId(c.var.user._id);
+    const [outcome, token] =
+      'token' in body
+        ? [await removeToken(c.var.db, userId, body.token), body.token]
+        : [await removeWebSubscription(c.var.db, userId, body.endpoint), body.endpoint];
     if (outcome === 'not-found') throw refusal(PUSH_TOKEN_REFUSALS, outcome);
     return c.json({ deleted: true as const, token }, 200);
   })

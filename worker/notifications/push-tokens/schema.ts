@@ -124,4 +124,12 @@ export const WebUnsubscribeQuery = z.object({
   endpoint: lineText().min(1).max(L.tokenMax),
 });
 
+/** What `POST /api/push-tokens/remove` names: a device's token, or a browser's web push endpoint. */
+export const RemoveTokenBody = z.union([
+  z
+    .object({ token: TokenParam.shape.token.openapi({ example: 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' }) })
+    .strict(),
+  WebUnsubscribeQuery.strict(),
+]);
+
 export const RemovedToken = z.object({ deleted: z.literal(true), token: z.string() }).openapi('RemovedPushToken');

@@ -1,5 +1,6 @@
 import type { Env } from '../env';
 import { textResponse } from '../http/openapi';
+import { nameRiderInScope } from '../ops/request-scope';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, TOKEN_EXPIRED_RESPONSE } from '../tokens/claims';
 import { type Caller, callerOf } from '../tokens/service';
@@ -19,7 +20,7 @@ export const OPTIONAL_TOKEN_REFUSALS = {
  * The caller behind an optional `x-auth-token`: none sent reads as the public (null); one sent is checked as the
  * auth check checks it, so a client whose session ended learns it rather than silently reading as the public:
  * unverifiable, or its account gone or its tokens revoked: 400 `Invalid token.`; an opt-in token past its exp:
- * 401 JSON `Token expired.`.
+ * 401 JSON `Token expired.`. The rider it finds is named on the request's log line.
  */
 export async function optionalCaller(
   // The parts of a route's context it reads, so any router's context will do.
@@ -28,5 +29,7 @@ export async function optionalCaller(
   const token = c.req.header('x-auth-token');
   if (!token) return null;
   const verified = await claimsOrInvalid(c.env, token);
-  return callerOf(await acceptedAccount(c.var.db, verified));
+  const caller = callerOf(await acceptedAccount(c.var.db, verified));
+  nameRiderInScope(caller.userId.toHexString());
+  return caller;
 }

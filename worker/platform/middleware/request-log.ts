@@ -25,13 +25,14 @@ export function requestLog() {
       c.set('timing', timing);
       const started = performance.now();
       // Everything the request runs, its background work included, logs under its id (worker/platform/ops/request-scope.ts).
-      await runInRequestScope(requestId, next);
+      const scope: { requestId: string; riderId?: string } = { requestId };
+      await runInRequestScope(scope, next);
       const durationMs = roundedMs(performance.now() - started);
       // A WebSocket upgrade's 101 carries the socket and takes no headers.
       if (c.res.status !== 101) setHeader(c, 'x-request-id', requestId);
       const route = routePath(c, -1);
       const status = c.res.status;
-      const riderId = c.get('user')?._id;
+      const riderId = c.get('user')?._id ?? scope.riderId;
       log({
         kind: 'request',
         requestId,

@@ -65,12 +65,21 @@ function levelOf(line: LogLine): 'info' | 'warn' | 'error' {
 const EMAIL = /[^\s"'<>@,;:()[\]\\]+@[^\s"'<>@,;:()[\]\\]+\.[A-Za-z]{2,}/g;
 // A JWT (three base64url parts) or a long base64url run: session, refresh and web push tokens all look like one.
 const TOKEN = /\b[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b|\b[A-Za-z0-9_-]{40,}\b/g;
-// Expo's push tokens are short inside their brackets, and Expo's error messages quote them.
-const EXPO_TOKEN = /\bExpo(?:nent)?PushToken\[[^\]]*\]/g;
+// Expo's push tokens are short inside their brackets (percent-encoded in a URL), and Expo's error messages quote them.
+const EXPO_TOKEN = /\bExpo(?:nent)?PushToken(?:\[[^\]]*\]|%5B.*?%5D)/gi;
+// A URL quoted in an error: the query values and the voice session path that carry a token, whatever their shape.
+const URL_TOKEN = /([?&](?:token|endpoint)=)[^&\s"'#]+/gi;
+const SPEAK_PATH = /(\/speak\/)[^/\s"'?#]+/g;
 
 /** Free text fit for a log line: addresses and token-shaped runs replaced, and cut to a readable length. */
 export function redacted(text: string): string {
-  return text.replace(EMAIL, '[email]').replace(EXPO_TOKEN, '[token]').replace(TOKEN, '[token]').slice(0, 500);
+  return text
+    .replace(EMAIL, '[email]')
+    .replace(URL_TOKEN, '$1[token]')
+    .replace(SPEAK_PATH, '$1[token]')
+    .replace(EXPO_TOKEN, '[token]')
+    .replace(TOKEN, '[token]')
+    .slice(0, 500);
 }
 
 /** An error as one line's `error` field: its name and redacted message, with the top of its stack for a 500. */

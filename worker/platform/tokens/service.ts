@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import type { Collections } from '../db/collections';
 import type { Store } from '../db/store';
 import type { Env } from '../env';
+import { nameRiderInScope } from '../ops/request-scope';
 import { signingKeys } from './keys';
 import { tokenVersionOf, type VerifiedToken, verifyWithKeys } from './token';
 
@@ -43,5 +44,8 @@ export async function tokenCaller(env: Env, store: Store, token: string | undefi
   const verified = await verifyWithKeys(token, signingKeys(env));
   if (!verified || verified === 'expired') return null;
   const account = await accountForToken(store, verified);
-  return account ? callerOf(account) : null;
+  if (!account) return null;
+  // The request's log line names the rider, as it does behind the auth check.
+  nameRiderInScope(account._id.toHexString());
+  return callerOf(account);
 }

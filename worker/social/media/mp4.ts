@@ -1,3 +1,5 @@
+import { concatBytes } from '../../platform/bytes';
+
 // ISO base media / QuickTime boxes (ISO/IEC 14496-12): the movie header gives the duration, a track header the size.
 
 export interface VideoFacts {
@@ -11,14 +13,15 @@ export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
 
 const CONTAINERS = new Set(['trak', 'mdia', 'minf', 'stbl', 'edts', 'udta']);
 
-interface Box {
+export interface Box {
   type: string;
   /** Where the box's payload starts and the box ends, in the buffer or file it was read from. */
   start: number;
   end: number;
 }
 
-function boxAt(bytes: Uint8Array, at: number, limit: number): Box | undefined {
+/** The box whose header starts at `at` of `bytes`, ending no later than `limit` when its size says "to the end". */
+export function boxAt(bytes: Uint8Array, at: number, limit: number): Box | undefined {
   if (at + 8 > bytes.length) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let size = view.getUint32(at);
@@ -82,4 +85,31 @@ export async function readVideoFacts(read: ReadAt, fileBytes: number, moovMaxByt
     at += box.end;
   }
   return {};
+}
+
+/**
+ * A reader that fetches whole blocks of `blockBytes` and keeps the last `keep`: a box walk reads many small headers
+ * close together, each of which would otherwise be a read of the bucket. Reads wider than half the blocks kept go
+ * straight through.
+ */
+export function blockReader(read: ReadAt, blockBytes: number, keep: number): ReadAt {
+  const blocks = new Map<number, Promise<Uint8Array>>();
+  const block = (n: number) => {
+    let found = blocks.get(n);
+    if (!found) {
+      found = read(n * blockBytes, blockBytes);
+      blocks.set(n, found);
+      if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
+    }
+    return found;
+  };
+  return async (offset, length) => {
+    const first = Math.floor(offset / blockBytes);
+    const last = Math.floor((offset + Math.max(length, 1) - 1) / blockBytes);
+    if (last - first + 1 > keep / 2) return read(offset, length);
+    const parts = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => block(first + i)));
+    const joined = parts.length === 1 ? parts[0]! : concatBytes(parts);
+    const from = offset - first * blockBytes;
+    return joined.subarray(from, from + length);
+  };
 }

@@ -3,7 +3,7 @@ import { LIMITS } from '../../platform/limits';
 import type { AttachRefused } from './service';
 
 const MB = 1024 * 1024;
-const { photoMaxBytes, videoMaxBytes, dailyBytesPerRider } = LIMITS.media;
+const { photoMaxBytes, photoMaxPixels, videoMaxBytes, dailyBytesPerRider } = LIMITS.media;
 
 type MediaRefused =
   | 'not-found'
@@ -18,9 +18,12 @@ type MediaRefused =
   | 'video-sent-as-photo'
   | { outcome: 'unsupported'; what: string }
   | { outcome: 'malformed'; reason: string }
+  | { outcome: 'too-many-pixels'; width: number; height: number }
   | { outcome: 'no-such-part'; n: number; count: number }
   | { outcome: 'part-size'; n: number; expected: number; got: number }
   | { outcome: 'missing-parts'; missing: number[] };
+
+const megapixels = (pixels: number) => Math.round(pixels / 100_000) / 10;
 
 const SUPPORTED = 'JPEG, PNG or WebP photos, MP4 or QuickTime videos';
 
@@ -56,6 +59,10 @@ export const MEDIA_REFUSALS: Refusals<MediaRefused> = {
     message: `Unsupported media: the bytes are ${what}; accepted are ${SUPPORTED}.`,
   }),
   malformed: ({ reason }) => ({ status: 400, message: `The file is damaged: ${reason}.` }),
+  'too-many-pixels': ({ width, height }) => ({
+    status: 422,
+    message: `The photo is ${width} × ${height} pixels (${megapixels(width * height)} megapixels); a photo may have at most ${megapixels(photoMaxPixels)} megapixels.`,
+  }),
   'no-such-part': ({ n, count }) => ({
     status: 400,
     message: 'Invalid path.',

@@ -51,7 +51,7 @@ const uploadPhoto = defineRoute({
   path: '/',
   tags: TAGS,
   summary: 'Upload a photo (JPEG, PNG or WebP) as the request body',
-  description: `The type is read from the bytes (a JPEG sent as image/png is stored and served as JPEG). Every metadata block (EXIF with GPS, XMP, IPTC, comments, text and time chunks) is removed before the photo is stored, the Orientation alone kept; the image data is not re-encoded. At most ${LIMITS.media.photoMaxBytes / MB} MB, and ${LIMITS.media.dailyBytesPerRider / MB} MB a day per rider (docs/media.md). Attach it within ${LIMITS.media.unattachedHours} hours (a post's \`media: [{mediaId}]\` or \`PATCH /api/users/me {imageMediaId}\`) or it is deleted.`,
+  description: `The type is read from the bytes (a JPEG sent as image/png is stored and served as JPEG). Every metadata block (EXIF with GPS, XMP, IPTC, comments, text and time chunks) is removed before the photo is stored, the Orientation alone kept; the image data is not re-encoded. At most ${LIMITS.media.photoMaxBytes / MB} MB and ${LIMITS.media.photoMaxPixels / 1_000_000} megapixels, and ${LIMITS.media.dailyBytesPerRider / MB} MB a day per rider (docs/media.md). Attach it within ${LIMITS.media.unattachedHours} hours (a post's \`media: [{mediaId}]\` or \`PATCH /api/users/me {imageMediaId}\`) or it is deleted.`,
   middleware: [auth()] as const,
   request: photoBody,
   responses: {
@@ -59,6 +59,7 @@ const uploadPhoto = defineRoute({
     400: errorResponse('The file is damaged (it starts like a photo but breaks its format)'),
     413: errorResponse('Larger than a photo may be, or past the daily quota'),
     415: unsupported,
+    422: errorResponse(`More pixels than a photo may have (${LIMITS.media.photoMaxPixels / 1_000_000} megapixels)`),
   },
 });
 

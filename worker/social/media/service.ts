@@ -3,16 +3,18 @@ import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { MediaDoc, MediaUploadDoc } from '../documents';
-import { readVideoFacts } from './mp4';
+import { blockReader, readVideoFacts } from './mp4';
 import { sniff, type VideoType } from './sniff';
 import { stripMetadata } from './strip';
 import { MalformedImage } from './stripped';
 import { chargeUsage, refundUsage } from './usage';
+import { blankVideoLocation } from './video-location';
 
 // Every query and bucket write of media. Refused outcomes come back as values, never HTTP statuses.
 
 export type Unsupported = { outcome: 'unsupported'; what: string };
 export type Malformed = { outcome: 'malformed'; reason: string };
+export type TooManyPixels = { outcome: 'too-many-pixels'; width: number; height: number };
 
 /** Objects live under their owner, so a bucket listing by prefix finds one rider's files. */
 const keyOf = (ownerId: ObjectId, mediaId: ObjectId) => `media/${ownerId.toHexString()}/${mediaId.toHexString()}`;
@@ -23,7 +25,7 @@ export async function storePhoto(
   bucket: R2Bucket,
   ownerId: ObjectId,
   sent: Uint8Array,
-): Promise<MediaDoc | Unsupported | Malformed | 'video-sent-as-photo' | 'over-quota'> {
+): Promise<MediaDoc | Unsupported | Malformed | TooManyPixels | 'video-sent-as-photo' | 'over-quota'> {
   const sniffed = sniff(sent);
   if (!sniffed.supported) return { outcome: 'unsupported', what: sniffed.what };
   if (sniffed.kind === 'video') return 'video-sent-as-photo';
@@ -33,6 +35,10 @@ export async function storePhoto(
   } catch (err) {
     if (err instanceof MalformedImage) return { outcome: 'malformed', reason: err.message };
     throw err;
+  }
+  // Refused from the header's size alone, before anything is stored: the picture is never decoded here.
+  if (stripped.width * stripped.height > LIMITS.media.photoMaxPixels) {
+    return { outcome: 'too-many-pixels', width: stripped.width, height: stripped.height };
   }
   const bytes = stripped.bytes.length;
   const day = await chargeUsage(store, ownerId, bytes);
@@ -185,15 +191,23 @@ export async function completeUpload(
     return (await findOwnMedia(store, ownerId, uploadId)) ?? 'not-found';
   }
   try {
-    const stored = await completeInBucket(bucket, upload);
-    if (!stored) {
+    const completed = await completeInBucket(bucket, upload);
+    if (!completed) {
       await release(store, upload);
       return 'lost';
     }
-    const read = async (offset: number, length: number) => {
-      const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, stored.size - offset) } });
-      return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
-    };
+    const size = completed.size;
+    const read = blockReader(
+      async (offset: number, length: number) => {
+        if (offset >= size || length <= 0) return new Uint8Array(0);
+        const slice = await bucket.get(upload.key, { range: { offset, length: Math.min(length, size - offset) } });
+        return slice ? new Uint8Array(await slice.arrayBuffer()) : new Uint8Array(0);
+      },
+      LIMITS.media.movieReadBlockBytes,
+      LIMITS.media.movieReadBlocksKept,
+    );
+    // No location leaves a rider's phone through us: blanked before the media is recorded, so before anyone reads it.
+    const stored = await blankVideoLocation(bucket, completed, read);
     const facts = await readVideoFacts(read, stored.size, LIMITS.media.movieBoxReadBytes);
     const media: MediaDoc = {
       _id: upload._id,

@@ -3,10 +3,15 @@ import { upright } from './jpeg';
 import { orientationOnlyTiff, readOrientation, withoutExifPrefix } from './orientation';
 import { MalformedImage, type Stripped } from './stripped';
 
-// WebP's RIFF container (RFC 9649): EXIF and XMP chunks go, VP8X's flags and the RIFF size are fixed to match.
+// WebP's RIFF container (RFC 9649): EXIF and XMP chunks go, in animation frames too; VP8X's flags and the RIFF size
+// are fixed to match.
 
 /** Chunks that make up or colour the picture. */
 const KEPT = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH', 'ANIM', 'ANMF', 'ICCP']);
+/** What an animation frame's data may hold and a decoder reads: its alpha and its bitstream; anything after goes. */
+const FRAME_KEPT = new Set(['ALPH', 'VP8 ', 'VP8L']);
+/** An ANMF frame's own header (position, size, duration, flags) before its chunks. */
+const FRAME_HEADER_BYTES = 16;
 const EXIF_FLAG = 0x08;
 const XMP_FLAG = 0x04;
 
@@ -16,6 +21,26 @@ function chunk(fourcc: string, data: Uint8Array): Uint8Array {
   new DataView(out.buffer).setUint32(4, data.length, true);
   out.set(data, 8);
   return out;
+}
+
+/**
+ * An ANMF frame with only its alpha and bitstream chunks: the format lets a frame carry unknown chunks after them,
+ * and an editor may copy a photo's EXIF into each frame.
+ */
+function strippedFrame(data: Uint8Array, at: number): Uint8Array {
+  if (data.length < FRAME_HEADER_BYTES) throw new MalformedImage(`a WebP animation frame is too short at byte ${at}`);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const kept: Uint8Array[] = [data.subarray(0, FRAME_HEADER_BYTES)];
+  for (let pos = FRAME_HEADER_BYTES; pos + 8 <= data.length; ) {
+    const fourcc = String.fromCharCode(...data.subarray(pos, pos + 4));
+    const length = view.getUint32(pos + 4, true);
+    const end = pos + 8 + length + (length & 1);
+    if (pos + 8 + length > data.length)
+      throw new MalformedImage(`a WebP frame's chunk overruns it at byte ${at + pos}`);
+    if (FRAME_KEPT.has(fourcc)) kept.push(data.subarray(pos, Math.min(end, data.length)));
+    pos = end;
+  }
+  return chunk('ANMF', concatBytes(kept));
 }
 
 const uint24 = (bytes: Uint8Array, at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
@@ -54,7 +79,8 @@ export function stripWebp(bytes: Uint8Array): Stripped {
     if (fourcc === 'VP8X') {
       vp8x = bytes.slice(pos, Math.min(end, riffEnd));
       kept.push(vp8x);
-    } else if (KEPT.has(fourcc)) kept.push(bytes.subarray(pos, Math.min(end, riffEnd)));
+    } else if (fourcc === 'ANMF') kept.push(strippedFrame(data, pos + 8));
+    else if (KEPT.has(fourcc)) kept.push(bytes.subarray(pos, Math.min(end, riffEnd)));
     pos = end;
   }
   if (!size) throw new MalformedImage('the WebP has no image chunk');
