@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import { readId } from '../db/stored-values';
 import { LIMITS } from '../limits';
 
 /**
@@ -36,14 +35,10 @@ function decodeCursor(cursor: string): ObjectId | undefined {
   }
 }
 
-/**
- * Turns `limit + 1` fetched rows (newest id first) into a page and the next cursor. The cursor names the last
- * row whose id reads as one (older code stored some as hex strings), so a page always moves on.
- */
+/** Turns `limit + 1` fetched rows (newest id first) into a page and the next cursor. */
 export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number, view: (row: T) => V) {
   const items = rows.slice(0, limit);
-  const last = items.map((row) => readId(row._id)).findLast((id) => id !== undefined);
-  const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
+  const nextCursor = rows.length > limit ? encodeCursor(items[items.length - 1]!._id) : null;
   return { items: items.map(view), nextCursor };
 }
 
