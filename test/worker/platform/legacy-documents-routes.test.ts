@@ -6,6 +6,7 @@ import worker from '../../../worker/index';
 import { SCHEDULES } from '../../../worker/schedules';
 import { seedAccount } from '../../support/accounts';
 import { companionApi } from '../../support/companion';
+import { LEGACY_DELETES } from '../../support/legacy/deletes';
 import {
   type Caller,
   inBatches,
@@ -20,7 +21,7 @@ import {
   makeCall,
   serverErrorReport,
 } from '../../support/legacy/route-outcomes';
-import { LEGACY_DELETES, LEGACY_EDITS, type LegacyWrite } from '../../support/legacy/writes';
+import { LEGACY_EDITS, type LegacyWrite } from '../../support/legacy/writes';
 import { applyVariant, type LegacySet, legacyDocuments, seedLegacyDocuments } from '../../support/legacy-documents';
 import { captureLogLines, eventLines } from '../../support/log-lines';
 import type { ApiDocument } from '../../support/response-contract';
