@@ -10,4 +10,12 @@ export type ShardFigure =
   /** A client turned away; `status` is what it was answered (HTTP status, close code, 0 for connect_error). */
   | { kind: 'refusal'; reason: ShardRefusal; status: number; detail?: string };
 
-export type ShardRefusal = 'shard-full' | 'namespace-refused' | 'invalid-namespace' | 'payload-too-large';
+export type ShardRefusal =
+  | 'shard-full'
+  | 'namespace-refused'
+  | 'invalid-namespace'
+  | 'payload-too-large'
+  | 'namespace-rejoined'
+  | 'connects-rate-limited'
+  | 'poll-queue-full'
+  | 'upgrade-refused';

@@ -24,6 +24,8 @@ export interface SocketAttachment {
   probing?: true;
   /** How many viewing changes the socket reported, so the directory keeps the latest (worker/platform/realtime/directory.ts). */
   viewingSeq?: number;
+  /** Namespace connect packets the client sent in the current window (durable-objects/socket-connects.ts). */
+  connects?: { since: number; count: number };
 }
 
 /**

@@ -80,6 +80,10 @@ export function frameBytes(data: string | ArrayBuffer, limit: number): number {
   return utf8.encode(data).byteLength;
 }
 
+/** Whether an incoming frame is a Socket.IO connect: an Engine.IO message (`4`) carrying a CONNECT packet (`0`). */
+export const isConnectFrame = (data: string | ArrayBuffer): boolean =>
+  typeof data === 'string' && data.startsWith('40');
+
 /** Reads one incoming frame; anything the protocols do not allow is `malformed`, never a throw. */
 export function readFrame(data: string | ArrayBuffer): IncomingFrame {
   // The rooms take no binary attachments; their frames would only follow a binary packet, ignored below.

@@ -18,6 +18,7 @@ import {
   tokenEnded,
 } from './socket-attachment';
 import { answerClose } from './socket-close';
+import { admitConnect } from './socket-connects';
 import {
   ackFrame,
   CLOSE_FRAME,
@@ -25,6 +26,7 @@ import {
   connectedFrame,
   eventFrame,
   frameBytes,
+  isConnectFrame,
   NOOP_FRAME,
   openFrame,
   type Packet,
@@ -53,6 +55,12 @@ export interface RoomSettings {
   shardFullRetryAfterSeconds: number;
   /** A session that joined no namespace this long after its handshake is closed. */
   connectTimeoutMs: number;
+  /** Namespace connect packets one connection may send per window before it is closed. */
+  connectsPerConnection: number;
+  connectWindowMs: number;
+  /** What a polling session may have queued for its next poll before it is closed. */
+  pollQueuePackets: number;
+  pollQueueBytes: number;
 }
 
 type Joined = { link: Link; nsp: Namespace; sid: string; userId: string };
@@ -80,6 +88,16 @@ const unknownSession = () =>
     { status: 400 },
   );
 
+/** What a second WebSocket naming one polling session gets: engine.io closes it at once, this refuses it before. */
+const upgradeTaken = () =>
+  Response.json(
+    {
+      error: 'This session has already been offered its one WebSocket upgrade.',
+      details: [{ field: 'sid', message: 'already upgrading' }],
+    },
+    { status: 400 },
+  );
+
 /** What a new session gets when the shard already holds its most; socket.io-client reports the status. */
 const shardFull = (retryAfterSeconds: number) =>
   Response.json(
@@ -102,6 +120,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private readonly counters = new ObjectCounters();
   /** Long-polling sessions by Engine.IO id; memory only, so a restart ends them (docs/realtime.md, Long-polling). */
   private readonly polling = new Map<string, PollingSession>();
+  /** Namespace connects being authenticated, as `<Engine.IO id> <namespace>`: held only across that await. */
+  private readonly connecting = new Set<string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -139,9 +159,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    return this.counters.track(() =>
-      attachmentOf(ws).probing ? this.onProbe(ws, message) : this.onMessage(this.link(ws), message),
-    );
+    return this.counters.track(async () => {
+      // Frames a client sent before this side closed it still arrive: each would be handled (and refused) again.
+      if (ws.readyState !== WebSocket.OPEN) return;
+      return attachmentOf(ws).probing ? this.onProbe(ws, message) : this.onMessage(this.link(ws), message);
+    });
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -236,11 +258,21 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   /** The polling handshake: a new session, held in memory, offered the upgrade to a WebSocket. */
   private async openPolling(request: Request): Promise<Response> {
     const attachment = this.newAttachment(request);
-    const closed = () => {
-      this.polling.delete(attachment.eid);
-      this.reportSessions(attachment.eid);
-    };
-    this.polling.set(attachment.eid, new PollingSession(attachment, closed));
+    const { pollQueuePackets, pollQueueBytes } = this.settings();
+    const session: PollingSession = new PollingSession(attachment, {
+      queuePackets: pollQueuePackets,
+      queueBytes: pollQueueBytes,
+      onClosed: () => {
+        this.polling.delete(attachment.eid);
+        this.reportSessions(attachment.eid);
+      },
+      onOverflowed: () => {
+        this.onFigure({ kind: 'refusal', reason: 'poll-queue-full', status: 400 });
+        // The queue is freed already; the directory learns the rider left once the shard gets to it.
+        void this.forget(session);
+      },
+    });
+    this.polling.set(attachment.eid, session);
     this.reportSessions(attachment.eid);
     await this.schedulePings();
     await this.scheduleAlarm(attachment.connectedAt + this.settings().connectTimeoutMs);
@@ -276,18 +308,25 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       );
     }
     let refused = false;
+    // Connects in a row are handled side by side, as a WebSocket's frames are, so a second connect of a namespace
+    // (socket.io-client's, when connect() is called again at once) waits for the first's answer; anything else waits
+    // for them.
+    const connects: Promise<void>[] = [];
     for (const frame of body.split(PAYLOAD_SEPARATOR)) {
-      await this.onMessage(session, frame);
+      if (isConnectFrame(frame)) connects.push(this.onMessage(session, frame));
+      else {
+        await Promise.all(connects.splice(0));
+        await this.onMessage(session, frame);
+      }
       // A client's close packet ends the session as asked; any other frame that ended it was refused.
       refused = session.isClosed && frame !== CLOSE_FRAME;
       if (session.isClosed) break;
     }
+    await Promise.all(connects);
     if (refused) {
+      const reason = session.closeReason || 'not a valid Engine.IO v4 payload';
       return Response.json(
-        {
-          error: 'Not a valid Engine.IO v4 payload: the session is closed.',
-          details: [{ field: 'body', message: 'malformed' }],
-        },
+        { error: `The session is closed: ${reason}.`, details: [{ field: 'body', message: reason }] },
         { status: 400 },
       );
     }
@@ -302,6 +341,11 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
   private async acceptProbe(sid: string): Promise<Response> {
     const session = this.polling.get(sid);
     if (!session) return unknownSession();
+    // One WebSocket per session: each is accepted uncounted by the handshake limit, so more would bypass it.
+    if (!session.claimUpgrade()) {
+      this.onFigure({ kind: 'refusal', reason: 'upgrade-refused', status: 400 });
+      return upgradeTaken();
+    }
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     const probe: SocketAttachment = {
@@ -563,14 +607,43 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
     return null;
   }
 
+  /**
+   * A namespace connect: each costs a token check, a database read and a presence write, so a connection joins each
+   * namespace once and sends a bounded number of them (durable-objects/socket-connects.ts).
+   */
   private async onConnect(link: Link, nsp: string, auth: unknown): Promise<void> {
+    const { connectsPerConnection, connectWindowMs } = this.settings();
+    const counted = link.attachment();
+    const bound = { perWindow: connectsPerConnection, windowMs: connectWindowMs };
+    const answering = (name: Namespace) => this.connecting.has(`${counted.eid} ${name}`);
+    const verdict = admitConnect(counted, nsp, Date.now(), bound, answering);
+    if (verdict === 'too-many') {
+      this.onFigure({ kind: 'refusal', reason: 'connects-rate-limited', status: 1008 });
+      return this.drop(link, 1008, 'too many namespace connects');
+    }
+    if (verdict === 'repeated') {
+      // Socket.IO's own answer to a CONNECT for a namespace the client is in: it closes the connection.
+      this.onFigure({ kind: 'refusal', reason: 'namespace-rejoined', status: 1002 });
+      return this.drop(link, 1002, 'namespace already joined');
+    }
+    if (!link.store(counted) || verdict === 'answering') return;
     if (!isNamespace(nsp)) {
       this.onFigure({ kind: 'refusal', reason: 'invalid-namespace', status: 0 });
       return link.send(connectErrorFrame(nsp, 'Invalid namespace'));
     }
+    // Until the client is answered, a second connect of the namespace waits for this answer instead of closing it.
+    const key = `${counted.eid} ${nsp}`;
+    this.connecting.add(key);
+    try {
+      await this.join(link, nsp, auth, counted.queryToken);
+    } finally {
+      this.connecting.delete(key);
+    }
+  }
+
+  private async join(link: Link, nsp: Namespace, auth: unknown, queryToken: string | null): Promise<void> {
     const authToken = (auth as { token?: unknown } | undefined)?.token;
-    const token = typeof authToken === 'string' ? authToken : link.attachment().queryToken;
-    const outcome = await this.authenticate(token);
+    const outcome = await this.authenticate(typeof authToken === 'string' ? authToken : queryToken);
     if ('refused' in outcome) {
       this.onFigure({ kind: 'refusal', reason: 'namespace-refused', status: 0, detail: outcome.refused });
       return link.send(connectErrorFrame(nsp, outcome.refused));

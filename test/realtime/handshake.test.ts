@@ -1,7 +1,8 @@
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { joined, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
+import { LIMITS } from '../../worker/platform/limits';
+import { joined, next, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 let stack: RealtimeStack;
 beforeAll(async () => {
@@ -114,6 +115,85 @@ describe('the Socket.IO handshake at /socket.io/', () => {
     expect(await socket.emitWithAck('typing:start', { conversationId: 'nope' })).toEqual({
       error: 'typing:start: conversationId a 24-hex conversation id',
     });
+  });
+});
+
+describe('namespace connects on one connection', () => {
+  const connectPacket = (nsp: string, token: string) => `40${nsp},${JSON.stringify({ token })}`;
+  /** Resolves with the frame once one starting with `prefix` has arrived, counting from `from`. */
+  const frameStarting = async (frames: string[], prefix: string, from = 0) => {
+    for (;;) {
+      const found = frames.slice(from).find((frame) => frame.startsWith(prefix));
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it('closes a connection that connects a namespace it already joined, as Socket.IO does', async () => {
+    const { token } = await stack.rider();
+    const { ws, frames, closed } = await rawSocket();
+    ws.send(connectPacket('/feed', token));
+    await frameStarting(frames, '40/feed,');
+    ws.send(connectPacket('/feed', token));
+    expect(await closed).toBe(1002);
+    expect(frames.filter((frame) => frame.startsWith('40/feed,'))).toHaveLength(1);
+  });
+
+  it('ends a flood of connects on one connection with one join at most, and the rider beside it is still served', async () => {
+    const [quiet, author, flooder] = await Promise.all([stack.rider(), stack.rider(), stack.rider()]);
+    const feed = await joined(stack.connect('/feed', { auth: { token: quiet.token } }));
+    const { ws, frames, closed } = await rawSocket();
+    const packet = connectPacket('/feed', flooder.token);
+    for (let i = 0; i < 3000; i++) ws.send(packet);
+    // Closed at the first repeat after the join (1002), or past the bound if all came while it was answered (1008).
+    expect([1002, 1008]).toContain(await closed);
+    expect(frames.filter((frame) => frame.startsWith('40/feed,')).length).toBeLessThanOrEqual(1);
+    const created = next(feed, 'post:created');
+    const { status, body } = await stack.api('/feed', { token: author.token, body: { text: 'still here', media: [] } });
+    expect(status).toBe(201);
+    expect((await created).post._id).toBe(body._id);
+  });
+
+  it('lets a client leave a namespace and join it again on the same connection', async () => {
+    const { token } = await stack.rider();
+    const feed = await joined(stack.connect('/feed', { auth: { token } }));
+    // On an open connection the manager connects a new namespace's socket by itself.
+    const messages = await joined(feed.io.socket('/messages', { auth: { token } }));
+    messages.disconnect();
+    await joined(messages.connect());
+    expect(messages.connected && feed.connected).toBe(true);
+    feed.disconnect();
+    messages.disconnect();
+  });
+
+  it("answers a client's second connect() sent before its first was answered once, keeping the connection", async () => {
+    const { token } = await stack.rider();
+    const feed = await joined(stack.connect('/feed', { auth: { token } }));
+    // The socket sends its connect as it is made on an open connection, and again for the app's own connect().
+    const messages = feed.io.socket('/messages', { auth: { token } }).connect();
+    let connects = 0;
+    messages.on('connect', () => connects++);
+    await joined(messages);
+    expect(await messages.emitWithAck('typing:start', { conversationId: '0'.repeat(24) })).toEqual({
+      error: 'Conversation not found.',
+    });
+    expect(connects).toBe(1);
+    expect(feed.connected && messages.connected).toBe(true);
+    feed.disconnect();
+    messages.disconnect();
+  });
+
+  it('closes a connection past its namespace connects a minute, refused ones counted (1008)', async () => {
+    const { token } = await stack.rider();
+    const { ws, frames, closed } = await rawSocket();
+    const allowed = LIMITS.realtime.connectsPerConnection;
+    for (let i = 0; i < allowed - 1; i++) ws.send('40/nope,');
+    ws.send(connectPacket('/feed', token));
+    await frameStarting(frames, '40/feed,');
+    expect(frames.filter((frame) => frame.startsWith('44/nope,'))).toHaveLength(allowed - 1);
+    ws.send(connectPacket('/messages', token));
+    expect(await closed).toBe(1008);
+    expect(frames.some((frame) => frame.startsWith('40/messages,'))).toBe(false);
   });
 });
 

@@ -1,6 +1,8 @@
 import { connect as connectTcp } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
+import { LIMITS } from '../../worker/platform/limits';
 import { joined, next, type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
 // Clients that start with (or keep to) HTTP long-polling: socket.io-client's defaults, and networks that block WebSockets.
@@ -177,5 +179,98 @@ describe('Engine.IO long-polling at /socket.io/', () => {
       }
     }
     expect(stack.output()).not.toContain("Can't read from request stream");
+  });
+});
+
+describe('bounds on one polling session', () => {
+  const openSession = async () => JSON.parse((await (await engine('transport=polling')).text()).slice(1)).sid as string;
+  const postTo = (sid: string, body: string) => engine(`transport=polling&sid=${sid}`, { method: 'POST', body });
+
+  it('closes a session that posts more than its queue holds and never polls: 400 naming it, nothing left', async () => {
+    const sid = await openSession();
+    // Each client ping queues a pong for the next poll, which never comes.
+    const pings = `3${'\x1e2'.repeat(LIMITS.realtime.pollQueuePackets + 1)}`;
+    const overflowing = await postTo(sid, pings);
+    expect(overflowing.status).toBe(400);
+    expect(await overflowing.json()).toMatchObject({
+      details: [{ field: 'body', message: expect.stringContaining('queued') }],
+    });
+    const gone = await engine(`transport=polling&sid=${sid}`);
+    expect(gone.status).toBe(400);
+    expect(await gone.json()).toMatchObject({ details: [{ field: 'sid' }] });
+  });
+
+  it('keeps a session that polls what it was sent, however much it posts over time', async () => {
+    const sid = await openSession();
+    const pings = `3${'\x1e2'.repeat(LIMITS.realtime.pollQueuePackets / 2)}`;
+    for (let round = 0; round < 3; round++) {
+      expect(await (await postTo(sid, pings)).text()).toBe('ok');
+      const answered = (await (await engine(`transport=polling&sid=${sid}`)).text()).split('\x1e');
+      expect(answered.every((packet) => packet === '3')).toBe(true);
+    }
+  });
+
+  it('closes a session that connects a namespace it already joined, as Socket.IO does', async () => {
+    const { token } = await stack.rider('Twice');
+    const sid = await openSession();
+    const connect = `40/feed,${JSON.stringify({ token })}`;
+    expect(await (await postTo(sid, connect)).text()).toBe('ok');
+    expect(await (await engine(`transport=polling&sid=${sid}`)).text()).toMatch(/^40\/feed,\{"sid"/);
+    const repeated = await postTo(sid, connect);
+    expect(repeated.status).toBe(400);
+    expect(await repeated.json()).toMatchObject({ details: [{ field: 'body', message: 'namespace already joined' }] });
+    expect((await engine(`transport=polling&sid=${sid}`)).status).toBe(400);
+  });
+
+  it('answers two connects of one namespace in one payload once, keeping the session', async () => {
+    const { token } = await stack.rider('Eager');
+    const sid = await openSession();
+    // socket.io-client's, when an app calls connect() on a socket already connecting while the transport polls.
+    const connect = `40/messages,${JSON.stringify({ token })}`;
+    expect(await (await postTo(sid, `${connect}\x1e${connect}`)).text()).toBe('ok');
+    const answered = (await (await engine(`transport=polling&sid=${sid}`)).text()).split('\x1e');
+    expect(answered).toHaveLength(1);
+    expect(answered[0]).toMatch(/^40\/messages,\{"sid"/);
+    expect(await (await postTo(sid, '42/messages,["typing:stop",{"conversationId":null}]')).text()).toBe('ok');
+  });
+
+  /** Opens a WebSocket naming the polling session: resolves with it once open, or with the status it was refused. */
+  const upgrade = (sid: string) =>
+    new Promise<{ ws: WebSocket } | { status: number; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(`${stack.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket&sid=${sid}`);
+      ws.once('open', () => resolve({ ws }));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          ws.terminate();
+        });
+      });
+      ws.once('error', reject);
+    });
+
+  it('lets one WebSocket take a polling session over: the others naming it are refused with 400 naming sid', async () => {
+    const sid = await openSession();
+    const attempts = await Promise.all(Array.from({ length: 5 }, () => upgrade(sid)));
+    const opened = attempts.flatMap((attempt) => ('ws' in attempt ? [attempt.ws] : []));
+    const refused = attempts.flatMap((attempt) => ('status' in attempt ? [attempt] : []));
+    expect(opened).toHaveLength(1);
+    expect(refused.map((attempt) => attempt.status)).toEqual([400, 400, 400, 400]);
+    expect(JSON.parse(refused[0]!.body)).toMatchObject({ details: [{ field: 'sid', message: 'already upgrading' }] });
+    // The one that opened upgrades as a client's would: probe, then take the session.
+    const ws = opened[0]!;
+    const frames: string[] = [];
+    ws.on('message', (data) => frames.push(data.toString()));
+    const probed = new Promise((resolve) => ws.once('message', resolve));
+    ws.send('2probe');
+    await probed;
+    expect(frames).toEqual(['3probe']);
+    ws.send('5');
+    ws.send('2');
+    await new Promise((resolve) => ws.once('message', resolve));
+    expect(frames).toContain('3');
+    expect((await upgrade(sid)) as { status: number }).toMatchObject({ status: 400 });
+    ws.close();
   });
 });

@@ -194,13 +194,13 @@ export const LIMITS = {
     /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */
     cleanupBatch: 500,
   },
-  /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
   ops: {
     /** The local metrics stand-in and /admin/ops cover the last hour, as the page's figures say. */
     figuresWindowMs: 60 * 60_000,
     /** Points the local stand-in keeps at most: an hour of a local bench's load, oldest dropped first. */
     standInPointsMax: 50_000,
   },
+  /** The /feed and /messages rooms (durable-objects/socket-shard.ts, docs/realtime.md). */
   realtime: {
     /** Engine.IO's own defaults: a ping every 25 s keeps mobile NATs open; 20 s more before a client gives up. */
     pingIntervalMs: 25_000,
@@ -236,6 +236,22 @@ export const LIMITS = {
      * own connectTimeout is 45 s). REALTIME_CONNECT_TIMEOUT_MS overrides it.
      */
     connectTimeoutMs: 10_000,
+    /**
+     * Namespace connect packets one connection may send in a window, refused or not: each costs a token check, a
+     * database read and a presence write. socket.io-client sends one per namespace, and again only when the app
+     * reconnects a namespace it left or that was refused, so 20 a minute is far beyond an app and keeps one
+     * connection's flood from starving its shard's other riders; past it the connection is closed (1008).
+     */
+    connectsPerConnection: 20,
+    connectWindowMs: 60_000,
+    /**
+     * What a long-polling session may have queued for its next poll before it is closed as a client that does not
+     * read: a client polls again as soon as a poll is answered, so its queue holds what arrives in one round trip
+     * (a few events of a few hundred bytes), while one that posts and never polls would fill the shard's memory
+     * (about 128 MB for every rider on it). Bytes are counted as the frames' length: their JSON is mostly ASCII.
+     */
+    pollQueuePackets: 1000,
+    pollQueueBytes: 100_000,
   },
   /** Scheduled event ingestion (worker/events/ingestion/). */
   ingestion: {

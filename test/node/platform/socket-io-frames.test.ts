@@ -6,6 +6,7 @@ import {
   connectedFrame,
   eventFrame,
   frameBytes,
+  isConnectFrame,
   NOOP_FRAME,
   openFrame,
   PacketType,
@@ -38,6 +39,14 @@ describe('Engine.IO v4 / Socket.IO v5 frames', () => {
     expect(readFrame('3')).toEqual({ kind: 'pong' });
     expect(readFrame('1')).toEqual({ kind: 'close' });
     expect(readFrame(new ArrayBuffer(3))).toEqual({ kind: 'ignored' });
+  });
+
+  it('tells a namespace connect from every other frame', () => {
+    expect(isConnectFrame('40/feed,{"token":"t"}')).toBe(true);
+    expect(isConnectFrame('40')).toBe(true);
+    for (const other of ['41/feed,', '42/feed,["a"]', '4', '3', '2probe', new ArrayBuffer(2)]) {
+      expect(isConnectFrame(other)).toBe(false);
+    }
   });
 
   it('calls anything else malformed instead of throwing', () => {

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { SocketAttachment } from '../../../durable-objects/socket-attachment';
-import { PollingSession, UPGRADE_NOOP_MS } from '../../../durable-objects/socket-polling';
+import { PollingSession, QUEUE_FULL, UPGRADE_NOOP_MS } from '../../../durable-objects/socket-polling';
 import { newSessionId, newSocketId, shardOfSession, shardOfSocket } from '../../../durable-objects/socket-session-id';
 
 const attachment = (): SocketAttachment => ({ eid: 'e', connectedAt: 1, queryToken: null, namespaces: {} });
 
-function session() {
+function session(queue = { queuePackets: 100, queueBytes: 10_000 }) {
   let closed = 0;
-  const polling = new PollingSession(attachment(), () => closed++);
-  return { polling, closed: () => closed };
+  let overflowed = 0;
+  const polling = new PollingSession(attachment(), {
+    ...queue,
+    onClosed: () => closed++,
+    onOverflowed: () => overflowed++,
+  });
+  return { polling, closed: () => closed, overflowed: () => overflowed };
 }
 
 describe('a long-polling session', () => {
@@ -53,6 +58,51 @@ describe('a long-polling session', () => {
     expect(polling.handOver()).toEqual(['2']);
     expect(closed()).toBe(1);
     expect(polling.isClosed).toBe(true);
+  });
+
+  it('closes itself once more packets are queued than its bound, freeing them, and says why', async () => {
+    const { polling, closed, overflowed } = session({ queuePackets: 3, queueBytes: 10_000 });
+    for (let i = 0; i < 3; i++) polling.send('3');
+    expect(polling.isClosed).toBe(false);
+    polling.send('3');
+    expect(polling.isClosed).toBe(true);
+    expect([closed(), overflowed()]).toEqual([1, 1]);
+    expect(polling.closeReason).toBe(QUEUE_FULL);
+    expect(await polling.poll()).toEqual({ body: '1' });
+  });
+
+  it('closes itself once its queued packets pass the bound in bytes', () => {
+    const { polling, overflowed } = session({ queuePackets: 100, queueBytes: 1000 });
+    polling.send('x'.repeat(500));
+    polling.send('x'.repeat(498));
+    expect(polling.isClosed).toBe(false);
+    polling.send('x');
+    expect(polling.isClosed).toBe(true);
+    expect(overflowed()).toBe(1);
+  });
+
+  it('counts only what is queued: a poll empties the queue, and a held poll takes packets as they come', async () => {
+    const { polling } = session({ queuePackets: 2, queueBytes: 10_000 });
+    for (let round = 0; round < 5; round++) {
+      polling.send('2');
+      polling.send('2');
+      expect(await polling.poll()).toEqual({ body: '2\x1e2' });
+    }
+    const held = polling.poll();
+    polling.send('2');
+    await held;
+    polling.send('2');
+    polling.send('2');
+    expect(polling.isClosed).toBe(false);
+  });
+
+  it('offers one WebSocket upgrade: the first claim only, and none once closed', () => {
+    const { polling } = session();
+    expect(polling.claimUpgrade()).toBe(true);
+    expect(polling.claimUpgrade()).toBe(false);
+    const other = session().polling;
+    other.close();
+    expect(other.claimUpgrade()).toBe(false);
   });
 
   it('keeps its attachment as a copy the caller changes and stores', () => {

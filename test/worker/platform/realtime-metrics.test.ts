@@ -1,6 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { SHARD_HEADER } from '../../../durable-objects/socket-session-id';
+import { LIMITS } from '../../../worker/platform/limits';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register } from '../../support/accounts';
 import { AnalyticsEngineStandIn } from '../../support/analytics-engine-stand-in';
@@ -116,6 +117,44 @@ describe('real-time figures', () => {
       ['payload-too-large', 413],
     ]);
     expect(refusals[0]?.blobs[2]).toBe('Invalid session token.');
+  });
+
+  it('writes a refusal when one connection repeats a namespace, passes its connects, overfills its poll queue or upgrades twice', async () => {
+    const rider = await register(api);
+    const since = metrics.points.length;
+    const connect = `40/feed,${JSON.stringify({ token: rider.token })}`;
+    await onOwnShard(async (shard, state) => {
+      const twice = await openOn(shard);
+      await shard.webSocketMessage(serverSide(state, twice.sid), connect);
+      await shard.webSocketMessage(serverSide(state, twice.sid), connect);
+      const flood = await openOn(shard);
+      for (let i = 0; i <= LIMITS.realtime.connectsPerConnection; i++) {
+        await shard.webSocketMessage(serverSide(state, flood.sid), '40/nope,');
+      }
+    });
+    await onOwnShard(async (shard) => {
+      const engine = (query: string, init?: RequestInit) =>
+        shard.fetch(
+          new Request(`http://shard/socket.io/?EIO=4&${query}`, { ...init, headers: { upgrade: 'websocket' } }),
+        );
+      const open = async () => JSON.parse((await (await engine('transport=polling')).text()).slice(1)).sid as string;
+      const unpolled = await open();
+      const pings = `3${'\x1e2'.repeat(LIMITS.realtime.pollQueuePackets + 1)}`;
+      expect((await engine(`transport=polling&sid=${unpolled}`, { method: 'POST', body: pings })).status).toBe(400);
+      const upgrading = await open();
+      const probe = (await engine(`transport=websocket&sid=${upgrading}`)).webSocket!;
+      probe.accept();
+      expect((await engine(`transport=websocket&sid=${upgrading}`)).status).toBe(400);
+      probe.close();
+    });
+    const refusals = pointsOf('realtime.refusals', since);
+    expect(refusals.map((point) => [point.blobs[1], point.doubles[0]])).toEqual([
+      ['namespace-rejoined', 1002],
+      ...Array.from({ length: LIMITS.realtime.connectsPerConnection }, () => ['invalid-namespace', 0]),
+      ['connects-rate-limited', 1008],
+      ['poll-queue-full', 400],
+      ['upgrade-refused', 400],
+    ]);
   });
 
   it("writes a refusal when a client address's handshakes pass the minute's allowance", async () => {

@@ -63,7 +63,11 @@ export type RealtimeRefusalReason =
   | 'shard-full'
   | 'namespace-refused'
   | 'invalid-namespace'
-  | 'payload-too-large';
+  | 'payload-too-large'
+  | 'namespace-rejoined'
+  | 'connects-rate-limited'
+  | 'poll-queue-full'
+  | 'upgrade-refused';
 
 /**
  * One refused client: blob1 `realtime.refusals`, blob2 reason, blob3 the refusal's own fixed text where it has

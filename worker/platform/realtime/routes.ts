@@ -59,7 +59,9 @@ const send = defineRoute({
   request: { query: EngineQuery },
   responses: {
     200: { description: '`ok`' },
-    400: badRequest,
+    400: errorResponse(
+      'Not an Engine.IO 4 request (`details` names `EIO`, `transport` or `sid`: an unknown or closed session, connect again), or a packet of it closed the session (`details` names `body` and why: a malformed packet, a connect for a namespace already joined, too many connects, more packets queued than the client polls)',
+    ),
     413: errorResponse('The payload is larger than the announced maxPayload; the session is closed'),
   },
 });

@@ -13,6 +13,10 @@ export function roomSettings(env: Env): RoomSettings {
     sessionsPerShard: positiveIntSetting(env, 'REALTIME_SESSIONS_PER_SHARD', LIMITS.realtime.sessionsPerShard),
     shardFullRetryAfterSeconds: LIMITS.realtime.shardFullRetryAfterSeconds,
     connectTimeoutMs: positiveIntSetting(env, 'REALTIME_CONNECT_TIMEOUT_MS', LIMITS.realtime.connectTimeoutMs),
+    connectsPerConnection: LIMITS.realtime.connectsPerConnection,
+    connectWindowMs: LIMITS.realtime.connectWindowMs,
+    pollQueuePackets: LIMITS.realtime.pollQueuePackets,
+    pollQueueBytes: LIMITS.realtime.pollQueueBytes,
   };
 }
 
