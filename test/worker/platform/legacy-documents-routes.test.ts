@@ -279,7 +279,7 @@ describe('documents of every Live collection as years of schemaless writes left 
       {
         caller: callers.owner,
         method: 'DELETE',
-        template: 'DELETE /api/users/{id} (own account)',
+        template: '/api/users/{id} (own account)',
         path: `/api/users/${ownerId.toHexString()}`,
       },
     ]);
