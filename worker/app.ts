@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { accountsRoutes } from './accounts/router';
+import { readUser } from './accounts/users/read-user';
 import { billingRoutes } from './billing/router';
 import { companionRoutes } from './companion/router';
 import { PERSONAL_DATA } from './data';
@@ -14,6 +15,7 @@ import { ApiError } from './platform/http/errors';
 import { onError, onNotFound } from './platform/http/on-error';
 import { createRouter } from './platform/http/openapi';
 import { LIMITS } from './platform/limits';
+import { accountReader } from './platform/middleware/account-reader';
 import { SECURITY_SCHEMES } from './platform/middleware/auth';
 import { database } from './platform/middleware/database';
 import { requestLog } from './platform/middleware/request-log';
@@ -67,6 +69,8 @@ export function createApp() {
     }),
     jsonBodyLimit,
     database(),
+    // The access checks read the caller's stored account with the accounts domain's reader.
+    accountReader(readUser),
   );
   // A browser app on another origin polls /socket.io/ by XHR; the token travels in the packets, never cookies.
   app.use('/socket.io/*', cors({ origin: '*' }));

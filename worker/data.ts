@@ -2,31 +2,41 @@ import type { Db } from 'mongodb';
 import { ACCOUNTS_COLLECTIONS } from './accounts/collections';
 import { ACCOUNTS_INDEXES } from './accounts/indexes';
 import { ACCOUNTS_PERSONAL_DATA } from './accounts/personal-data';
+import { ACCOUNTS_STORED_SHAPES } from './accounts/stored-shapes';
 import { BILLING_COLLECTIONS } from './billing/collections';
 import { BILLING_INDEXES } from './billing/indexes';
 import { BILLING_PERSONAL_DATA } from './billing/personal-data';
+import { BILLING_STORED_SHAPES } from './billing/stored-shapes';
 import { COMPANION_COLLECTIONS } from './companion/collections';
 import { COMPANION_INDEXES } from './companion/indexes';
 import { COMPANION_PERSONAL_DATA } from './companion/personal-data';
+import { COMPANION_STORED_SHAPES } from './companion/stored-shapes';
 import { EVENTS_COLLECTIONS } from './events/collections';
 import { EVENTS_INDEXES } from './events/indexes';
 import { EVENTS_PERSONAL_DATA } from './events/personal-data';
+import { EVENTS_STORED_SHAPES } from './events/stored-shapes';
 import { GROWTH_COLLECTIONS } from './growth/collections';
 import { GROWTH_INDEXES } from './growth/indexes';
 import { GROWTH_PERSONAL_DATA } from './growth/personal-data';
+import { GROWTH_STORED_SHAPES } from './growth/stored-shapes';
 import { NOTIFICATIONS_COLLECTIONS } from './notifications/collections';
 import { NOTIFICATIONS_INDEXES } from './notifications/indexes';
 import { NOTIFICATIONS_PERSONAL_DATA } from './notifications/personal-data';
+import { NOTIFICATIONS_STORED_SHAPES } from './notifications/stored-shapes';
 import type { CollectionName } from './platform/db/collections';
 import { createDeclaredIndexes, type IndexDeclaration } from './platform/db/indexes';
 import type { Cleanup } from './platform/db/personal-data';
+import type { StoredShape } from './platform/db/stored-shapes';
 import { TOKEN_COLLECTIONS } from './platform/tokens/collections';
+import { TOKEN_STORED_SHAPES } from './platform/tokens/stored-shapes';
 import { RIDING_COLLECTIONS } from './riding/collections';
 import { RIDING_INDEXES } from './riding/indexes';
 import { RIDING_PERSONAL_DATA } from './riding/personal-data';
+import { RIDING_STORED_SHAPES } from './riding/stored-shapes';
 import { SOCIAL_COLLECTIONS } from './social/collections';
 import { SOCIAL_INDEXES } from './social/indexes';
 import { SOCIAL_PERSONAL_DATA } from './social/personal-data';
+import { SOCIAL_STORED_SHAPES } from './social/stored-shapes';
 
 // The service's data, composed from what each domain declares of its own: the collections, the
 // indexes and the personal-data rules. The store, index setup, migrations-notes/indexes.md and
@@ -78,3 +88,19 @@ export const PERSONAL_DATA: readonly Cleanup[] = [
   ...BILLING_PERSONAL_DATA,
   ...ACCOUNTS_PERSONAL_DATA,
 ];
+
+/**
+ * What every collection stores, field by field: each domain's table (its `stored-shapes.ts`), the one
+ * `npm run db:doctor` checks a database against (scripts/db-doctor.ts, migrations-notes/data-doctor.md).
+ */
+export const STORED_SHAPES: Readonly<Record<CollectionName, StoredShape>> = {
+  ...TOKEN_STORED_SHAPES,
+  ...ACCOUNTS_STORED_SHAPES,
+  ...RIDING_STORED_SHAPES,
+  ...SOCIAL_STORED_SHAPES,
+  ...EVENTS_STORED_SHAPES,
+  ...COMPANION_STORED_SHAPES,
+  ...BILLING_STORED_SHAPES,
+  ...NOTIFICATIONS_STORED_SHAPES,
+  ...GROWTH_STORED_SHAPES,
+};

@@ -1,7 +1,7 @@
 import { grantMonthlyCredits } from './billing/ai-credits/grants';
 import { reconcileYesterday } from './billing/ai-credits/reconciliation';
 import { sweepStaleReservations } from './billing/ai-credits/reservations';
-import { runIngestion } from './events/ingestion/runner';
+import { ingestionTally, runIngestion } from './events/ingestion/runner';
 import { runEventNotifications } from './events/notifications/run';
 import { runReceipts } from './notifications/push/receipts';
 import { openRequestConnection } from './platform/db/connection';
@@ -12,10 +12,31 @@ import { roundedMs } from './platform/ops/request-timing';
 import { runReminders } from './riding/reminders/run';
 import { runMediaCleanup } from './social/media/cleanup';
 
+/**
+ * What a job that isolates its items answers: how many it skipped (unreadable) and how many failed. Any
+ * makes its cron line `partial` with the counts, so a run that left work undone never logs `ok`.
+ */
+export interface JobTally {
+  skipped: number;
+  failed: number;
+}
+
+/**
+ * The tally of a run that left work undone, or undefined: a `JobTally`, or a summary counting the items it
+ * left out unread (`unreadable`), as the receipts run answers.
+ */
+function tallyOf(result: unknown): JobTally | undefined {
+  const summary = result as (Partial<JobTally> & { unreadable?: unknown }) | null | undefined;
+  const count = (value: unknown) => (typeof value === 'number' && value > 0 ? value : 0);
+  const tally = { skipped: count(summary?.skipped) + count(summary?.unreadable), failed: count(summary?.failed) };
+  return tally.skipped + tally.failed > 0 ? tally : undefined;
+}
+
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
   cron: string;
   job: string;
+  /** A `JobTally`, or a summary with `unreadable`, makes the run's line `partial` (`tallyOf`). */
   run(store: Store, env: Env): Promise<unknown>;
   why: string;
 }
@@ -25,7 +46,7 @@ export const SCHEDULES: Schedule[] = [
   {
     cron: '0 */6 * * *',
     job: 'event ingestion',
-    run: (store, env) => runIngestion(store, env, 'schedule'),
+    run: async (store, env) => ingestionTally(await runIngestion(store, env, 'schedule')),
     why: 'the event sources change a few times a day; four reads a day keep listings fresh at little upstream load',
   },
   {
@@ -82,8 +103,11 @@ export async function runSchedule(cron: string, env: Env): Promise<void> {
   const connection = openRequestConnection(env);
   const started = performance.now();
   try {
-    await schedule.run(connection.store, env);
-    log({ kind: 'cron', cron, job: schedule.job, outcome: 'ok', durationMs: roundedMs(performance.now() - started) });
+    const tally = tallyOf(await schedule.run(connection.store, env));
+    const durationMs = roundedMs(performance.now() - started);
+    // A run that left work undone says so: `ok` would hide items no run will ever handle.
+    const counts = tally ? { itemsSkipped: tally.skipped, itemsFailed: tally.failed } : {};
+    log({ kind: 'cron', cron, job: schedule.job, outcome: tally ? 'partial' : 'ok', durationMs, ...counts });
   } catch (err) {
     const durationMs = roundedMs(performance.now() - started);
     log({ kind: 'cron', cron, job: schedule.job, outcome: 'failed', durationMs, error: describeError(err) });

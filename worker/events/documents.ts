@@ -1,7 +1,9 @@
 import type { ObjectId } from 'mongodb';
 
 // Stored shape of events (the interface spec, "Event (Live stored shape)"). The collection has
-// no validator: every field may be absent or empty, so readers treat each one as optional.
+// no validator: every field may be absent or empty, so readers treat each one as optional. Stored
+// events and saves are read once through worker/events/stored-event.ts; what the doctor checks
+// them against is worker/events/stored-shapes.ts.
 
 export interface EventVenue {
   name?: string | null;
@@ -253,6 +255,8 @@ export interface IngestionRunDoc {
   duplicates: number;
   /** Items with an unusable value, and writes the database refused. */
   failed: number;
+  /** Listings left alone because the stored event they would write to could not be read (absent on older runs). */
+  skipped?: number;
   /** Why the run failed: the shape change, the HTTP error or the missing setting; null on success. */
   error: string | null;
 }

@@ -1,4 +1,5 @@
 import type { Cleanup } from '../platform/db/personal-data';
+import { idForms } from '../platform/db/stored-values';
 
 /**
  * What deleting an account does to the events collections. Every collection that can hold something of a
@@ -6,8 +7,8 @@ import type { Cleanup } from '../platform/db/personal-data';
  * still names the rider.
  */
 export const EVENTS_PERSONAL_DATA: Cleanup[] = [
-  // Event saves store ids as strings (Live shape).
-  { collection: 'event_saves', remove: (userId) => ({ userId: userId.toHexString() }) },
+  // Event saves store ids as strings (Live shape); older code stored ObjectIds.
+  { collection: 'event_saves', remove: (userId) => ({ userId: { $in: idForms(userId) } }) },
   // A rider's relationships to events go one at a time, each taking its count off the event.
   {
     collection: 'eventRelationships',

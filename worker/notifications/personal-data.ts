@@ -1,4 +1,5 @@
 import type { Cleanup } from '../platform/db/personal-data';
+import { idForms } from '../platform/db/stored-values';
 
 /**
  * What deleting an account does to the notifications collections. Every collection that can hold something of a
@@ -6,7 +7,8 @@ import type { Cleanup } from '../platform/db/personal-data';
  * still names the rider.
  */
 export const NOTIFICATIONS_PERSONAL_DATA: Cleanup[] = [
-  { collection: 'pushTokens', remove: (userId) => ({ userId }) },
+  // Older code stored some owners' ids as hex strings.
+  { collection: 'pushTokens', remove: (userId) => ({ userId: { $in: idForms(userId) } }) },
   // The rider's push tickets and receipts (worker/notifications/push/dispatch.ts) name them and their devices.
   { collection: 'notificationDeliveryLog', remove: (userId) => ({ userId }) },
 ];

@@ -3,8 +3,10 @@ import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
+import { readUser } from '../../../worker/accounts/users/read-user';
 import type { AppEnv } from '../../../worker/platform/app-env';
 import { onError } from '../../../worker/platform/http/on-error';
+import { accountReader } from '../../../worker/platform/middleware/account-reader';
 import { auth } from '../../../worker/platform/middleware/auth';
 import { database } from '../../../worker/platform/middleware/database';
 import { subscription } from '../../../worker/riding/spot-lists/subscription';
@@ -169,10 +171,12 @@ describe('account-or-admin check (Authorization: Bearer)', () => {
 });
 
 describe('subscription check', () => {
-  // The real middleware chain, mounted on a route of the test's own.
+  // The real middleware chain, mounted on a route of the test's own, as worker/app.ts composes it.
   const app = new Hono<AppEnv>();
   app.onError(onError);
-  app.post('/spotlist-gate', database(), auth(), subscription(), (c) => c.json({ passed: true }));
+  app.post('/spotlist-gate', database(), accountReader(readUser), auth(), subscription(), (c) =>
+    c.json({ passed: true }),
+  );
   async function gate(token: string) {
     const ctx = createExecutionContext();
     const res = await app.fetch(

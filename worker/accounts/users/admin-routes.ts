@@ -2,9 +2,10 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { pageOf, toPage } from '../../platform/http/pagination';
+import { pageOf, toReadPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
+import { readUser } from './read-user';
 import { ACCOUNT_REFUSALS } from './refusals';
 import { AdminUserQuery, AdminUserUpdate, User } from './schema';
 import { searchUsers, updateUser } from './service';
@@ -37,7 +38,13 @@ export const adminUserRoutes = createRouter<AppEnv>()
   .openapi(listUsers, async (c) => {
     const query = c.req.valid('query');
     const rows = await searchUsers(c.var.db, query);
-    return c.json(toPage(rows, query.limit, userView), 200);
+    return c.json(
+      toReadPage(rows, query.limit, 'users', (row) => {
+        const user = readUser(row);
+        return user && userView(user);
+      }),
+      200,
+    );
   })
   .openapi(patchUser, async (c) => {
     const outcome = await updateUser(c.var.db, new ObjectId(c.req.valid('param').id), c.req.valid('json'));

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { byAccountId } from '../../accounts/users/service';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
 import { addCredits } from '../ai-credits/ledger';
@@ -41,7 +42,7 @@ export async function applyPaymentEvent(store: Store, event: PaymentEventBody): 
  * the claim above (a retry after a crash), the credit is added once (worker/billing/ai-credits/ledger.ts).
  */
 async function addPurchase(store: Store, userId: ObjectId, event: CreditsPurchasedBody): Promise<ApplyOutcome> {
-  if (!(await store.users.countDocuments({ _id: userId }, { limit: 1 }))) return 'unknown-user';
+  if (!(await store.users.countDocuments(byAccountId(userId), { limit: 1 }))) return 'unknown-user';
   const outcome = await addCredits(store, userId, {
     kind: 'purchase',
     amount: event.data.credits,
@@ -92,7 +93,7 @@ async function setSubscription(store: Store, userId: ObjectId, event: Subscripti
   };
   const { matchedCount } = await store.users.updateOne(
     {
-      _id: userId,
+      ...byAccountId(userId),
       $or: [
         { 'subscription.eventCreatedAt': { $exists: false } },
         { 'subscription.eventCreatedAt': { $lt: event.created } },
@@ -102,7 +103,7 @@ async function setSubscription(store: Store, userId: ObjectId, event: Subscripti
     { $set: { subscription, updatedAt: new Date() } },
   );
   if (matchedCount) return 'applied';
-  const user = await store.users.findOne({ _id: userId }, { projection: { 'subscription.eventId': 1 } });
+  const user = await store.users.findOne(byAccountId(userId), { projection: { 'subscription.eventId': 1 } });
   if (!user) return 'unknown-user';
   return user.subscription?.eventId === event.id ? 'already-applied' : 'stale';
 }

@@ -35,7 +35,7 @@ export function targetEventView(doc: EventDoc): z.infer<typeof TargetEvent> {
   const approval = APPROVAL_STATUSES.find((status) => status === e.approvalStatus) ?? 'approved';
   return {
     _id: id(e._id) ?? '',
-    slug: str(e.slug),
+    slug: str(e.slug) || null,
     title: str(e.title),
     description: str(e.description),
     sports: strings(e.sports),

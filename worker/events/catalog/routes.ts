@@ -113,14 +113,9 @@ export const eventRoutes = createRouter<AppEnv>()
     const filters = filtersOf(query);
     if (query.paging === 'keyset') {
       const after = query.cursor && 'keyset' in query.cursor ? query.cursor.keyset : undefined;
-      const { rows, total } = await listEventsByStart(c.var.db, filters, after);
-      const page = rows.slice(0, LIMITS.events.pageSize);
-      const last = page[page.length - 1];
-      const nextCursor =
-        rows.length > page.length && last
-          ? encodeKeyset([storedDate(last.startAt)?.getTime() ?? 0, last._id.toHexString()])
-          : null;
-      return c.json({ events: page.map(viewOf(query.view)), nextCursor, totalCount: total }, 200);
+      const { rows, last, total } = await listEventsByStart(c.var.db, filters, after);
+      const nextCursor = last ? encodeKeyset([last.startAt?.getTime() ?? 0, last.id.toHexString()]) : null;
+      return c.json({ events: rows.map(viewOf(query.view)), nextCursor, totalCount: total }, 200);
     }
     const offset = query.cursor && 'offset' in query.cursor ? query.cursor.offset : 0;
     const { rows, total } = await listEvents(c.var.db, filters, offset, new Date());

@@ -1,14 +1,20 @@
 import { type Filter, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { idForms, readDate, readId, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventDoc } from '../documents';
+import { readEvent, readEvents } from '../stored-event';
 import type { DateWindow } from './date-window';
 import { boxFilter } from './geo';
 import { type EventFilters, eventFilter, windowFilter } from './list-filter';
 import type { BoundingBox, EventKey } from './query-schema';
 import { PUBLISHED } from './vocabulary';
 
-// Every query on events. Writes belong to ingestion; these only read.
+// Every query on events. Writes belong to ingestion; these only read, each stored event through
+// readEvent (an unreadable one is left out of a list with its event line, never failing it).
+
+/** A filter on an event's id in either form it may be stored in. */
+export const eventIdIs = (id: ObjectId): Filter<EventDoc> => ({ _id: { $in: idForms(id) as unknown as ObjectId[] } });
 
 export interface EventRows {
   rows: EventDoc[];
@@ -39,7 +45,7 @@ export async function eventsNearestInTime(
       },
     ])
     .toArray();
-  return { rows: result?.rows ?? [], total: result?.total[0]?.n ?? 0 };
+  return { rows: readEvents(result?.rows ?? []), total: result?.total[0]?.n ?? 0 };
 }
 
 export function listEvents(store: Store, filters: EventFilters, offset: number, now: Date): Promise<EventRows> {
@@ -51,7 +57,10 @@ export function listEventsForCalendar(store: Store, filters: EventFilters, now: 
   return eventsNearestInTime(store, eventFilter(filters), { offset: 0, limit: LIMITS.events.calendarMax }, now);
 }
 
-/** The keyset pages: startAt then `_id` ascending, `pageSize + 1` rows after the key for the pager. */
+/**
+ * The keyset pages: startAt then `_id` ascending, one page of events and the key of the last one
+ * fetched, so the next page starts after it even when that one could not be read.
+ */
 export async function listEventsByStart(store: Store, filters: EventFilters, after: EventKey | undefined) {
   const filter = eventFilter(filters);
   const afterKey: Filter<EventDoc> = after
@@ -67,7 +76,11 @@ export async function listEventsByStart(store: Store, filters: EventFilters, aft
       .toArray(),
     store.events.countDocuments(filter),
   ]);
-  return { rows, total };
+  const page = rows.slice(0, LIMITS.events.pageSize);
+  const raw = rows.length > page.length ? page[page.length - 1] : undefined;
+  const lastId = readId(raw?._id);
+  const last = lastId && { startAt: readDate(raw?.startAt), id: lastId };
+  return { rows: readEvents(page), last, total };
 }
 
 const MERGE_HOPS_MAX = 5;
@@ -80,14 +93,14 @@ const MERGE_HOPS_MAX = 5;
 export async function resolveEvent(store: Store, slugOrId: string): Promise<EventDoc | null> {
   const key =
     ObjectId.isValid(slugOrId) && /^[0-9a-fA-F]{24}$/.test(slugOrId)
-      ? { $or: [{ _id: new ObjectId(slugOrId) }, { slug: slugOrId }] }
+      ? { $or: [eventIdIs(new ObjectId(slugOrId)), { slug: slugOrId }] }
       : { slug: slugOrId };
-  let event = await store.events.findOne(key);
+  let event = readOne('events', await store.events.findOne(key), readEvent);
   // Merging flattens chains (worker/events/desk/merge.ts), so one hop is the rule; the cap guards a cycle.
   for (let hop = 0; event?.mergedInto && hop < MERGE_HOPS_MAX; hop += 1) {
-    event = await store.events.findOne({ _id: event.mergedInto });
+    event = readOne('events', await store.events.findOne(eventIdIs(event.mergedInto)), readEvent);
   }
-  return event?.mergedInto ? null : event;
+  return event && !event.mergedInto ? event : null;
 }
 
 /** Whether the public sees the event (PUBLISHED as a predicate). */
@@ -101,12 +114,13 @@ export async function findEvent(store: Store, slugOrId: string): Promise<EventDo
 }
 
 /** A published event by id (pending and rejected ones are not public). */
-export function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
-  return store.events.findOne({ _id: id, ...PUBLISHED });
+export async function findEventById(store: Store, id: ObjectId): Promise<EventDoc | null> {
+  return readOne('events', await store.events.findOne({ ...eventIdIs(id), ...PUBLISHED }), readEvent) ?? null;
 }
 
-export function findEventsByIds(store: Store, ids: ObjectId[]): Promise<EventDoc[]> {
-  return store.events.find({ _id: { $in: ids }, ...PUBLISHED }).toArray();
+export async function findEventsByIds(store: Store, ids: ObjectId[]): Promise<EventDoc[]> {
+  const forms = ids.flatMap(idForms) as unknown as ObjectId[];
+  return readEvents(await store.events.find({ _id: { $in: forms }, ...PUBLISHED }).toArray());
 }
 
 /** Events located inside the box (worker/events/catalog/geo.ts: venue.location and its 2dsphere index), nearest in time first, capped. */
@@ -145,6 +159,7 @@ export async function similarCandidates(store: Store, event: EventDoc, at: Date)
             { $project: { _distanceM: 0 } },
           ])
           .toArray()
+          .then(readEvents)
       : Promise.resolve([]),
   ]);
   const seen = new Set(byTime.rows.map((row) => row._id.toHexString()));

@@ -75,7 +75,8 @@ function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
   const participation = obj(e.participation);
   return {
     _id: e._id instanceof ObjectId ? e._id.toHexString() : String(e._id),
-    slug: str(e.slug),
+    // An event without a slug (read as '') names none.
+    slug: str(e.slug) || null,
     title: str(e.title),
     description: str(e.description),
     sports: strings(e.sports),
@@ -95,7 +96,7 @@ function storedFieldsView(doc: EventDoc): z.infer<typeof Event> {
     source: str(e.source),
     sourceId: str(e.sourceId),
     sourceUrl: str(e.sourceUrl),
-    dedupeKey: str(e.dedupeKey),
+    dedupeKey: str(e.dedupeKey) || null,
     disciplines: strings(e.disciplines),
     eventKinds: strings(e.eventKinds),
     intents: strings(e.intents),

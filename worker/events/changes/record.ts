@@ -1,6 +1,7 @@
-import { type AnyBulkWriteOperation, ObjectId } from 'mongodb';
+import type { AnyBulkWriteOperation, ObjectId } from 'mongodb';
 import { upsertByUniqueKey } from '../../platform/db/bulk-upsert';
 import type { Store } from '../../platform/db/store';
+import { idForms, readId } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventChangeLogDoc, EventDoc, EventNotificationJobDoc } from '../documents';
 import { matchingSubscriptions } from '../subscriptions/match';
@@ -108,12 +109,14 @@ async function recipients(store: Store, before: Partial<EventDoc>, after: Partia
     riders.set(key, rider);
   };
   const batchSize = LIMITS.eventNotifications.fanOutBatch;
-  // event_saves keeps Live string ids (worker/events/saves/); index eventId.
+  // event_saves keeps Live string ids (worker/events/saves/), older code ObjectIds: both forms; index eventId.
   for await (const save of store.event_saves.find(
-    { eventId: after._id.toHexString() },
+    { eventId: { $in: idForms(after._id) as unknown as string[] } },
     { projection: { userId: 1 }, batchSize },
-  ))
-    if (ObjectId.isValid(save.userId) && save.userId.length === 24) add(new ObjectId(save.userId), 'saved');
+  )) {
+    const userId = readId(save.userId);
+    if (userId) add(userId, 'saved');
+  }
   for await (const row of store.eventRelationships.find(
     { eventId: after._id },
     { projection: { userId: 1 }, batchSize },

@@ -1,4 +1,5 @@
 import { type AnyBulkWriteOperation, MongoBulkWriteError, type ObjectId } from 'mongodb';
+import { incrementCounters } from '../../platform/db/counter-update';
 import type { Store } from '../../platform/db/store';
 import type { EventDoc, EventRelationshipDoc, EventSaveDoc } from '../documents';
 import { combinedSourceRefs } from './merge-rule';
@@ -97,7 +98,7 @@ async function moveRelationships(store: Store, fromId: ObjectId, intoId: ObjectI
     const name = `relationshipCounts.${rows[Number(index)]!.relationship}`;
     inc[name] = (inc[name] ?? 0) + 1;
   }
-  if (Object.keys(inc).length) await store.events.updateOne({ _id: intoId }, { $inc: inc });
+  if (Object.keys(inc).length) await store.events.updateOne({ _id: intoId }, incrementCounters(inc));
   const { deletedCount } = await store.eventRelationships.deleteMany({ _id: { $in: rows.map((row) => row._id) } });
   // The merged-away event's counts go with its rows (it is no longer shown anywhere).
   if (deletedCount) await store.events.updateOne({ _id: fromId }, { $set: { relationshipCounts: {} } });

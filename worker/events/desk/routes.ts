@@ -1,12 +1,14 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readId } from '../../platform/db/stored-values';
 import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { toPage } from '../../platform/http/pagination';
+import { encodeCursor, toReadPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { EVENT_SOURCES } from '../ingestion/sources';
+import { readEvent } from '../stored-event';
 import { utcTimes } from '../submissions/document';
 import { editSet } from './edit';
 import { afterAdminEdit, afterApproved } from './hooks';
@@ -167,17 +169,26 @@ export const eventDeskRoutes = createRouter<AppEnv>()
   })
   .openapi(queue, async (c) => {
     const query = c.req.valid('query');
-    return c.json(toPage(await listByApproval(c.var.db, query), query.limit, deskEventView), 200);
+    const rows = await listByApproval(c.var.db, query);
+    return c.json(
+      toReadPage(rows, query.limit, 'events', (row) => {
+        const event = readEvent(row);
+        return event && deskEventView(event);
+      }),
+      200,
+    );
   })
   .openapi(duplicates, async (c) => {
     const query = c.req.valid('query');
-    const rows = await listDuplicates(c.var.db, query);
-    const page = toPage(
-      rows.map((row) => ({ _id: row.event._id, ...row })),
-      query.limit,
-      (row) => ({ event: deskEventView(row.event), candidates: row.candidates.map(deskEventView) }),
+    const { items, last } = await listDuplicates(c.var.db, query);
+    const lastId = readId(last?._id);
+    return c.json(
+      {
+        items: items.map((row) => ({ event: deskEventView(row.event), candidates: row.candidates.map(deskEventView) })),
+        nextCursor: lastId ? encodeCursor(lastId) : null,
+      },
+      200,
     );
-    return c.json(page, 200);
   })
   .openapi(stale, async (c) => {
     const { items, total } = await listStale(c.var.db, c.req.valid('query').limit, new Date());
@@ -203,13 +214,14 @@ export const eventDeskRoutes = createRouter<AppEnv>()
     return c.json({ event: deskEventView(merged.event), moved: merged.moved }, 200);
   })
   .openapi(edit, async (c) => {
-    const before = await findDeskEvent(c.var.db, new ObjectId(c.req.valid('param').id));
-    if (!before) throw refusal(DESK_REFUSALS, 'not-found');
+    const found = await findDeskEvent(c.var.db, new ObjectId(c.req.valid('param').id));
+    if (!found) throw refusal(DESK_REFUSALS, 'not-found');
+    const before = found.event;
     if (before.mergedInto) throw new ApiError(409, `This event was merged into ${before.mergedInto.toHexString()}.`);
     const body = c.req.valid('json');
     const { times, errors } = utcTimes(body, body.timezone ?? before.timezone);
     if (errors.length) throw new ApiError(400, 'Invalid request body.', { details: errors });
-    const after = await applyEdit(c.var.db, before, editSet(before, body, times), new Date());
+    const after = await applyEdit(c.var.db, found, editSet(before, body, times), new Date());
     if (!after) throw new ApiError(409, 'The event changed while you edited it; reload and edit again.');
     await afterAdminEdit(c.var.db, { before, after, by: admin_(c) });
     return c.json(deskEventView(after), 200);

@@ -1,9 +1,15 @@
 import type { Filter, ObjectId, UpdateFilter } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { readOne } from '../../platform/db/stored-values';
+import { eventIdIs } from '../catalog/service';
 import { PUBLISHED, STALE_AFTER_MS } from '../catalog/vocabulary';
 import type { EventDoc } from '../documents';
+import { readEvent, readEvents } from '../stored-event';
 
-// Every query of the admin desk but merging (worker/events/desk/merge.ts).
+// Every query of the admin desk but merging (worker/events/desk/merge.ts). Each event found is read
+// through readEvent; one found by its id matches it stored as an ObjectId or as its hex string.
+
+const read = (doc: EventDoc | null) => readOne('events', doc, readEvent) ?? null;
 
 const verifiedAt = (now: Date) => ({
   'freshness.lastVerifiedAt': now,
@@ -40,15 +46,19 @@ export async function listDuplicates(store: Store, page: { limit: number; cursor
     .sort({ _id: 1 })
     .limit(page.limit + 1)
     .toArray();
-  const ids = rows.flatMap((row) => row.possibleDuplicateOf ?? []);
+  const events = readEvents(rows.slice(0, page.limit));
+  const ids = events.flatMap((event) => event.possibleDuplicateOf ?? []);
   const candidates = ids.length
-    ? await store.events.find({ _id: { $in: ids }, mergedInto: { $exists: false } }).toArray()
+    ? readEvents(await store.events.find({ _id: { $in: ids }, mergedInto: { $exists: false } }).toArray())
     : [];
   const byId = new Map(candidates.map((event) => [event._id.toHexString(), event]));
-  return rows.map((event) => ({
-    event,
-    candidates: (event.possibleDuplicateOf ?? []).flatMap((id) => byId.get(id.toHexString()) ?? []),
-  }));
+  return {
+    items: events.map((event) => ({
+      event,
+      candidates: (event.possibleDuplicateOf ?? []).flatMap((id) => byId.get(id.toHexString()) ?? []),
+    })),
+    last: rows.length > page.limit ? rows[page.limit - 1] : undefined,
+  };
 }
 
 /** Published, still-scheduled events past freshness.staleAfter, longest overdue first, and how many there are. */
@@ -58,7 +68,7 @@ export async function listStale(store: Store, limit: number, now: Date) {
     store.events.find(filter).sort({ 'freshness.staleAfter': 1, _id: 1 }).limit(limit).toArray(),
     store.events.countDocuments(filter),
   ]);
-  return { items, total };
+  return { items: readEvents(items), total };
 }
 
 export type ReviewOutcome =
@@ -83,59 +93,73 @@ export async function reviewEvent(
     ? { approvalStatus: { $in: ['pending', 'rejected'] } }
     : { approvalStatus: { $in: ['pending', 'approved', null] } };
   const review = { decision: decision.decision, reason: decision.reason ?? null, by: decision.by, at: now };
-  const changed = await store.events.findOneAndUpdate(
-    { _id: id, mergedInto: { $exists: false }, ...from } as Filter<EventDoc>,
-    {
-      $set: {
-        approvalStatus: approve ? 'approved' : 'rejected',
-        review,
-        updatedAt: now,
-        ...(approve ? verifiedAt(now) : {}),
+  const changed = read(
+    await store.events.findOneAndUpdate(
+      { ...eventIdIs(id), mergedInto: { $exists: false }, ...from } as Filter<EventDoc>,
+      {
+        $set: {
+          approvalStatus: approve ? 'approved' : 'rejected',
+          review,
+          updatedAt: now,
+          ...(approve ? verifiedAt(now) : {}),
+        },
       },
-    },
-    { returnDocument: 'after' },
+      { returnDocument: 'after' },
+    ),
   );
   if (changed) return { outcome: 'changed', event: changed, published: approve };
-  const event = await store.events.findOne({ _id: id });
+  const event = read(await store.events.findOne(eventIdIs(id)));
   if (!event) return { outcome: 'not-found' };
   if (event.mergedInto) return { outcome: 'merged-away', into: event.mergedInto };
   return { outcome: 'unchanged', event };
 }
 
 /** The event confirmed as it stands: freshness restarts (off the stale list). */
-export function verifyEvent(store: Store, id: ObjectId, now: Date) {
-  return store.events.findOneAndUpdate(
-    { _id: id, mergedInto: { $exists: false } },
-    { $set: { ...verifiedAt(now), updatedAt: now } },
-    { returnDocument: 'after' },
+export async function verifyEvent(store: Store, id: ObjectId, now: Date) {
+  return read(
+    await store.events.findOneAndUpdate(
+      { ...eventIdIs(id), mergedInto: { $exists: false } },
+      { $set: { ...verifiedAt(now), updatedAt: now } },
+      { returnDocument: 'after' },
+    ),
   );
 }
 
 /** Not a duplicate after all: the reviewer clears the candidates. */
-export function clearPossibleDuplicates(store: Store, id: ObjectId, now: Date) {
-  return store.events.findOneAndUpdate(
-    { _id: id, mergedInto: { $exists: false } },
-    { $set: { possibleDuplicateOf: [], updatedAt: now } },
-    { returnDocument: 'after' },
+export async function clearPossibleDuplicates(store: Store, id: ObjectId, now: Date) {
+  return read(
+    await store.events.findOneAndUpdate(
+      { ...eventIdIs(id), mergedInto: { $exists: false } },
+      { $set: { possibleDuplicateOf: [], updatedAt: now } },
+      { returnDocument: 'after' },
+    ),
   );
 }
 
-export function findDeskEvent(store: Store, id: ObjectId) {
-  return store.events.findOne({ _id: id });
+/** The event as read, and its updatedAt exactly as stored: the edit writes only over that. */
+export async function findDeskEvent(store: Store, id: ObjectId) {
+  const stored = await store.events.findOne(eventIdIs(id));
+  const event = read(stored);
+  return event && { event, storedUpdatedAt: stored?.updatedAt ?? null };
 }
 
 /**
  * Applies an edit only if the event is still what was read (its updatedAt), so the before and
  * after handed to the change history are exactly this edit's; null when it moved meanwhile.
  */
-export function applyEdit(store: Store, before: EventDoc, set: Record<string, unknown>, now: Date) {
+export async function applyEdit(
+  store: Store,
+  before: { event: EventDoc; storedUpdatedAt: unknown },
+  set: Record<string, unknown>,
+  now: Date,
+) {
   const update: UpdateFilter<EventDoc> = { $set: { ...set, ...verifiedAt(now), updatedAt: now } };
-  return store.events.findOneAndUpdate(
-    { _id: before._id, updatedAt: before.updatedAt ?? null } as Filter<EventDoc>,
-    update,
-    {
-      returnDocument: 'after',
-    },
+  return read(
+    await store.events.findOneAndUpdate(
+      { ...eventIdIs(before.event._id), updatedAt: before.storedUpdatedAt } as Filter<EventDoc>,
+      update,
+      { returnDocument: 'after' },
+    ),
   );
 }
 

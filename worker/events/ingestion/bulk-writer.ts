@@ -1,11 +1,12 @@
 import { type AnyBulkWriteOperation, type BulkWriteResult, MongoBulkWriteError, type ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
-import { logEvent } from '../../platform/ops/log-line';
+import { describeError, logEvent } from '../../platform/ops/log-line';
 import { storedLosesTo } from '../catalog/trust';
 import { STALE_AFTER_MS } from '../catalog/vocabulary';
 import { recordEventChanges } from '../changes/record';
 import type { EventDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import { onEventPublished } from '../subscriptions/match';
 import { eventKeys } from '../subscriptions/match-keys';
 import type { EventRecord } from './event-record';
@@ -15,6 +16,7 @@ export interface WriteCounts {
   updated: number;
   unchanged: number;
   failed: number;
+  skipped: number;
 }
 
 /** Scheduled until its last day (end, or start without one) is over everywhere. */
@@ -155,34 +157,59 @@ async function afterWrite(
   stored: Map<string, EventDoc>,
   insertedIds: ObjectId[],
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const touched = batch.filter((record) => {
     const before = stored.get(record.dedupeKey);
     return before && before.contentHash !== record.contentHash;
   });
   const ids = [...touched.map((record) => stored.get(record.dedupeKey)!._id), ...insertedIds];
-  if (!ids.length) return;
-  const after = await store.events.find({ _id: { $in: ids } }, { projection: WATCHED }).toArray();
+  if (!ids.length) return 0;
+  const after = readEvents(await store.events.find({ _id: { $in: ids } }, { projection: WATCHED }).toArray());
   const afterById = new Map(after.map((event) => [event._id.toHexString(), event]));
+  let failed = 0;
+  // One event's history or matching failing is that event's failure, never the rest of the batch's.
+  const isolated = async (dedupeKey: string, step: () => Promise<unknown>) => {
+    try {
+      await step();
+    } catch (err) {
+      failed += 1;
+      logEvent('ingestion.event.failed', { dedupeKey, code: null, error: describeError(err) });
+    }
+  };
   for (const record of touched) {
     const before = stored.get(record.dedupeKey)!;
     const current = afterById.get(before._id.toHexString());
     if (!current) continue;
-    await recordEventChanges(store, { before, after: current, by: `source:${record.content.source}`, at: now });
-    if (eventKeys(current).join() !== eventKeys(before).join())
-      await onEventPublished(store, current, now, { previously: before });
+    await isolated(record.dedupeKey, async () => {
+      await recordEventChanges(store, { before, after: current, by: `source:${record.content.source}`, at: now });
+      if (eventKeys(current).join() !== eventKeys(before).join())
+        await onEventPublished(store, current, now, { previously: before });
+    });
   }
   for (const id of insertedIds) {
     const event = afterById.get(id.toHexString());
-    if (event) await onEventPublished(store, event, now);
+    if (event) await isolated(event.dedupeKey, () => onEventPublished(store, event, now));
   }
+  return failed;
 }
 
-async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promise<WriteCounts> {
-  const before = await store.events
-    .find({ dedupeKey: { $in: batch.map((record) => record.dedupeKey) } }, { projection: WATCHED })
+/**
+ * The stored events a batch writes to, read through readEvent, and the listings whose stored event
+ * cannot be read: those are left alone this run (skipped and counted), the rest of the batch goes on.
+ */
+async function storedFor(store: Store, listed: EventRecord[]) {
+  const rows = await store.events
+    .find({ dedupeKey: { $in: listed.map((record) => record.dedupeKey) } }, { projection: WATCHED })
     .toArray();
-  const stored = new Map(before.map((event) => [event.dedupeKey, event]));
+  const stored = new Map(readEvents(rows).map((event) => [event.dedupeKey, event]));
+  const unreadable = new Set(rows.flatMap((row) => (stored.has(row.dedupeKey) ? [] : [row.dedupeKey])));
+  for (const record of listed.filter((record) => unreadable.has(record.dedupeKey)))
+    logEvent('ingestion.event.skipped', { source: record.content.source ?? '', dedupeKey: record.dedupeKey });
+  return { stored, batch: listed.filter((record) => !unreadable.has(record.dedupeKey)), skipped: unreadable.size };
+}
+
+async function writeBatch(store: Store, listed: EventRecord[], now: Date): Promise<WriteCounts> {
+  const { stored, batch, skipped } = await storedFor(store, listed);
   const ops = batch.flatMap((record) => statements(record, now));
   let result: BulkWriteResult;
   const failedEvents = new Set<number>();
@@ -215,13 +242,14 @@ async function writeBatch(store: Store, batch: EventRecord[], now: Date): Promis
     now,
   );
   const insertedIds = Object.values(result.upsertedIds ?? {}) as ObjectId[];
-  await afterWrite(store, batch, stored, insertedIds, now);
-  return { inserted, updated, unchanged: batch.length - inserted - updated - failed, failed };
+  const failedAfter = await afterWrite(store, batch, stored, insertedIds, now);
+  const unchanged = batch.length - inserted - updated - failed;
+  return { inserted, updated, unchanged, failed: failed + failedAfter, skipped };
 }
 
 /** Writes one source's events in batches of LIMITS.ingestion.writeBatch; sourceTrust decides whose content stays. */
 export async function writeEvents(store: Store, records: EventRecord[], now: Date): Promise<WriteCounts> {
-  const total: WriteCounts = { inserted: 0, updated: 0, unchanged: 0, failed: 0 };
+  const total: WriteCounts = { inserted: 0, updated: 0, unchanged: 0, failed: 0, skipped: 0 };
   for (let start = 0; start < records.length; start += LIMITS.ingestion.writeBatch) {
     const counts = await writeBatch(store, records.slice(start, start + LIMITS.ingestion.writeBatch), now);
     for (const key of Object.keys(total) as (keyof WriteCounts)[]) total[key] += counts[key];

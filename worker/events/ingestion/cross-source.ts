@@ -1,8 +1,10 @@
 import type { Store } from '../../platform/db/store';
+import { readId } from '../../platform/db/stored-values';
 import { normalizeText } from '../catalog/identity';
 import { linkedSpotId } from '../catalog/spot-link';
 import { isNearIdenticalTitle } from '../catalog/title-similarity';
 import type { EventDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import type { EventRecord } from './event-record';
 
 // Before a source's listings are written: a listing whose dedupe key is new
@@ -19,12 +21,15 @@ export async function joinNearIdentical(store: Store, records: EventRecord[]): P
   const times = dated.map((record) => (record.content.startAt as Date).getTime());
   const from = new Date(Math.floor(Math.min(...times) / DAY_MS) * DAY_MS);
   const to = new Date(Math.floor(Math.max(...times) / DAY_MS) * DAY_MS + DAY_MS);
-  const stored = await store.events
-    .find(
-      { startAt: { $gte: from, $lt: to } },
-      { projection: { dedupeKey: 1, title: 1, startAt: 1, 'venue.city': 1, source: 1 } },
-    )
-    .toArray();
+  // Read through readEvent: a stored event older code left odd joins as read, one with no usable id not at all.
+  const stored = readEvents(
+    await store.events
+      .find(
+        { startAt: { $gte: from, $lt: to } },
+        { projection: { dedupeKey: 1, title: 1, startAt: 1, 'venue.city': 1, source: 1 } },
+      )
+      .toArray(),
+  );
   const keys = new Set(stored.map((event) => event.dedupeKey));
   const byPlace = new Map<string, EventDoc[]>();
   for (const event of stored) {
@@ -57,13 +62,15 @@ export async function followMerges(store: Store, records: EventRecord[]): Promis
     )
     .toArray();
   if (!merged.length) return records;
-  const survivors = await store.events
-    .find({ _id: { $in: merged.map((event) => event.mergedInto!) } }, { projection: { dedupeKey: 1 } })
-    .toArray();
+  const into = (event: EventDoc) => readId(event.mergedInto)?.toHexString();
+  const survivorIds = merged.flatMap((event) => readId(event.mergedInto) ?? []);
+  const survivors = readEvents(
+    await store.events.find({ _id: { $in: survivorIds } }, { projection: { dedupeKey: 1 } }).toArray(),
+  );
   const keyOf = new Map(survivors.map((event) => [event._id.toHexString(), event.dedupeKey]));
   const target = new Map(
     merged.flatMap((event) => {
-      const key = keyOf.get(event.mergedInto!.toHexString());
+      const key = keyOf.get(into(event) ?? '');
       return key ? [[event.dedupeKey, key] as const] : [];
     }),
   );

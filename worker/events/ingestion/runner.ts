@@ -13,7 +13,7 @@ import { EVENT_SOURCES, type EventSource, readSource } from './sources';
 
 type Trigger = IngestionRunDoc['trigger'];
 
-const NO_COUNTS = { fetched: 0, inserted: 0, updated: 0, unchanged: 0, duplicates: 0, failed: 0 };
+const NO_COUNTS = { fetched: 0, inserted: 0, updated: 0, unchanged: 0, duplicates: 0, failed: 0, skipped: 0 };
 
 /** Reads the whole listing first, so a shape change found on any page writes nothing. */
 async function ingestSource(store: Store, env: Env, source: EventSource, now: Date) {
@@ -87,4 +87,12 @@ export async function runIngestion(store: Store, env: Env, trigger: Trigger): Pr
   for (const source of EVENT_SOURCES) runs.push(await runSource(store, env, source, runId, trigger));
   await completePastEvents(store, new Date());
   return runs;
+}
+
+/** A run's items left undone, for its cron line: listings skipped, items failed, and each failed source as one. */
+export function ingestionTally(runs: IngestionRunDoc[]): { skipped: number; failed: number } {
+  return {
+    skipped: runs.reduce((sum, run) => sum + (run.skipped ?? 0), 0),
+    failed: runs.reduce((sum, run) => sum + run.failed + (run.status === 'failed' ? 1 : 0), 0),
+  };
 }

@@ -17,6 +17,10 @@ export const IngestionRun = z
     unchanged: z.number().int().describe('seen again with the same content: only lastSeenAt moved'),
     duplicates: z.number().int().describe('items the source listed more than once: written once'),
     failed: z.number().int().describe('items with unusable values, and refused writes'),
+    skipped: z
+      .number()
+      .int()
+      .describe('listings left alone because the stored event they would write to could not be read'),
     error: z.string().nullable().describe('why the run failed: a shape change, an HTTP error, a missing setting'),
   })
   .openapi('IngestionRun');

@@ -40,7 +40,7 @@ export async function keepSourceRecords(store: Store, source: string, records: E
 export type RunCounts = Pick<
   IngestionRunDoc,
   'fetched' | 'inserted' | 'updated' | 'unchanged' | 'duplicates' | 'failed'
->;
+> & { skipped: number };
 
 /** A source's settings and health after a run, in one atomic update (created on its first run). */
 export async function recordSourceHealth(

@@ -1,3 +1,4 @@
+import { readCount } from '../../platform/db/stored-values';
 import type { IngestionRunDoc } from '../documents';
 
 export function ingestionRunView(run: IngestionRunDoc) {
@@ -6,5 +7,6 @@ export function ingestionRunView(run: IngestionRunDoc) {
     _id: run._id.toHexString(),
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt.toISOString(),
+    skipped: readCount(run.skipped) ?? 0,
   };
 }

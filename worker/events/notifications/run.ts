@@ -10,7 +10,8 @@ import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { isPublished } from '../changes/material';
-import type { EventDoc, EventNotificationJobDoc } from '../documents';
+import type { EventNotificationJobDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import { type JobSettlement, notificationJobQueue, takeDigestWindow } from './claims';
 import { changeNotification, digestNotification } from './notification';
 
@@ -50,7 +51,6 @@ const EVENT_FIELDS = {
   approvalStatus: 1,
   'participation.registrationStatus': 1,
 } as const;
-type ShownEvent = Partial<EventDoc> & Pick<EventDoc, '_id' | 'slug'>;
 
 async function sendBatch(
   store: Store,
@@ -61,13 +61,16 @@ async function sendBatch(
   const eventIds = batch.rows.flatMap((row) => (row.kind === 'change' ? [row.eventId!] : (row.eventIds ?? [])));
   const subscriptionIds = batch.rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId!] : []));
   const [events, subscriptions] = await Promise.all([
-    store.events.find({ _id: { $in: distinctIds(eventIds) } }, { projection: EVENT_FIELDS }).toArray(),
+    store.events
+      .find({ _id: { $in: distinctIds(eventIds) } }, { projection: EVENT_FIELDS })
+      .toArray()
+      .then(readEvents),
     store.eventSubscriptions
       .find({ _id: { $in: distinctIds(subscriptionIds) } }, { projection: { _id: 1, name: 1 } })
       .toArray(),
   ]);
   const published = new Map(
-    (events as ShownEvent[]).filter((event) => isPublished(event)).map((event) => [event._id.toHexString(), event]),
+    events.filter((event) => isPublished(event)).map((event) => [event._id.toHexString(), event]),
   );
   const subscriptionsById = new Map(subscriptions.map((sub) => [sub._id.toHexString(), sub]));
   const expiredBefore = now.getTime() - LIMITS.eventNotifications.expiryHours * 3_600_000;
@@ -107,9 +110,9 @@ async function sendBatch(
       const ids = taken.row.eventIds ?? [];
       const missing = ids.filter((id) => !published.has(id.toHexString()) && !events.some((e) => e._id.equals(id)));
       if (missing.length)
-        for (const event of (await store.events
-          .find({ _id: { $in: missing } }, { projection: EVENT_FIELDS })
-          .toArray()) as ShownEvent[])
+        for (const event of readEvents(
+          await store.events.find({ _id: { $in: missing } }, { projection: EVENT_FIELDS }).toArray(),
+        ))
           if (isPublished(event)) published.set(event._id.toHexString(), event);
       const shown = ids
         .flatMap((id) => published.get(id.toHexString()) ?? [])

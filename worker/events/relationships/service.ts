@@ -1,8 +1,12 @@
 import type { ObjectId } from 'mongodb';
+import { incrementCounters } from '../../platform/db/counter-update';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { readOne } from '../../platform/db/stored-values';
+import { eventIdIs } from '../catalog/service';
 import { type EventRelationship, NO_RELATIONSHIP_COUNTS, PUBLISHED } from '../catalog/vocabulary';
 import type { EventDoc } from '../documents';
+import { readEvent, readEvents } from '../stored-event';
 
 // Every query on a rider's relationship to an event: one row per rider and
 // event (a unique index), and the event's relationshipCounts moved by $inc from what that row was.
@@ -26,28 +30,25 @@ async function swap(store: Store, key: { userId: ObjectId; eventId: ObjectId }, 
   return (await onDuplicateKey(write, write))?.relationship ?? null;
 }
 
-const countsOf = (event: Pick<EventDoc, 'relationshipCounts'> | null) => ({
+const countsOf = (event: EventDoc | null) => ({
   ...NO_RELATIONSHIP_COUNTS,
-  ...Object.fromEntries(
-    Object.entries(event?.relationshipCounts ?? {}).map(([name, n]) => [name, Math.max(0, Number(n) || 0)]),
-  ),
+  ...(readOne('events', event, readEvent)?.relationshipCounts ?? {}),
 });
 
 /** Sets (or with `none` removes) the rider's relationship; 'not-found' for an unknown or unpublished event. */
 export async function setRelationship(store: Store, eventId: ObjectId, userId: ObjectId, next: RelationshipChoice) {
-  const exists = await store.events.findOne({ _id: eventId, ...PUBLISHED }, { projection: { _id: 1 } });
+  const exists = await store.events.findOne({ ...eventIdIs(eventId), ...PUBLISHED }, { projection: { _id: 1 } });
   if (!exists) return 'not-found' as const;
   const before = await swap(store, { userId, eventId }, next);
   const inc: Record<string, number> = {};
   if (before && before !== next) inc[`relationshipCounts.${before}`] = -1;
   if (next !== 'none' && before !== next) inc[`relationshipCounts.${next}`] = 1;
   const event = Object.keys(inc).length
-    ? await store.events.findOneAndUpdate(
-        { _id: eventId },
-        { $inc: inc },
-        { returnDocument: 'after', projection: { relationshipCounts: 1 } },
-      )
-    : await store.events.findOne({ _id: eventId }, { projection: { relationshipCounts: 1 } });
+    ? await store.events.findOneAndUpdate({ _id: exists._id }, incrementCounters(inc), {
+        returnDocument: 'after',
+        projection: { relationshipCounts: 1 },
+      })
+    : await store.events.findOne({ _id: exists._id }, { projection: { relationshipCounts: 1 } });
   return { relationship: next, relationshipCounts: countsOf(event) };
 }
 
@@ -68,6 +69,6 @@ export function listRelationships(
     .toArray();
 }
 
-export function publishedEventsByIds(store: Store, ids: ObjectId[]) {
-  return store.events.find({ _id: { $in: ids }, ...PUBLISHED }).toArray();
+export async function publishedEventsByIds(store: Store, ids: ObjectId[]) {
+  return readEvents(await store.events.find({ _id: { $in: ids }, ...PUBLISHED }).toArray());
 }

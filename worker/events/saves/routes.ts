@@ -1,13 +1,14 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toPage } from '../../platform/http/pagination';
+import { PageQuery, toReadPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { EVENT_REFUSALS } from '../catalog/refusals';
 import { EventParam } from '../catalog/schema';
 import { findEventsByIds } from '../catalog/service';
 import { eventView } from '../catalog/views';
+import { readEventSave } from '../stored-event';
 import { EventSaveState, SavedEventPage } from './schema';
 import { listEventSaves, saveEvent, unsaveEvent } from './service';
 
@@ -60,11 +61,12 @@ export const eventSaveRoutes = createRouter<AppEnv>()
 /** The caller's saved events, mounted under /api/users. */
 export const mySavedEventRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
   const query = c.req.valid('query');
-  const page = toPage(await listEventSaves(c.var.db, c.var.user._id, query), query.limit, (row) => row.eventId);
-  const ids = page.items.filter((id) => /^[0-9a-f]{24}$/.test(id)).map((id) => new ObjectId(id));
+  const rows = await listEventSaves(c.var.db, c.var.user._id, query);
+  const page = toReadPage(rows, query.limit, 'event_saves', readEventSave);
+  const ids = page.items.map((save) => new ObjectId(save.eventId));
   const events = new Map((await findEventsByIds(c.var.db, ids)).map((event) => [event._id.toHexString(), event]));
-  const items = page.items.flatMap((id) => {
-    const event = events.get(id);
+  const items = page.items.flatMap((save) => {
+    const event = events.get(save.eventId);
     return event ? [eventView(event)] : [];
   });
   return c.json({ items, nextCursor: page.nextCursor }, 200);

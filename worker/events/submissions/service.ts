@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
 import { linkedSpotId } from '../catalog/spot-link';
 import type { EventDoc } from '../documents';
+import { readEvents } from '../stored-event';
 import { baseDedupeKey, looksLikeSameEvent } from './duplicates';
 
 // Every query of community submissions.
@@ -17,18 +18,23 @@ export async function possibleDuplicates(store: Store, doc: EventDoc): Promise<O
   const key = baseDedupeKey(doc.dedupeKey);
   const start = doc.startAt ?? null;
   const day = start ? new Date(Math.floor(start.getTime() / DAY_MS) * DAY_MS) : null;
-  const near = await store.events
-    .find(
-      {
-        _id: { $ne: doc._id },
-        approvalStatus: { $ne: 'rejected' },
-        mergedInto: { $exists: false },
-        $or: [{ dedupeKey: key }, ...(day ? [{ startAt: { $gte: day, $lt: new Date(day.getTime() + DAY_MS) } }] : [])],
-      },
-      { projection: { dedupeKey: 1, title: 1, startAt: 1, 'venue.city': 1 } },
-    )
-    .limit(500)
-    .toArray();
+  const near = readEvents(
+    await store.events
+      .find(
+        {
+          _id: { $ne: doc._id },
+          approvalStatus: { $ne: 'rejected' },
+          mergedInto: { $exists: false },
+          $or: [
+            { dedupeKey: key },
+            ...(day ? [{ startAt: { $gte: day, $lt: new Date(day.getTime() + DAY_MS) } }] : []),
+          ],
+        },
+        { projection: { dedupeKey: 1, title: 1, startAt: 1, 'venue.city': 1 } },
+      )
+      .limit(500)
+      .toArray(),
+  );
   const mine = { dedupeKey: doc.dedupeKey, title: doc.title, startAt: start, city: doc.venue?.city };
   return near
     .filter((event) =>

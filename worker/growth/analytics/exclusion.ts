@@ -9,16 +9,19 @@ type UserDoc = Collections['users'];
 
 type ExclusionField = 'role' | 'isBot' | 'analyticsExcluded';
 
-/** The one list of exclusion rules: an account is excluded when any field holds its value. */
+/** A flag set as older code stored it too: `true`, `"true"` or 1 (worker/platform/db/stored-values.ts readBoolean). */
+const SET_FLAG = [true, 'true', 1, '1'] as const;
+
+/** The one list of exclusion rules: an account is excluded when any field holds one of its values. */
 export const EXCLUSION_RULES = [
-  { field: 'role', equals: 'admin' },
-  { field: 'isBot', equals: true },
-  { field: 'analyticsExcluded', equals: true },
-] as const satisfies readonly { field: ExclusionField; equals: unknown }[];
+  { field: 'role', holds: ['admin'] },
+  { field: 'isBot', holds: SET_FLAG },
+  { field: 'analyticsExcluded', holds: SET_FLAG },
+] as const satisfies readonly { field: ExclusionField; holds: readonly unknown[] }[];
 
 /** The `users` filter matching excluded accounts. */
 export const EXCLUDED_ACCOUNT_FILTER = {
-  $or: EXCLUSION_RULES.map(({ field, equals }) => ({ [field]: equals })),
+  $or: EXCLUSION_RULES.map(({ field, holds }) => ({ [field]: { $in: holds } })),
 } as Filter<UserDoc>;
 
 /**
@@ -26,10 +29,10 @@ export const EXCLUDED_ACCOUNT_FILTER = {
  * is excluded: the pipeline form of EXCLUDED_ACCOUNT_FILTER, for a joined or grouped account.
  */
 export function excludedAccountExpr(userExpr: string) {
-  return { $or: EXCLUSION_RULES.map(({ field, equals }) => ({ $eq: [`${userExpr}.${field}`, equals] })) };
+  return { $or: EXCLUSION_RULES.map(({ field, holds }) => ({ $in: [`${userExpr}.${field}`, holds] })) };
 }
 
 /** Whether an account is left out of the metrics. */
 export function isExcludedAccount(user: Pick<UserDoc, ExclusionField>): boolean {
-  return EXCLUSION_RULES.some(({ field, equals }) => user[field] === equals);
+  return EXCLUSION_RULES.some(({ field, holds }) => (holds as readonly unknown[]).includes(user[field]));
 }

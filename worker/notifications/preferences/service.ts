@@ -1,8 +1,12 @@
-import type { ObjectId } from 'mongodb';
+import type { Filter, ObjectId } from 'mongodb';
+import type { UserDoc } from '../../accounts/documents';
+import { byAccountId } from '../../accounts/users/service';
 import type { Store } from '../../platform/db/store';
+import { idForms, readId } from '../../platform/db/stored-values';
 import type { NotificationPreferences, StoredNotificationPreferences } from '../documents';
 import { liveTokensOf } from '../push-tokens/service';
 import { deviceTimeZone, withDefaults } from './defaults';
+import { readStoredPreferences as readPreferences } from './read-preferences';
 
 /** The stored (partial) preferences of many users in one query, by 24-hex user id; users who set none are absent. */
 export async function readStoredPreferences(
@@ -10,23 +14,25 @@ export async function readStoredPreferences(
   userIds: ObjectId[],
 ): Promise<Map<string, StoredNotificationPreferences>> {
   const users = await store.users
-    .find({ _id: { $in: userIds } }, { projection: { notificationPreferences: 1 } })
+    .find({ _id: { $in: userIds.flatMap(idForms) } } as Filter<UserDoc>, { projection: { notificationPreferences: 1 } })
     .toArray();
   return new Map(
-    users.flatMap((user) =>
-      user.notificationPreferences ? [[user._id.toHexString(), user.notificationPreferences]] : [],
-    ),
+    users.flatMap((user) => {
+      const id = readId(user._id);
+      const preferences = readPreferences(user.notificationPreferences);
+      return id && preferences ? [[id.toHexString(), preferences]] : [];
+    }),
   );
 }
 
 /** The user's preferences with the defaults filled in, or 'not-found' when the account is gone. */
 export async function findPreferences(store: Store, userId: ObjectId): Promise<NotificationPreferences | 'not-found'> {
   const [user, tokens] = await Promise.all([
-    store.users.findOne({ _id: userId }, { projection: { notificationPreferences: 1 } }),
+    store.users.findOne(byAccountId(userId), { projection: { notificationPreferences: 1 } }),
     liveTokensOf(store, [userId]),
   ]);
   if (!user) return 'not-found';
-  return withDefaults(user.notificationPreferences, deviceTimeZone(tokens));
+  return withDefaults(readPreferences(user.notificationPreferences), deviceTimeZone(tokens));
 }
 
 /** A partial update as the PATCH body carries it: any subset of the groups, each any subset of its fields. */
@@ -53,14 +59,48 @@ export async function updatePreferences(
     } else set[path] = value;
   };
   setLeaves('notificationPreferences', patch);
-  const [user, tokens] = await Promise.all([
-    store.users.findOneAndUpdate(
-      { _id: userId },
-      { $set: set },
-      { returnDocument: 'after', projection: { notificationPreferences: 1 } },
-    ),
-    liveTokensOf(store, [userId]),
-  ]);
+  const [user, tokens] = await Promise.all([setPreferences(store, userId, set), liveTokensOf(store, [userId])]);
   if (!user) return 'not-found';
-  return withDefaults(user.notificationPreferences, deviceTimeZone(tokens));
+  return withDefaults(readPreferences(user.notificationPreferences), deviceTimeZone(tokens));
+}
+
+/**
+ * The paths a dotted `$set` of these leaves writes inside (`notificationPreferences`, `…softAsk`, `…softAsk.ios`):
+ * each must be an object or missing, or the write fails.
+ */
+const parentsOf = (leaves: string[]) => [
+  ...new Set(
+    leaves.flatMap((leaf) =>
+      leaf
+        .split('.')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+    ),
+  ),
+];
+
+/**
+ * The dotted `$set` of the changed leaves, on an account whose preferences can hold them. Where older code stored
+ * the preferences or a group of them as something other than an object, no leaf can be set inside it: the stored
+ * preferences are first replaced by what of them reads, only if still as read (so a concurrent change is never
+ * overwritten), and the set is tried again.
+ */
+async function setPreferences(store: Store, userId: ObjectId, set: Record<string, unknown>, retried = false) {
+  const holdsLeaves = parentsOf(Object.keys(set)).map((path) => ({
+    $or: [{ [path]: { $exists: false } }, { [path]: { $type: 'object' } }],
+  }));
+  const options = { returnDocument: 'after', projection: { notificationPreferences: 1 } } as const;
+  const updated = await store.users.findOneAndUpdate(
+    { ...byAccountId(userId), $and: holdsLeaves } as Filter<UserDoc>,
+    { $set: set },
+    options,
+  );
+  if (updated || retried) return updated;
+  const stored = await store.users.findOne(byAccountId(userId), { projection: { notificationPreferences: 1 } });
+  if (!stored) return null;
+  await store.users.updateOne(
+    { ...byAccountId(userId), notificationPreferences: stored.notificationPreferences },
+    { $set: { notificationPreferences: readPreferences(stored.notificationPreferences) ?? {} } },
+  );
+  return setPreferences(store, userId, set, true);
 }

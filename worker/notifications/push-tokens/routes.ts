@@ -21,7 +21,12 @@ const postToken = defineRoute({
   description: `See docs/push.md for the formats per transport. A webpush endpoint must be an https URL on a browser push service's host (by default ${DEFAULT_WEB_PUSH_HOSTS.join(', ')}), never an IP address; anything else is a 400 naming \`subscription.endpoint\`.`,
   middleware: [auth()] as const,
   request: jsonBody(RegisterTokenBody),
-  responses: { 201: jsonResponse(PushToken, 'Registered') },
+  responses: {
+    201: jsonResponse(PushToken, 'Registered'),
+    409: errorResponse(
+      'The token is stored in a form older code left that cannot be read; remove it and register again',
+    ),
+  },
 });
 
 const deleteToken = defineRoute({
@@ -69,6 +74,7 @@ export const pushTokenRoutes = createRouter<AppEnv>()
       });
     }
     const stored = await registerToken(c.var.db, new ObjectId(c.var.user._id), registration);
+    if (!stored) throw refusal(PUSH_TOKEN_REFUSALS, 'unreadable');
     return c.json(pushTokenView(stored), 201);
   })
   .openapi(deleteToken, async (c) => {

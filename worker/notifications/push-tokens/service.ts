@@ -1,7 +1,9 @@
-import { ObjectId } from 'mongodb';
+import { type Filter, ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { idForms, readEach } from '../../platform/db/stored-values';
 import type { DeadReason, PushTokenDoc } from '../documents';
+import { ALIVE, readPushToken } from './read-push-token';
 
 /** What a device registers: the stored token's own fields, without its owner and state. */
 export type TokenRegistration = Pick<
@@ -9,12 +11,22 @@ export type TokenRegistration = Pick<
   'token' | 'platform' | 'transport' | 'endpoint' | 'keys' | 'appVersion' | 'deviceModel' | 'timezone' | 'locale'
 >;
 
+/** Tokens of this user, whichever form older code stored the owner's id in. */
+const ownedBy = (userId: ObjectId) => ({ userId: { $in: idForms(userId) } }) as Filter<PushTokenDoc>;
+
+/** Tokens never reported gone, `deadAt` as older code may have left it (readPushToken). */
+const alive = { deadAt: { $in: ALIVE } } as Filter<PushTokenDoc>;
+
 /**
  * Upserts the token in one atomic update: a new token is inserted, a known one moves to this user
  * (a device signed into another account is re-owned) and comes back to life if it was dead, since the
  * push service handed it out again.
  */
-export async function registerToken(store: Store, userId: ObjectId, registration: TokenRegistration) {
+export async function registerToken(
+  store: Store,
+  userId: ObjectId,
+  registration: TokenRegistration,
+): Promise<PushTokenDoc | undefined> {
   const now = new Date();
   const { token, ...fields } = registration;
   const upsert = () =>
@@ -27,12 +39,14 @@ export async function registerToken(store: Store, userId: ObjectId, registration
       { upsert: true, returnDocument: 'after' },
     );
   // Two first registrations of one token raced to insert: the loser updates the winner's (unique token).
-  return (await onDuplicateKey(upsert, upsert))!;
+  const stored = await onDuplicateKey(upsert, upsert);
+  // A token older code stored keeps its own _id and creation time, read as they were stored.
+  return stored ? readPushToken(stored) : undefined;
 }
 
 /** Removes one of the user's tokens; another user's token is as unknown as a missing one. */
 export async function removeToken(store: Store, userId: ObjectId, token: string): Promise<'removed' | 'not-found'> {
-  const { deletedCount } = await store.pushTokens.deleteOne({ userId, token });
+  const { deletedCount } = await store.pushTokens.deleteOne({ ...ownedBy(userId), token });
   return deletedCount ? 'removed' : 'not-found';
 }
 
@@ -42,13 +56,16 @@ export async function removeWebSubscription(
   userId: ObjectId,
   endpoint: string,
 ): Promise<'removed' | 'not-found'> {
-  const { deletedCount } = await store.pushTokens.deleteOne({ userId, platform: 'web', endpoint });
+  const { deletedCount } = await store.pushTokens.deleteOne({ ...ownedBy(userId), platform: 'web', endpoint });
   return deletedCount ? 'removed' : 'not-found';
 }
 
-/** Live tokens (never marked dead) of all these users, in one query. */
-export function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTokenDoc[]> {
-  return store.pushTokens.find({ userId: { $in: userIds }, deadAt: null }).toArray();
+/** Live tokens (never marked dead) of all these users, in one query, read; one that cannot be read is left out. */
+export async function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTokenDoc[]> {
+  const rows = await store.pushTokens
+    .find({ userId: { $in: userIds.flatMap(idForms) }, ...alive } as Filter<PushTokenDoc>)
+    .toArray();
+  return readEach('pushTokens', rows, readPushToken);
 }
 
 /**
@@ -58,7 +75,7 @@ export function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTok
 export async function markTokensDead(store: Store, tokens: string[], reason: DeadReason, at: Date): Promise<number> {
   if (!tokens.length) return 0;
   const { modifiedCount } = await store.pushTokens.updateMany(
-    { token: { $in: tokens }, deadAt: null },
+    { token: { $in: tokens }, ...alive },
     { $set: { deadAt: at, deadReason: reason, updatedAt: at } },
   );
   return modifiedCount;

@@ -6,7 +6,7 @@ import { describeError, logEvent } from '../../platform/ops/log-line';
 import type { NotificationDeliveryLogDoc, PushCategory, PushTokenDoc } from '../documents';
 import { markTokensDead } from '../push-tokens/service';
 import { type ExpoMessage, type ExpoTicket, sendChunk } from './expo-client';
-import type { Notification } from './notification';
+import { type Notification, readableNotification } from './notification';
 import { sendWebPushes, type WebSendResult } from './web-push';
 
 export type { Notification } from './notification';
@@ -93,7 +93,11 @@ const webTicket = (token: string, result: WebSendResult): TokenTicket => ({
  * DeviceNotRegistered tickets, and web push subscriptions answered 404 or 410 (`410-Gone`).
  * Returns, per dispatch and in token order, the ticket of each token.
  */
-export async function dispatchAll(store: Store, env: Env, dispatches: Dispatch[], now: Date): Promise<TokenTicket[][]> {
+export async function dispatchAll(store: Store, env: Env, requested: Dispatch[], now: Date): Promise<TokenTicket[][]> {
+  const dispatches = requested.map((dispatch) => ({
+    ...dispatch,
+    notification: readableNotification(dispatch.notification),
+  }));
   const addressed = dispatches.flatMap((dispatch, index) => dispatch.tokens.map((token) => ({ index, token })));
   if (!addressed.length) return dispatches.map(() => []);
   const expo = addressed.filter(({ token }) => token.transport !== 'webpush');

@@ -1,4 +1,5 @@
 import type { PushCategory } from '../documents';
+import { fitBody, fitTitle } from './text';
 
 /** What the device shows and the app receives (docs/push.md, "What the app receives"). */
 export interface Notification {
@@ -15,3 +16,13 @@ export interface Notification {
   badge?: number;
   data: { url: string; category: PushCategory } & Record<string, string | number | boolean>;
 }
+
+/**
+ * The notification with its title and body as text within their limits, whatever its caller built them from (a
+ * title stored as a number reads as its digits): a push service refuses a whole chunk over one message that is not.
+ */
+export const readableNotification = (notification: Notification): Notification => ({
+  ...notification,
+  title: fitTitle(notification.title),
+  body: fitBody(notification.body),
+});

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
+import { readEach, readId } from '../db/stored-values';
 import { LIMITS } from '../limits';
 
 /**
@@ -22,7 +23,8 @@ export const PageQuery = z.object({
     }),
 });
 
-function encodeCursor(id: ObjectId): string {
+/** The opaque cursor of a page ending at `id`. */
+export function encodeCursor(id: ObjectId): string {
   return btoa(id.toHexString()).replace(/=+$/, '');
 }
 
@@ -40,6 +42,23 @@ export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number,
   const items = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? encodeCursor(items[items.length - 1]!._id) : null;
   return { items: items.map(view), nextCursor };
+}
+
+/**
+ * `toPage` over stored documents: `read` turns each row into its view, a row it cannot read is left out
+ * with its event line (readEach), and the cursor still moves past every row fetched, so one bad document
+ * never ends a list early or breaks it. A row whose own id names nothing cannot carry the cursor; the
+ * last one before it that can does.
+ */
+export function toReadPage<R extends { _id?: unknown }, V>(
+  rows: readonly R[],
+  limit: number,
+  collection: string,
+  read: (row: R) => V | undefined,
+) {
+  const fetched = rows.slice(0, limit);
+  const lastId = rows.length > limit ? fetched.map((row) => readId(row._id)).findLast(Boolean) : undefined;
+  return { items: readEach(collection, fetched, read), nextCursor: lastId ? encodeCursor(lastId) : null };
 }
 
 export const pageOf = <T extends z.ZodType>(item: T) =>

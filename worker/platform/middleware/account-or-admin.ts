@@ -6,6 +6,7 @@ import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
 import { isAdminAccount } from '../tokens/service';
+import type { AccountReaderVariables } from './account-reader';
 import { acceptedAccount, type SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
 
@@ -30,27 +31,29 @@ async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string 
  */
 export function accountOrAdmin() {
   return withDocs(
-    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
-      const header = c.req.header('authorization') ?? '';
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
-      const verified = await claimsOrInvalid(c.env, match[1]!);
-      const claims = verified.claims;
-      const account = await acceptedAccount(c.var.db, verified);
-      const isAdmin = isAdminAccount(account);
-      const pathId = c.req.param('id');
-      const ownsAccount =
-        pathId !== undefined
-          ? pathId.toLowerCase() === claims._id
-          : (await bodyEmail(c.req)) === claims.email.toLowerCase();
-      if (!isAdmin && !ownsAccount) throw plainTextError(403, ACCESS_TEXT.denied);
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables & AccountReaderVariables }>(
+      async (c, next) => {
+        const header = c.req.header('authorization') ?? '';
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+        if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
+        const verified = await claimsOrInvalid(c.env, match[1]!);
+        const claims = verified.claims;
+        const account = await acceptedAccount(c.var, verified);
+        const isAdmin = isAdminAccount(account);
+        const pathId = c.req.param('id');
+        const ownsAccount =
+          pathId !== undefined
+            ? pathId.toLowerCase() === claims._id
+            : (await bodyEmail(c.req)) === claims.email.trim().toLowerCase();
+        if (!isAdmin && !ownsAccount) throw plainTextError(403, ACCESS_TEXT.denied);
 
-      c.set('account', account);
-      c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
-      c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c);
-      await next();
-    }),
+        c.set('account', account);
+        c.set('user', { ...claims, role: isAdmin ? 'admin' : null });
+        c.set('sessionId', verified.sessionId);
+        countLegacyToken(verified, c);
+        await next();
+      },
+    ),
     {
       security: [{ 'authorization-bearer': [] }],
       responses: {

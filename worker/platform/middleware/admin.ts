@@ -6,6 +6,7 @@ import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
 import { isAdminAccount } from '../tokens/service';
+import type { AccountReaderVariables } from './account-reader';
 import { acceptedAccount, type SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
 
@@ -20,19 +21,21 @@ import type { DatabaseVariables } from './database';
  */
 export function admin() {
   return withDocs(
-    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
-      const token = c.req.header('x-auth-token');
-      if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
-      const verified = await claimsOrInvalid(c.env, token);
-      const claims = verified.claims;
-      const account = await acceptedAccount(c.var.db, verified);
-      if (!isAdminAccount(account)) throw plainTextError(403, ACCESS_TEXT.adminOnly);
-      c.set('account', account);
-      c.set('user', { ...claims, role: 'admin' });
-      c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c);
-      await next();
-    }),
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables & AccountReaderVariables }>(
+      async (c, next) => {
+        const token = c.req.header('x-auth-token');
+        if (!token) throw plainTextError(401, ACCESS_TEXT.denied);
+        const verified = await claimsOrInvalid(c.env, token);
+        const claims = verified.claims;
+        const account = await acceptedAccount(c.var, verified);
+        if (!isAdminAccount(account)) throw plainTextError(403, ACCESS_TEXT.adminOnly);
+        c.set('account', account);
+        c.set('user', { ...claims, role: 'admin' });
+        c.set('sessionId', verified.sessionId);
+        countLegacyToken(verified, c);
+        await next();
+      },
+    ),
     {
       security: [{ 'x-auth-token': [] }],
       responses: {

@@ -5,8 +5,9 @@ import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
-import { accountForToken, type CallerAccount } from '../tokens/service';
+import { type CallerAccount, readAccountForToken } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
+import type { AccountReaderVariables } from './account-reader';
 import type { DatabaseVariables } from './database';
 
 /**
@@ -15,12 +16,15 @@ import type { DatabaseVariables } from './database';
  */
 export type SessionVariables = { user: TokenClaims; account: CallerAccount; sessionId?: string };
 
+/** What the access checks need of the request: its store and the reader of a stored account. */
+export type CheckVariables = Pick<DatabaseVariables, 'db'> & AccountReaderVariables;
+
 /**
- * The account behind verified claims, or the Live 400 `Invalid token.` when it is gone or no longer accepts
+ * The account behind verified claims, read, or the Live 400 `Invalid token.` when it is gone or no longer accepts
  * the token (its tokens were revoked after this one was signed), so existing clients sign out.
  */
-export async function acceptedAccount(db: DatabaseVariables['db'], verified: VerifiedToken): Promise<CallerAccount> {
-  const account = await accountForToken(db, verified);
+export async function acceptedAccount(vars: CheckVariables, verified: VerifiedToken): Promise<CallerAccount> {
+  const account = await readAccountForToken(vars.db, verified, vars.readAccount);
   if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
   return account;
 }
@@ -50,16 +54,18 @@ export const SECURITY_SCHEMES = {
  */
 export function auth() {
   return withDocs(
-    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables }>(async (c, next) => {
-      const token = c.req.header('x-auth-token');
-      if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
-      const verified = await claimsOrInvalid(c.env, token);
-      c.set('account', await acceptedAccount(c.var.db, verified));
-      c.set('user', verified.claims);
-      c.set('sessionId', verified.sessionId);
-      countLegacyToken(verified, c);
-      await next();
-    }),
+    createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables & AccountReaderVariables }>(
+      async (c, next) => {
+        const token = c.req.header('x-auth-token');
+        if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
+        const verified = await claimsOrInvalid(c.env, token);
+        c.set('account', await acceptedAccount(c.var, verified));
+        c.set('user', verified.claims);
+        c.set('sessionId', verified.sessionId);
+        countLegacyToken(verified, c);
+        await next();
+      },
+    ),
     {
       security: [{ 'x-auth-token': [] }],
       responses: {

@@ -4,8 +4,7 @@ import { nameRiderInScope } from '../ops/request-scope';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, TOKEN_EXPIRED_RESPONSE } from '../tokens/claims';
 import { type Caller, callerOf } from '../tokens/service';
-import { acceptedAccount } from './auth';
-import type { DatabaseVariables } from './database';
+import { acceptedAccount, type CheckVariables } from './auth';
 
 /** Public routes that read as the caller when `x-auth-token` is sent. */
 export const PUBLIC_OR_TOKEN: Record<string, string[]>[] = [{}, { 'x-auth-token': [] }];
@@ -24,12 +23,12 @@ export const OPTIONAL_TOKEN_REFUSALS = {
  */
 export async function optionalCaller(
   // The parts of a route's context it reads, so any router's context will do.
-  c: { env: Env; var: DatabaseVariables; req: { header(name: 'x-auth-token'): string | undefined } },
+  c: { env: Env; var: CheckVariables; req: { header(name: 'x-auth-token'): string | undefined } },
 ): Promise<Caller | null> {
   const token = c.req.header('x-auth-token');
   if (!token) return null;
   const verified = await claimsOrInvalid(c.env, token);
-  const caller = callerOf(await acceptedAccount(c.var.db, verified));
+  const caller = callerOf(await acceptedAccount(c.var, verified));
   nameRiderInScope(caller.userId.toHexString());
   return caller;
 }

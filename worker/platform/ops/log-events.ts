@@ -19,6 +19,7 @@ export interface LogEventFields {
   'push.receipt.failed': { ticketId: string; code: string | null };
   'ingestion.event.failed': { dedupeKey: string; code: number | null; error: string };
   'ingestion.item.skipped': { source: string; sourceId: string; reason: string };
+  'ingestion.event.skipped': { source: string; dedupeKey: string };
   'ingestion.source.failed': { source: string; error: string };
   'ai-credits.reconciliation.mismatch': {
     day: string;
@@ -29,6 +30,7 @@ export interface LogEventFields {
   'payments.event.unknown-account': { paymentEventId: string; type: string };
   'accounts.email.changed-by-admin': { adminId: string; userId: string };
   'accounts.account.taken-over': { userId: string };
+  'accounts.email.ambiguous': { userIds: string };
   'sign-in.key-set.unavailable': { provider: string; error: string };
   'voice.box.unreachable': { error: string };
   'companion.speech.not-settled': { messageId: string; error: string };
@@ -77,8 +79,15 @@ export const LOG_EVENTS = {
     level: 'warn',
     when: "Expo's receipt for a ticket is an error (stored on its delivery-log row; DeviceNotRegistered kills the token)",
   },
-  'ingestion.event.failed': { level: 'error', when: 'the database refused one event of an ingestion batch' },
+  'ingestion.event.failed': {
+    level: 'error',
+    when: 'the database refused one event of an ingestion batch, or its change history or matching failed',
+  },
   'ingestion.item.skipped': { level: 'warn', when: "a source's item could not be read and was skipped" },
+  'ingestion.event.skipped': {
+    level: 'warn',
+    when: 'a listing was left alone because the stored event it would write to could not be read',
+  },
   'ingestion.source.failed': { level: 'error', when: "a source's run failed and wrote nothing" },
   'ai-credits.reconciliation.mismatch': {
     level: 'error',
@@ -92,6 +101,10 @@ export const LOG_EVENTS = {
   'accounts.account.taken-over': {
     level: 'warn',
     when: 'a provider proved an unproved address: its account lost its password and sessions to the owner',
+  },
+  'accounts.email.ambiguous': {
+    level: 'warn',
+    when: 'an address matched several accounts older code stored in other case or with spaces: none signs in by it until an operator settles them (migrations-notes/legacy-documents-accounts.md)',
   },
   'sign-in.key-set.unavailable': {
     level: 'error',

@@ -27,8 +27,11 @@ export interface CronLine {
   kind: 'cron';
   cron: string;
   job: string;
-  outcome: 'ok' | 'failed';
+  /** `partial`: the job ran to its end but skipped or failed some of its items (counted below). */
+  outcome: 'ok' | 'partial' | 'failed';
   durationMs: number;
+  itemsSkipped?: number;
+  itemsFailed?: number;
   error?: string;
 }
 
@@ -59,6 +62,7 @@ function write(level: 'info' | 'warn' | 'error', text: string): void {
 function levelOf(line: LogLine): 'info' | 'warn' | 'error' {
   if (line.kind === 'error' || (line.kind === 'cron' && line.outcome === 'failed')) return 'error';
   if (line.kind === 'request' && line.status >= 500) return 'warn';
+  if (line.kind === 'cron' && line.outcome === 'partial') return 'warn';
   return 'info';
 }
 

@@ -1,6 +1,7 @@
-import { ObjectId } from 'mongodb';
+import { type Filter, ObjectId } from 'mongodb';
 import type { Collections } from '../db/collections';
 import type { Store } from '../db/store';
+import { idForms, readArray, readCount, readId, readRecord } from '../db/stored-values';
 import type { Env } from '../env';
 import { nameRiderInScope } from '../ops/request-scope';
 import { signingKeys } from './keys';
@@ -9,22 +10,51 @@ import { tokenVersionOf, type VerifiedToken, verifyWithKeys } from './token';
 /** The account as the accounts domain stores it: its `users` collection, declared there. */
 type UserDoc = Collections['users'];
 
-/** The caller's account as stored now, without its password hash: what every access check reads. */
+/** The caller's account as stored now, read, without its password hash: what every access check reads. */
 export type CallerAccount = Omit<UserDoc, 'password'>;
 
 /**
- * The account a verified token speaks for, as stored now, or null when the token must be refused: the account
- * is gone, its tokens were revoked after this one was signed (its version is behind the account's), or its opt-in
- * session was revoked on its own (`revokedSessions`, stored on the account so no session is read). The one
- * query the access checks run, by `_id`; routes read the role, subscription and profile from it instead of again.
+ * Reads a stored account into the caller's account: the accounts domain's reader, handed to the access checks
+ * where the app is composed (worker/app.ts); undefined when the document cannot be read as an account.
  */
-export async function accountForToken(
+export type AccountReader = (stored: object) => CallerAccount | undefined;
+
+/** What the platform itself reads of an account: who it is and whether its stored role is admin. */
+export type AccountIdentity = Pick<CallerAccount, '_id' | 'role'>;
+
+/**
+ * The stored account a token speaks for, or null when the token must be refused: the account is gone, its tokens
+ * were revoked after this one was signed (its version is behind the account's), or its opt-in session was revoked
+ * on its own (`revokedSessions`, stored on the account so no session is read). The one query the access checks
+ * run, by `_id` in either form older code stored it; the fields it checks are read as older code may have left them.
+ */
+async function acceptingAccount(store: Store, { claims, sessionId }: VerifiedToken) {
+  const filter = { _id: { $in: idForms(new ObjectId(claims._id)) } } as Filter<UserDoc>;
+  const user = await store.users.findOne(filter, { projection: { password: 0 } });
+  if (!user || (readCount(user.tokenVersion) ?? 0) !== tokenVersionOf(claims)) return null;
+  const revoked = sessionId && readArray(user.revokedSessions).some((entry) => readRecord(entry)?.sid === sessionId);
+  return revoked ? null : user;
+}
+
+/**
+ * The account a verified token speaks for, as stored now and read by `read`, or null when the token must be
+ * refused (acceptingAccount) or the account cannot be read at all. Routes read the role, subscription and profile
+ * from it instead of again.
+ */
+export async function readAccountForToken(
   store: Store,
-  { claims, sessionId }: VerifiedToken,
+  verified: VerifiedToken,
+  read: AccountReader,
 ): Promise<CallerAccount | null> {
-  const user = await store.users.findOne({ _id: new ObjectId(claims._id) }, { projection: { password: 0 } });
-  if (!user || (user.tokenVersion ?? 0) !== tokenVersionOf(claims)) return null;
-  return sessionId && user.revokedSessions?.some((revoked) => revoked.sid === sessionId) ? null : user;
+  const user = await acceptingAccount(store, verified);
+  return (user && read(user)) ?? null;
+}
+
+/** Who the account a verified token speaks for is, or null when the token must be refused (acceptingAccount). */
+export async function accountForToken(store: Store, verified: VerifiedToken): Promise<AccountIdentity | null> {
+  const user = await acceptingAccount(store, verified);
+  const _id = readId(user?._id);
+  return user && _id ? { _id, role: isAdminAccount(user) ? 'admin' : null } : null;
 }
 
 export const isAdminAccount = (account: Pick<UserDoc, 'role'>): boolean => account.role === 'admin';
@@ -33,7 +63,10 @@ export const isAdminAccount = (account: Pick<UserDoc, 'role'>): boolean => accou
 export type Caller = { userId: ObjectId; isAdmin: boolean };
 
 /** The caller of an `auth()` route, from the account the check loaded: the role as stored, never the token's (never-expiring) claim. */
-export const callerOf = (account: CallerAccount): Caller => ({ userId: account._id, isAdmin: isAdminAccount(account) });
+export const callerOf = (account: AccountIdentity): Caller => ({
+  userId: account._id,
+  isAdmin: isAdminAccount(account),
+});
 
 /**
  * The caller behind an optional `x-auth-token` on a public route, or null for the public view:

@@ -1,10 +1,21 @@
 import { z } from '@hono/zod-openapi';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Collections } from '../db/collections';
+import { readString } from '../db/stored-values';
 import { shownWebUrl } from '../http/web-url';
 
 /** The account as the accounts domain stores it: its `users` collection, declared there. */
 type UserDoc = Collections['users'];
+
+/**
+ * A descriptive claim (name, email, picture) as the previous service signed it, straight from the stored account:
+ * absent, null or not text there when the account's field was. Only `_id` names the account and the account is
+ * read again on every check, so such a claim reads as empty text instead of refusing a genuine token.
+ */
+const DescriptiveClaim = z
+  .unknown()
+  .optional()
+  .transform((value) => (typeof value === 'string' ? value : ''));
 
 /**
  * The session token's claims, exactly as the Live clients decode them. No `exp`: the Live
@@ -13,10 +24,14 @@ type UserDoc = Collections['users'];
  */
 export const TokenClaims = z.object({
   _id: z.string().regex(/^[0-9a-f]{24}$/),
-  name: z.string(),
-  email: z.string(),
-  imageUri: z.string(),
-  role: z.literal('admin').nullable(),
+  name: DescriptiveClaim,
+  email: DescriptiveClaim,
+  imageUri: DescriptiveClaim,
+  // The stored role decides every check, never this claim; anything but "admin" reads as a rider.
+  role: z
+    .unknown()
+    .optional()
+    .transform((value) => (value === 'admin' ? ('admin' as const) : null)),
   /**
    * The account's token version when the token was signed; absent means 0. Only accounts whose tokens were
    * revoked wholesale (an identity provider proved their address) carry it, so every other token keeps the five Live claims.
@@ -51,8 +66,9 @@ export function claimsFor(
 ): TokenClaims {
   return {
     _id: user._id.toHexString(),
-    name: user.name,
-    email: user.email,
+    // Text whatever the account holds, so the service's own check accepts every token it signs.
+    name: readString(user.name, undefined, true) ?? '',
+    email: readString(user.email, undefined, true) ?? '',
     imageUri: shownWebUrl(user.imageUri) ?? '',
     role: user.role === 'admin' ? 'admin' : null,
     ...(user.tokenVersion ? { tv: user.tokenVersion } : {}),

@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
+import { readPublicUser } from '../../accounts/users/read-user';
 import { PublicUser } from '../../accounts/users/schema';
 import { publicUsers } from '../../accounts/users/service';
 import { publicUserView } from '../../accounts/users/views';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonResponse, RETRY_AFTER } from '../../platform/http/openapi';
-import { pageOf, toPage } from '../../platform/http/pagination';
+import { pageOf, toReadPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
@@ -58,7 +59,13 @@ export const profileRoutes = createRouter<AppEnv>()
   .openapi(search, async (c) => {
     const query = c.req.valid('query');
     const rows = await searchRiders(c.var.db, new ObjectId(c.var.user._id), query);
-    return c.json(toPage(rows, query.limit, publicUserView), 200);
+    return c.json(
+      toReadPage(rows, query.limit, 'users', (row) => {
+        const user = readPublicUser(row);
+        return user && publicUserView(user);
+      }),
+      200,
+    );
   })
   .openapi(profile, async (c) => {
     const riderId = new ObjectId(c.req.valid('param').id);

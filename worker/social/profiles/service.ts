@@ -1,6 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { nameWords } from '../../accounts/users/name-words';
-import { escapeRegex } from '../../platform/db/contains-pattern';
+import { riderNameFilter } from '../../accounts/users/name-words';
 import type { Store } from '../../platform/db/store';
 import { blockedEitherWay } from '../blocks/service';
 import { areHomies, followCounts, homieCount, isFollowing } from '../follows/service';
@@ -27,8 +26,8 @@ async function relationshipOf(store: Store, callerId: ObjectId, riderId: ObjectI
 
 /**
  * Riders with a word of their name starting with each word of `q` (any case, accents ignored), newest account
- * first (`limit + 1` rows for the pager), by the `nameWords` index; never the riders the caller blocked or who
- * blocked the caller, and never by email.
+ * first (`limit + 1` rows as stored, for the pager), by the `nameWords` index (riderNameFilter); never the riders
+ * the caller blocked or who blocked the caller, and never by email.
  */
 export async function searchRiders(
   store: Store,
@@ -40,7 +39,7 @@ export async function searchRiders(
   return store.users
     .find(
       {
-        $and: nameWords(query.q).map((word) => ({ nameWords: { $regex: `^${escapeRegex(word)}` } })),
+        ...riderNameFilter(query.q),
         ...(Object.keys(ids).length ? { _id: ids } : {}),
       },
       { projection: { name: 1, imageUri: 1 } },
