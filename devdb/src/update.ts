@@ -6,6 +6,7 @@ import { ARRAY_FILTER_CONTEXT } from './array-filters.js';
 import { fail } from './errors.js';
 import { setPath } from './paths.js';
 import { mingoOptions, type QueryContext } from './query.js';
+import { checkOperandTypes } from './update-operand-types.js';
 import { cloneDoc, type Doc, isPlainObject, keyOf, withIdFirst } from './values.js';
 
 const UPDATE_OPERATORS = new Set([
@@ -125,6 +126,7 @@ export function applyUpdate(doc: Doc, u: unknown, opts: UpdateOptions, isInsert 
     modifier.$set = rest;
     if (Object.keys(rest).length === 0) delete modifier.$set;
   }
+  checkOperandTypes(next, modifier);
   const needsCondition = !isInsert && usesPositional(modifier);
   let changed: string[];
   try {

@@ -27,7 +27,7 @@ interface BsonValue {
   toString(radix?: number): string;
 }
 
-function bsonTypeOf(v: object): string | undefined {
+export function bsonTypeOf(v: object): string | undefined {
   const t = (v as Partial<BsonValue>)._bsontype;
   return typeof t === 'string' ? t : undefined;
 }

@@ -36,6 +36,8 @@ export interface TrickListDoc extends StoredDoc {
   lastOpenedAt?: Date;
   /** Set when the 60-day auto-pause turned reminders off; cleared by the next open (worker/riding/reminders/auto-pause.ts). */
   remindersPausedAt?: Date;
+  /** On a list never opened: when its 60 days without an open started counting (the first reminder run that saw it). */
+  autoPauseFrom?: Date;
 }
 
 export interface TrickDoc extends StoredDoc {

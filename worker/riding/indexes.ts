@@ -164,8 +164,8 @@ export const RIDING_INDEXES: IndexDeclaration[] = [
   },
   {
     collection: 'tricklists',
-    key: { reminderCadence: 1, lastOpenedAt: 1, createdAt: 1 },
-    options: { name: 'reminderCadence_lastOpenedAt_createdAt' },
-    why: 'the 60-day auto-pause finds lists with reminders on and no recent open',
+    key: { reminderCadence: 1, lastOpenedAt: 1, autoPauseFrom: 1 },
+    options: { name: 'reminderCadence_lastOpenedAt_autoPauseFrom' },
+    why: 'the 60-day auto-pause finds lists with reminders on and no recent open, and lists never opened it has not yet seen',
   },
 ];

@@ -35,21 +35,23 @@ describe('stay rules (pure)', () => {
   });
 
   it('round-trips a ranking cursor and refuses anything it did not make', () => {
-    const row = {
-      spotId: new ObjectId(),
+    const [spotId, stayId] = [new ObjectId(), new ObjectId()];
+    const row: RankedStay = {
+      spotId,
       spotName: 'x',
-      stay: { _id: new ObjectId().toHexString() },
+      stay: { _id: stayId },
       band: 1,
       ratingKey: 4.5,
       distanceKey: 12.25,
-    } as RankedStay;
-    expect(decodeRankCursor(encodeRankCursor(row))).toEqual({
+    };
+    expect(decodeRankCursor(encodeRankCursor(row)!)).toEqual({
       band: 1,
       ratingKey: 4.5,
       distanceKey: 12.25,
-      spotId: row.spotId.toHexString(),
-      stayId: row.stay._id,
+      spotId: spotId.toHexString(),
+      stayId: stayId.toHexString(),
     });
+    expect(encodeRankCursor({ ...row, spotId: 'no id' })).toBeUndefined();
     for (const bad of ['', 'not base64!', btoa('[1,2]'), btoa('[1,2,3,"zz","yy"]'), btoa('{"a":1}')]) {
       expect(decodeRankCursor(bad)).toBeUndefined();
     }

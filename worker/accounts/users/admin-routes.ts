@@ -2,7 +2,8 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { pageOf, toReadPage } from '../../platform/http/pagination';
+import { pageOf } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { readUser } from './read-user';
@@ -39,7 +40,7 @@ export const adminUserRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     const rows = await searchUsers(c.var.db, query);
     return c.json(
-      toReadPage(rows, query.limit, 'users', (row) => {
+      toReadPage('users', rows, query.limit, (row) => {
         const user = readUser(row);
         return user && userView(user);
       }),

@@ -4,7 +4,8 @@ import { readId } from '../../platform/db/stored-values';
 import { adminPageRoutes } from '../../platform/http/admin-page-routes';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { encodeCursor, toReadPage } from '../../platform/http/pagination';
+import { encodeCursor } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { EVENT_SOURCES } from '../ingestion/sources';
@@ -171,7 +172,7 @@ export const eventDeskRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     const rows = await listByApproval(c.var.db, query);
     return c.json(
-      toReadPage(rows, query.limit, 'events', (row) => {
+      toReadPage('events', rows, query.limit, (row) => {
         const event = readEvent(row);
         return event && deskEventView(event);
       }),

@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toReadPage } from '../../platform/http/pagination';
+import { PageQuery } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { EVENT_REFUSALS } from '../catalog/refusals';
@@ -62,7 +63,7 @@ export const eventSaveRoutes = createRouter<AppEnv>()
 export const mySavedEventRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
   const query = c.req.valid('query');
   const rows = await listEventSaves(c.var.db, c.var.user._id, query);
-  const page = toReadPage(rows, query.limit, 'event_saves', readEventSave);
+  const page = toReadPage('event_saves', rows, query.limit, readEventSave);
   const ids = page.items.map((save) => new ObjectId(save.eventId));
   const events = new Map((await findEventsByIds(c.var.db, ids)).map((event) => [event._id.toHexString(), event]));
   const items = page.items.flatMap((save) => {

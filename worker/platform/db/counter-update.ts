@@ -1,4 +1,5 @@
 import type { Document } from 'mongodb';
+import { storedNumber } from './stored-number-expression';
 
 /**
  * An update pipeline adding `by` to each counter as `$inc` would, but over a counter stored as a numeric
@@ -8,10 +9,7 @@ import type { Document } from 'mongodb';
  */
 export function incrementCounters(by: Record<string, number>): Document[] {
   const set = Object.fromEntries(
-    Object.entries(by).map(([field, step]) => [
-      field,
-      { $add: [{ $convert: { input: `$${field}`, to: 'double', onError: 0, onNull: 0 } }, step] },
-    ]),
+    Object.entries(by).map(([field, step]) => [field, { $add: [storedNumber(`$${field}`), step] }]),
   );
   return [{ $set: set }];
 }

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { ObjectId } from 'mongodb';
-import { readEach, readId } from '../db/stored-values';
 import { LIMITS } from '../limits';
 
 /**
@@ -44,22 +43,6 @@ export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number,
   return { items: items.map(view), nextCursor };
 }
 
-/**
- * `toPage` over stored documents: `read` turns each row into its view, a row it cannot read is left out
- * with its event line (readEach), and the cursor still moves past every row fetched, so one bad document
- * never ends a list early or breaks it. A row whose own id names nothing cannot carry the cursor; the
- * last one before it that can does.
- */
-export function toReadPage<R extends { _id?: unknown }, V>(
-  rows: readonly R[],
-  limit: number,
-  collection: string,
-  read: (row: R) => V | undefined,
-) {
-  const fetched = rows.slice(0, limit);
-  const lastId = rows.length > limit ? fetched.map((row) => readId(row._id)).findLast(Boolean) : undefined;
-  return { items: readEach(collection, fetched, read), nextCursor: lastId ? encodeCursor(lastId) : null };
-}
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });

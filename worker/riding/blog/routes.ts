@@ -1,21 +1,24 @@
 import { ObjectId } from 'mongodb';
+import { accountExists, publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import type { Store } from '../../platform/db/store';
+import { readId } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { IdParam } from '../../platform/http/ids';
-import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { toReadKeysetPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
-import type { BlogPostDoc } from '../documents';
 import { blogDocument } from '../search-index/documents';
+import type { BlogPost as StoredPost } from './reader';
 import { BLOG_REFUSALS } from './refusals';
 import { BlogPost, DeletedPost, NewPost, PostQuery, PostUpdate } from './schema';
-import { deletePost, findPost, insertPost, listPosts, updatePost } from './service';
-import { postSortKey, postView } from './views';
+import { deletePost, findPost, insertPost, type ListedPost, listPosts, updatePost } from './service';
+import { postView, storedPostView } from './views';
 
 const TAGS = ['blog'];
 const noPost = errorResponse('No such post (a draft, to anyone but an admin)');
@@ -81,10 +84,21 @@ const remove = defineRoute({
 });
 
 /** Drafts are hidden from the public, so only a published post is searchable. */
-const reindexPost = (env: Env, post: BlogPostDoc) =>
+const reindexPost = (env: Env, post: StoredPost) =>
   post.status === 'published'
     ? indexDocuments(env, 'blog', [blogDocument(post)])
     : unindexDocuments(env, 'blog', [post._id]);
+
+/** The hex ids of the authors among `ids` whose accounts exist. */
+async function existingAuthors(store: Store, ids: ObjectId[]): Promise<Set<string>> {
+  return new Set((await publicUsers(store, ids)).keys());
+}
+
+/** Where a post sits in its list: the time the database listed it by, then its id. */
+const listedKey = (post: ListedPost) => {
+  const id = readId(post._id);
+  return id && [post.listedAt.getTime(), id.toHexString()];
+};
 
 /** The blog: published posts are public, drafts and every change are the admins' (interface spec, Admin content). */
 export const blogRoutes = createRouter<AppEnv>()
@@ -94,10 +108,12 @@ export const blogRoutes = createRouter<AppEnv>()
     const caller = await optionalCaller(c);
     if (query.status === 'draft' && !caller?.isAdmin) throw refusal(BLOG_REFUSALS, 'drafts-admin-only');
     const rows = await listPosts(c.var.db, query);
-    return c.json(
-      toKeysetPage(rows, query.limit, (row) => postSortKey(row, query.status), postView),
-      200,
+    const authors = await existingAuthors(
+      c.var.db,
+      rows.slice(0, query.limit).flatMap((row) => readId(row.authorId) ?? []),
     );
+    const show = (row: ListedPost) => storedPostView(row, authors);
+    return c.json(toReadKeysetPage('blog', rows, query.limit, listedKey, show), 200);
   })
   .openapi(getOne, async (c) => {
     const [post, caller] = await Promise.all([
@@ -105,7 +121,8 @@ export const blogRoutes = createRouter<AppEnv>()
       optionalCaller(c),
     ]);
     if (!post || (post.status !== 'published' && !caller?.isAdmin)) throw refusal(BLOG_REFUSALS, 'not-found');
-    return c.json(postView(post), 200);
+    const authorExists = !post.authorId || (await accountExists(c.var.db, post.authorId));
+    return c.json(postView(post, authorExists), 200);
   })
   .openapi(create, async (c) => {
     const { slug, tags, ...body } = c.req.valid('json');

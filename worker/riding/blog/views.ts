@@ -1,6 +1,10 @@
-import type { BlogPostDoc } from '../documents';
+import { type BlogPost, readBlogPost } from './reader';
 
-export function postView(post: BlogPostDoc) {
+/**
+ * A post as its readers see it (read by worker/riding/blog/reader.ts). `authorExists` false leaves the author out,
+ * as deleting the admin's account does: older code left ids of authors who no longer exist.
+ */
+export function postView(post: BlogPost, authorExists = true) {
   return {
     _id: post._id.toHexString(),
     title: post.title,
@@ -8,17 +12,17 @@ export function postView(post: BlogPostDoc) {
     body: post.body,
     ...(post.excerpt ? { excerpt: post.excerpt } : {}),
     ...(post.coverImageUrl ? { coverImageUrl: post.coverImageUrl } : {}),
-    tags: post.tags ?? [],
+    tags: post.tags,
     status: post.status,
     ...(post.publishedAt ? { publishedAt: post.publishedAt.toISOString() } : {}),
-    ...(post.authorId ? { authorId: post.authorId.toHexString() } : {}),
+    ...(post.authorId && authorExists ? { authorId: post.authorId.toHexString() } : {}),
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
   };
 }
 
-/** Where a post sits in its list: the time it is sorted by, then its id. */
-export function postSortKey(post: BlogPostDoc, status: BlogPostDoc['status']): [number, string] {
-  const at = status === 'published' ? (post.publishedAt ?? post.createdAt) : post.createdAt;
-  return [at.getTime(), post._id.toHexString()];
-}
+/** A stored post as its readers see it (`authors`: the hex ids of authors who exist), or undefined when unreadable. */
+export const storedPostView = (stored: unknown, authors: ReadonlySet<string>) => {
+  const post = readBlogPost(stored);
+  return post && postView(post, !post.authorId || authors.has(post.authorId.toHexString()));
+};

@@ -1,16 +1,16 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
-import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { toReadKeysetPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { CATEGORY_REFUSALS } from './refusals';
 import { Category, CategoryQuery, CategoryUpdate, DeletedCategory, NewCategory } from './schema';
 import { deleteCategory, insertCategory, listCategories, updateCategory } from './service';
-import { categoryView } from './views';
+import { categoryView, storedCategoryView } from './views';
 
 const TAGS = ['categories'];
 const noCategory = errorResponse('No such category');
@@ -67,10 +67,9 @@ export const categoryRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
     const rows = await listCategories(c.var.db, query);
-    return c.json(
-      toKeysetPage(rows, query.limit, (row) => [row.slug], categoryView),
-      200,
-    );
+    // A category older code stored without a text slug sorts before every slug: the next page starts at the first.
+    const keyOf = (row: { slug?: unknown }) => [typeof row.slug === 'string' ? row.slug : ''];
+    return c.json(toReadKeysetPage('categories', rows, query.limit, keyOf, storedCategoryView), 200);
   })
   .openapi(create, async (c) => {
     const body = c.req.valid('json');

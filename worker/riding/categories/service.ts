@@ -1,7 +1,10 @@
-import { type Filter, ObjectId } from 'mongodb';
+import { type Document, type Filter, ObjectId } from 'mongodb';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { storedNumber } from '../../platform/db/stored-number-expression';
+import { idForms, readCount, readOne } from '../../platform/db/stored-values';
 import type { CategoryDoc } from '../documents';
+import { type Category, readCategory } from './reader';
 
 // Every query on categories, including the reference count trickipedia entries hold on them.
 
@@ -10,10 +13,18 @@ export type CategoryChanges = { name?: string; slug?: string; sport?: string | n
 /** A delete or slug change refused because trickipedia entries reference the category, and how many. */
 export type Referenced<Refused extends 'referenced' | 'slug-referenced'> = { outcome: Refused; referencedBy: number };
 
-/** No entry counts against it (a category stored before the counter existed has none). */
-const UNREFERENCED: Filter<CategoryDoc> = { entryCount: { $not: { $gt: 0 } } };
+// Older code stored some counts as text: every condition and change on `entryCount` reads it as a number first.
+const entryCount = storedNumber('$entryCount');
 
-export async function insertCategory(store: Store, fields: NewCategoryFields): Promise<CategoryDoc | 'slug-taken'> {
+/** No entry counts against it (a category stored before the counter existed has none). */
+const UNREFERENCED: Document = { $expr: { $lte: [entryCount, 0] } };
+
+/** The category of this id, stored as an ObjectId or as its hex string by older code. */
+const byId = (id: ObjectId): Document => ({ _id: { $in: idForms(id) } });
+
+const readStored = (doc: CategoryDoc | null) => readOne('categories', doc, readCategory) ?? null;
+
+export async function insertCategory(store: Store, fields: NewCategoryFields): Promise<Category | 'slug-taken'> {
   const now = new Date();
   const category: CategoryDoc = { _id: new ObjectId(), ...fields, entryCount: 0, createdAt: now, updatedAt: now };
   try {
@@ -22,7 +33,7 @@ export async function insertCategory(store: Store, fields: NewCategoryFields): P
     if (isDuplicateKey(err)) return 'slug-taken';
     throw err;
   }
-  return category;
+  return readCategory(category)!;
 }
 
 /** Categories in slug order after `cursor`, `limit + 1` rows for the pager. */
@@ -48,20 +59,21 @@ export async function updateCategory(
   store: Store,
   id: ObjectId,
   changes: CategoryChanges,
-): Promise<CategoryDoc | 'not-found' | 'slug-taken' | Referenced<'slug-referenced'>> {
+): Promise<Category | 'not-found' | 'slug-taken' | Referenced<'slug-referenced'>> {
   const $set: Partial<CategoryDoc> = { updatedAt: new Date() };
   if (changes.name !== undefined) $set.name = changes.name;
   if (changes.slug !== undefined) $set.slug = changes.slug;
   if (typeof changes.sport === 'string') $set.sport = changes.sport;
-  const filter: Filter<CategoryDoc> =
-    changes.slug === undefined ? { _id: id } : { _id: id, $or: [{ slug: changes.slug }, UNREFERENCED] };
+  const filter: Document =
+    changes.slug === undefined ? byId(id) : { ...byId(id), $or: [{ slug: changes.slug }, UNREFERENCED] };
   try {
     const updated = await store.categories.findOneAndUpdate(
       filter,
       changes.sport === null ? { $set, $unset: { sport: '' } } : { $set },
       { returnDocument: 'after' },
     );
-    if (updated) return updated;
+    const category = readStored(updated);
+    if (category) return category;
   } catch (err) {
     if (isDuplicateKey(err)) return 'slug-taken';
     throw err;
@@ -74,7 +86,7 @@ export async function deleteCategory(
   store: Store,
   id: ObjectId,
 ): Promise<'deleted' | 'not-found' | Referenced<'referenced'>> {
-  if (await store.categories.findOneAndDelete({ _id: id, ...UNREFERENCED })) return 'deleted';
+  if (await store.categories.findOneAndDelete({ ...byId(id), ...UNREFERENCED })) return 'deleted';
   return (await referencedBy(store, id, 'referenced')) ?? 'not-found';
 }
 
@@ -83,8 +95,8 @@ async function referencedBy<Refused extends 'referenced' | 'slug-referenced'>(
   id: ObjectId,
   outcome: Refused,
 ): Promise<Referenced<Refused> | undefined> {
-  const category = await store.categories.findOne({ _id: id }, { projection: { entryCount: 1 } });
-  return category ? { outcome, referencedBy: category.entryCount ?? 0 } : undefined;
+  const category = await store.categories.findOne(byId(id), { projection: { entryCount: 1 } });
+  return category ? { outcome, referencedBy: readCount(category.entryCount) ?? 0 } : undefined;
 }
 
 /**
@@ -93,11 +105,13 @@ async function referencedBy<Refused extends 'referenced' | 'slug-referenced'>(
  * there is no category with this slug.
  */
 export async function holdCategory(store: Store, slug: string): Promise<boolean> {
-  const result = await store.categories.updateOne({ slug }, { $inc: { entryCount: 1 } });
+  const result = await store.categories.updateOne({ slug }, [{ $set: { entryCount: { $add: [entryCount, 1] } } }]);
   return result.matchedCount === 1;
 }
 
 /** Gives back a hold: the entry was deleted, moved to another category, or never written. */
 export async function releaseCategory(store: Store, slug: string): Promise<void> {
-  await store.categories.updateOne({ slug, entryCount: { $gt: 0 } }, { $inc: { entryCount: -1 } });
+  await store.categories.updateOne({ slug, $expr: { $gt: [entryCount, 0] } }, [
+    { $set: { entryCount: { $subtract: [entryCount, 1] } } },
+  ]);
 }

@@ -1,10 +1,12 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, jsonResponse } from '../../platform/http/openapi';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { countSpotLists, listSpotLists } from '../spot-lists/service';
-import { spotListView } from '../spot-lists/views';
+import { storedSpotListView } from '../spot-lists/views';
+import { readTrickList } from '../tricklists/reader';
 import { countTrickLists, findTrickLists } from '../tricklists/service';
 import { trickListWithCountView } from '../tricklists/views';
 import { countTricksPerList } from '../tricks/service';
@@ -30,7 +32,7 @@ export const listingRoutes = createRouter<AppEnv>().openapi(listings, async (c) 
     countTrickLists(c.var.db, userId),
     countSpotLists(c.var.db, userId),
   ]);
-  const shownTrickLists = trickLists.slice(0, page.limit);
+  const shownTrickLists = readEach('tricklists', trickLists.slice(0, page.limit), readTrickList);
   const trickCounts = await countTricksPerList(
     c.var.db,
     userId,
@@ -41,7 +43,7 @@ export const listingRoutes = createRouter<AppEnv>().openapi(listings, async (c) 
       tricklists: shownTrickLists.map((list) =>
         trickListWithCountView(list, trickCounts.get(list._id.toHexString()) ?? 0),
       ),
-      spotlists: spotLists.slice(0, page.limit).map(spotListView),
+      spotlists: readEach('spotlists', spotLists.slice(0, page.limit), storedSpotListView),
       counts: { tricklists: trickListTotal, spotlists: spotListTotal },
     },
     200,

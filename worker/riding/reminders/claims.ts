@@ -1,6 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import type { DueQueue, SettlementWrite } from '../../platform/db/claimed-batches';
 import type { Store } from '../../platform/db/store';
+import { readCount } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { ScheduledNotificationDoc } from '../documents';
 
@@ -10,7 +11,8 @@ import type { ScheduledNotificationDoc } from '../documents';
 export type Settlement =
   | { row: ScheduledNotificationDoc; to: 'sent'; trickId: ObjectId }
   | { row: ScheduledNotificationDoc; to: 'cancelled' | 'failed'; reason: string; attempted: boolean }
-  | { row: ScheduledNotificationDoc; to: 'retry'; reason: string };
+  | { row: ScheduledNotificationDoc; to: 'retry'; reason: string }
+  | { row: ScheduledNotificationDoc; to: 'skipped'; reason: string };
 
 /** Due reminders, soonest first, in batches of LIMITS.reminders.runBatchRows. */
 export const reminderQueue = (store: Store): DueQueue<ScheduledNotificationDoc, Settlement> => ({
@@ -23,17 +25,17 @@ export const reminderQueue = (store: Store): DueQueue<ScheduledNotificationDoc, 
 });
 
 function settlementWrite(s: Settlement, now: Date): SettlementWrite<ScheduledNotificationDoc> {
-  const $inc = { attemptCount: 1 };
+  // Counted from the value read: the row is this batch's until settled (the settlement's filter holds its lease),
+  // so nothing moves it meanwhile, and a count stored as text gets a number rather than failing the batch.
+  const attempted = { lastAttemptAt: now, attemptCount: (readCount(s.row.attemptCount) ?? 0) + 1 };
   if (s.to === 'sent') {
-    return {
-      $set: { status: 'sent', sentAt: now, sentVia: 'server', sentTrickId: s.trickId, lastAttemptAt: now },
-      $inc,
-    };
+    return { $set: { status: 'sent', sentAt: now, sentVia: 'server', sentTrickId: s.trickId, ...attempted } };
   }
   if (s.to === 'retry') {
     const leaseUntil = new Date(now.getTime() + LIMITS.reminders.retryDelayMinutes * 60_000);
-    return { $set: { leaseUntil, lastAttemptAt: now, outcomeReason: s.reason }, $inc };
+    return { $set: { leaseUntil, outcomeReason: s.reason, ...attempted } };
   }
+  if (s.to === 'skipped') return { $set: { status: 'failed', outcomeReason: s.reason } };
   if (!s.attempted) return { $set: { status: s.to, outcomeReason: s.reason } };
-  return { $set: { status: s.to, outcomeReason: s.reason, lastAttemptAt: now }, $inc };
+  return { $set: { status: s.to, outcomeReason: s.reason, ...attempted } };
 }

@@ -4,7 +4,6 @@ import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { DEFAULT_REMINDER_CADENCE } from '../tricklists/schema';
 import { findReminderCadences, setReminderCadence } from '../tricklists/service';
 import { REMINDER_REFUSALS } from './refusals';
 import {
@@ -74,16 +73,17 @@ export const reminderRoutes = createRouter<AppEnv>()
     const lists = await findReminderCadences(c.var.db, new ObjectId(c.var.user._id));
     const entries = lists.map((list) => ({
       listId: list._id.toHexString(),
-      cadence: list.reminderCadence ?? DEFAULT_REMINDER_CADENCE,
+      cadence: list.reminderCadence,
     }));
     return c.json(entries, 200);
   })
   .openapi(putCadence, async (c) => {
     const { listId } = c.req.valid('param');
     const { cadence } = c.req.valid('json');
-    const list = await setReminderCadence(c.var.db, new ObjectId(c.var.user._id), new ObjectId(listId), cadence);
+    const userId = new ObjectId(c.var.user._id);
+    const list = await setReminderCadence(c.var.db, userId, new ObjectId(listId), cadence);
     if (!list) throw refusal(REMINDER_REFUSALS, 'list-not-found');
-    const slots = await replanList(c.var.db, list);
+    const slots = await replanList(c.var.db, { ...list, userId });
     return c.json({ listId, cadence, plannedFor: slots.map((slot) => slot.toISOString()) }, 200);
   })
   .openapi(localScheduling, async (c) => {

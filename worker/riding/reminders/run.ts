@@ -3,6 +3,7 @@ import { type DeliveryOutcome, type DeliveryRequest, deliver } from '../../notif
 import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
 import { distinctIds } from '../../platform/db/distinct-ids';
 import type { Store } from '../../platform/db/store';
+import { readOne } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import type { ScheduledNotificationDoc } from '../documents';
@@ -11,6 +12,7 @@ import { findTricksByIds, longestOutstandingTricks } from '../tricks/service';
 import { pauseUnopenedLists } from './auto-pause';
 import { reminderQueue, type Settlement } from './claims';
 import { reminderNotification } from './notification';
+import { type ReminderRow, readReminderRow } from './reader';
 import { reminderTrick } from './reminder-trick';
 
 export interface ReminderRunSummary {
@@ -20,6 +22,8 @@ export interface ReminderRunSummary {
   retried: number;
   cancelled: number;
   failed: number;
+  /** Rows that could not be read: left failed (`unreadable`) so the rest of the run goes on. */
+  skipped: number;
 }
 
 /**
@@ -32,8 +36,8 @@ export async function runReminders(store: Store, env: Env, now = new Date()): Pr
   const { claimed, settled } = await workDueBatches(reminderQueue(store), now, (batch) =>
     sendBatch(store, env, batch, remindedLists, now),
   );
-  const { sent = 0, retry: retried = 0, cancelled = 0, failed = 0 } = settled;
-  return { paused, claimed, sent, retried, cancelled, failed };
+  const { sent = 0, retry: retried = 0, cancelled = 0, failed = 0, skipped = 0 } = settled;
+  return { paused, claimed, sent, retried, cancelled, failed, skipped };
 }
 
 /**
@@ -47,38 +51,44 @@ async function sendBatch(
   remindedLists: Set<string>,
   now: Date,
 ): Promise<Settlement[]> {
-  const listIds = distinctIds(batch.rows.map((row) => row.listId));
+  const settlements: Settlement[] = [];
+  const rows: { row: Settlement['row']; read: ReminderRow }[] = [];
+  for (const row of batch.rows) {
+    const read = readOne('scheduledNotifications', row, readReminderRow);
+    if (read) rows.push({ row, read });
+    else settlements.push({ row, to: 'skipped', reason: UNREADABLE });
+  }
+  const listIds = distinctIds(rows.map(({ read }) => read.listId));
   const [lists, named, outstanding] = await Promise.all([
     findListsForReminders(store, listIds),
-    findTricksByIds(store, distinctIds(batch.rows.flatMap((row) => (row.trickId ? [row.trickId] : [])))),
+    findTricksByIds(store, distinctIds(rows.flatMap(({ read }) => (read.trickId ? [read.trickId] : [])))),
     longestOutstandingTricks(store, listIds),
   ]);
   const listsById = new Map(lists.map((list) => [list._id.toHexString(), list]));
   const expiredBefore = now.getTime() - LIMITS.reminders.expiryHours * 3_600_000;
-  const settlements: Settlement[] = [];
   const sending: { row: Settlement['row']; trickId: ObjectId; request: DeliveryRequest }[] = [];
-  for (const row of [...batch.rows].sort(soonestFirst)) {
-    const listId = row.listId.toHexString();
+  for (const { row, read } of rows.sort(soonestFirst)) {
+    const listId = read.listId.toHexString();
     const list = listsById.get(listId);
     const trick = reminderTrick(
-      row,
-      row.trickId ? named.get(row.trickId.toHexString()) : undefined,
+      read,
+      read.trickId ? named.get(read.trickId.toHexString()) : undefined,
       outstanding.get(listId),
     );
     const cancel = (reason: string) => settlements.push({ row, to: 'cancelled', reason, attempted: false });
     if (!list) cancel('list-deleted');
     else if (list.reminderCadence === 'off') cancel('cadence-off');
     else if (!trick) cancel('trick-complete');
-    else if (row.scheduledFor.getTime() < expiredBefore) cancel('expired');
+    else if (read.scheduledFor.getTime() < expiredBefore) cancel('expired');
     else if (remindedLists.has(listId)) cancel('superseded');
     else {
       remindedLists.add(listId);
-      const notification = reminderNotification(row, list.name, trick);
+      const notification = reminderNotification(read, list.name, trick);
       const request = {
-        userId: row.userId,
+        userId: read.userId,
         category: 'reminders' as const,
         notification,
-        idempotencyKey: row.idempotencyKey,
+        idempotencyKey: read.idempotencyKey,
       };
       sending.push({ row, trickId: trick._id, request });
     }
@@ -101,5 +111,8 @@ function settle(row: Settlement['row'], trickId: ObjectId, outcome: DeliveryOutc
   return { row, to: 'retry', reason: outcome.reason };
 }
 
-const soonestFirst = (a: ScheduledNotificationDoc, b: ScheduledNotificationDoc) =>
+/** Why a claimed row was skipped: it could not be read (docs/reminders.md). */
+const UNREADABLE = 'unreadable';
+
+const soonestFirst = ({ read: a }: { read: ReminderRow }, { read: b }: { read: ReminderRow }) =>
   a.scheduledFor.getTime() - b.scheduledFor.getTime() || a._id.toHexString().localeCompare(b._id.toHexString());

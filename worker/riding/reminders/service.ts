@@ -3,6 +3,7 @@ import type { Store } from '../../platform/db/store';
 import { LIMITS } from '../../platform/limits';
 import type { ScheduledNotificationDoc, TrickListDoc } from '../documents';
 import { DEFAULT_REMINDER_CADENCE } from '../tricklists/schema';
+import { findListsForReminders } from '../tricklists/service';
 import { findTricksByIds, longestOutstandingTricks, type OutstandingTrick } from '../tricks/service';
 import { reminderKey } from './idempotency-key';
 import { planSlots } from './plan';
@@ -193,10 +194,11 @@ export async function findLocalReminders(store: Store, userId: ObjectId, days: n
     ...new Map(rows.flatMap((row) => (row.trickId ? [[row.trickId.toHexString(), row.trickId]] : []))).values(),
   ];
   const [lists, named, outstanding] = await Promise.all([
-    store.tricklists.find({ _id: { $in: listIds }, userId }, { projection: { name: 1, reminderCadence: 1 } }).toArray(),
+    findListsForReminders(store, listIds),
     findTricksByIds(store, trickIds),
     longestOutstandingTricks(store, listIds),
   ]);
+  // The rows are the rider's own, so are the lists they were planned for; names and cadences as the reader reads them.
   const names = new Map(lists.filter((l) => l.reminderCadence !== 'off').map((l) => [l._id.toHexString(), l.name]));
   return rows.flatMap((row): LocalReminder[] => {
     const listName = names.get(row.listId.toHexString());

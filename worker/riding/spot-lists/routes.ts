@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toPage } from '../../platform/http/pagination';
+import { PageQuery } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { SPOT_LIST_REFUSALS } from './refusals';
@@ -24,7 +25,7 @@ import {
   renameSpotList,
 } from './service';
 import { subscription } from './subscription';
-import { spotListView } from './views';
+import { spotListView, storedSpotListView } from './views';
 
 const TAGS = ['spot lists'];
 const theList = jsonResponse(SpotList, 'The spot list');
@@ -115,7 +116,7 @@ export const spotListRoutes = createRouter<AppEnv>()
   .openapi(listLists, async (c) => {
     const { limit, cursor } = c.req.valid('query');
     const rows = await listSpotLists(c.var.db, new ObjectId(c.var.user._id), { limit, cursor });
-    return c.json(toPage(rows, limit, spotListView), 200);
+    return c.json(toReadPage('spotlists', rows, limit, storedSpotListView), 200);
   })
   .openapi(createList, async (c) => {
     const list = await insertSpotList(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json').name);

@@ -1,26 +1,32 @@
-import { type Filter, ObjectId } from 'mongodb';
+import { type Document, ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { Store } from '../../platform/db/store';
+import { storedNumber } from '../../platform/db/stored-number-expression';
+import { idForms, readIds, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { SpotListDoc } from '../documents';
 import { spotExists } from '../spots/service';
+import { readSpotList, type SpotList } from './reader';
 
 // Every query of spot lists. A list is only ever found with its owner in the filter, so another
-// user's list and a missing one are the same 'not-found' (product decisions: private, 404).
+// user's list and a missing one are the same 'not-found' (product decisions: private, 404). Ids match
+// whether older code stored them as ObjectIds or hex strings.
 
-const owned = (listId: ObjectId, userId: ObjectId): Filter<SpotListDoc> => ({ _id: listId, userId });
+const ownedBy = (userId: ObjectId): Document => ({ userId: { $in: idForms(userId) } });
+const owned = (listId: ObjectId, userId: ObjectId): Document => ({ _id: { $in: idForms(listId) }, ...ownedBy(userId) });
+const readList = (doc: SpotListDoc | null) => readOne('spotlists', doc, readSpotList) ?? null;
 
 /** Stores a new list; the caller holds a slot from worker/riding/spot-lists/subscription.ts. */
-export async function insertSpotList(store: Store, userId: ObjectId, name: string): Promise<SpotListDoc> {
+export async function insertSpotList(store: Store, userId: ObjectId, name: string): Promise<SpotList> {
   const now = new Date();
   const list: SpotListDoc = { _id: new ObjectId(), userId, name, spotIds: [], createdAt: now, updatedAt: now };
   await store.spotlists.insertOne(list);
-  return list;
+  return readSpotList(list)!;
 }
 
 /** The user's lists, newest first, `limit + 1` rows for the pager. */
 export function listSpotLists(store: Store, userId: ObjectId, page: { cursor?: ObjectId; limit: number }) {
-  const filter: Filter<SpotListDoc> = page.cursor ? { userId, _id: { $lt: page.cursor } } : { userId };
+  const filter: Document = page.cursor ? { ...ownedBy(userId), _id: { $lt: page.cursor } } : ownedBy(userId);
   return store.spotlists
     .find(filter)
     .sort({ _id: -1 })
@@ -29,24 +35,24 @@ export function listSpotLists(store: Store, userId: ObjectId, page: { cursor?: O
 }
 
 export function countSpotLists(store: Store, userId: ObjectId): Promise<number> {
-  return store.spotlists.countDocuments({ userId });
+  return store.spotlists.countDocuments(ownedBy(userId));
 }
 
-export const findSpotList = (store: Store, listId: ObjectId, userId: ObjectId) =>
-  store.spotlists.findOne(owned(listId, userId));
+export const findSpotList = async (store: Store, listId: ObjectId, userId: ObjectId) =>
+  readList(await store.spotlists.findOne(owned(listId, userId)));
 
 export async function renameSpotList(
   store: Store,
   listId: ObjectId,
   userId: ObjectId,
   changes: { name?: string },
-): Promise<SpotListDoc | 'not-found'> {
+): Promise<SpotList | 'not-found'> {
   const updated = await store.spotlists.findOneAndUpdate(
     owned(listId, userId),
     { $set: { ...changes, updatedAt: new Date() } },
     { returnDocument: 'after' },
   );
-  return updated ?? 'not-found';
+  return readList(updated) ?? 'not-found';
 }
 
 export async function deleteSpotList(store: Store, listId: ObjectId, userId: ObjectId): Promise<boolean> {
@@ -66,18 +72,21 @@ export async function addSpotToList(
   listId: ObjectId,
   userId: ObjectId,
   spotId: ObjectId,
-): Promise<SpotListDoc | 'not-found' | 'spot-not-found' | 'list-full'> {
+): Promise<SpotList | 'not-found' | 'spot-not-found' | 'list-full'> {
   if (!(await spotExists(store, spotId))) {
     return (await findSpotList(store, listId, userId)) ? 'spot-not-found' : 'not-found';
   }
-  const added = await store.spotlists.findOneAndUpdate(
-    {
-      ...owned(listId, userId),
-      spotIds: { $ne: spotId },
-      [`spotIds.${LIMITS.spotsPerListMax - 1}`]: { $exists: false },
-    },
-    { $addToSet: { spotIds: spotId }, $set: { updatedAt: new Date() } },
-    { returnDocument: 'after' },
+  await repairSpotIds(store, listId, userId);
+  const added = readList(
+    await store.spotlists.findOneAndUpdate(
+      {
+        ...owned(listId, userId),
+        spotIds: { $nin: idForms(spotId) },
+        [`spotIds.${LIMITS.spotsPerListMax - 1}`]: { $exists: false },
+      } as Document,
+      { $addToSet: { spotIds: spotId }, $set: { updatedAt: new Date() } },
+      { returnDocument: 'after' },
+    ),
   );
   if (added)
     await recordServerEvent(store, userId, 'spot_saved', {
@@ -96,13 +105,27 @@ export async function removeSpotFromList(
   listId: ObjectId,
   userId: ObjectId,
   spotId: ObjectId,
-): Promise<SpotListDoc | 'not-found'> {
+): Promise<SpotList | 'not-found'> {
+  await repairSpotIds(store, listId, userId);
   const removed = await store.spotlists.findOneAndUpdate(
-    { ...owned(listId, userId), spotIds: spotId },
-    { $pull: { spotIds: spotId }, $set: { updatedAt: new Date() } },
+    { ...owned(listId, userId), spotIds: { $in: idForms(spotId) } } as Document,
+    { $pull: { spotIds: { $in: idForms(spotId) } }, $set: { updatedAt: new Date() } } as Document,
     { returnDocument: 'after' },
   );
-  return removed ?? (await findSpotList(store, listId, userId)) ?? 'not-found';
+  return readList(removed) ?? (await findSpotList(store, listId, userId)) ?? 'not-found';
+}
+
+/**
+ * Older code stored some lists' spot ids as one id or as an object: rewritten as the array they read as, so
+ * `$addToSet` and `$pull` can work on it. The filter pins the value read, so a concurrent repair changes nothing.
+ */
+async function repairSpotIds(store: Store, listId: ObjectId, userId: ObjectId): Promise<void> {
+  const stored = await store.spotlists.findOne(owned(listId, userId), { projection: { spotIds: 1 } });
+  if (!stored || Array.isArray(stored.spotIds)) return;
+  const pinned = stored.spotIds === undefined ? { $exists: false } : stored.spotIds;
+  await store.spotlists.updateOne({ _id: stored._id, spotIds: pinned } as Document, {
+    $set: { spotIds: readIds(stored.spotIds) },
+  });
 }
 
 // `users.spotListCount` is how many spot lists the user owns, moved only by conditional `$inc`s:
@@ -116,12 +139,13 @@ export async function removeSpotFromList(
  * limit when it is undefined (premium). False when refused, or when there is no such account.
  */
 export async function reserveListSlot(store: Store, userId: ObjectId, ownedBelow?: number): Promise<boolean> {
-  const owned = ownedBelow === undefined ? { $exists: true } : { $lt: ownedBelow };
+  // The counter as older code may have stored it (text, Int64) is read and added to in the same write.
+  const count = storedNumber('$spotListCount');
+  const below = ownedBelow === undefined ? {} : { $expr: { $lt: [count, ownedBelow] } };
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const { matchedCount } = await store.users.updateOne(
-      { _id: userId, spotListCount: owned },
-      { $inc: { spotListCount: 1 } },
-    );
+    const { matchedCount } = await store.users.updateOne({ _id: userId, spotListCount: { $exists: true }, ...below }, [
+      { $set: { spotListCount: { $add: [count, 1] } } },
+    ]);
     if (matchedCount) return true;
     // No match: no such account, a counter not started yet (start it, then try once more; a
     // concurrent request may have started it meanwhile), or the allowance is used up.
@@ -132,7 +156,10 @@ export async function reserveListSlot(store: Store, userId: ObjectId, ownedBelow
 
 /** Gives back a slot: a create that stored nothing, or a deleted list. Never below zero. */
 export async function releaseListSlot(store: Store, userId: ObjectId): Promise<void> {
-  await store.users.updateOne({ _id: userId, spotListCount: { $gt: 0 } }, { $inc: { spotListCount: -1 } });
+  const count = storedNumber('$spotListCount');
+  await store.users.updateOne({ _id: userId, $expr: { $gt: [count, 0] } }, [
+    { $set: { spotListCount: { $subtract: [count, 1] } } },
+  ]);
 }
 
 /**
@@ -145,7 +172,7 @@ export async function startListCount(store: Store, userId: ObjectId): Promise<bo
   const user = await store.users.findOne({ _id: userId }, { projection: { spotListCount: 1 } });
   if (!user) return false;
   if (user.spotListCount !== undefined) return true;
-  const owned = await store.spotlists.countDocuments({ userId });
+  const owned = await store.spotlists.countDocuments(ownedBy(userId));
   await store.users.updateOne({ _id: userId, spotListCount: { $exists: false } }, { $set: { spotListCount: owned } });
   return true;
 }
@@ -153,7 +180,10 @@ export async function startListCount(store: Store, userId: ObjectId): Promise<bo
 /** A deleted spot leaves every rider's spot lists. */
 export async function removeSpotFromAllLists(store: Store, spotId: ObjectId): Promise<void> {
   await store.spotlists.updateMany(
-    { spotIds: spotId },
-    { $pull: { spotIds: spotId }, $set: { updatedAt: new Date() } },
+    { spotIds: { $in: idForms(spotId) } } as Document,
+    {
+      $pull: { spotIds: { $in: idForms(spotId) } },
+      $set: { updatedAt: new Date() },
+    } as Document,
   );
 }

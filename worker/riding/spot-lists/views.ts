@@ -1,7 +1,7 @@
-import type { SpotListDoc } from '../documents';
+import { readSpotList, type SpotList } from './reader';
 
-/** A spot list as its owner sees it. */
-export function spotListView(list: SpotListDoc) {
+/** A spot list as its owner sees it (read by worker/riding/spot-lists/reader.ts). */
+export function spotListView(list: SpotList) {
   return {
     _id: list._id.toHexString(),
     name: list.name,
@@ -11,3 +11,9 @@ export function spotListView(list: SpotListDoc) {
     updatedAt: list.updatedAt.toISOString(),
   };
 }
+
+/** A stored spot list as its owner sees it, or undefined when it cannot be read at all. */
+export const storedSpotListView = (stored: unknown) => {
+  const list = readSpotList(stored);
+  return list && spotListView(list);
+};

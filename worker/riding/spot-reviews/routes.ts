@@ -1,12 +1,15 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toPage } from '../../platform/http/pagination';
+import { PageQuery } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../spots/service';
+import { readSpotReview } from './reader';
 import { REVIEW_REFUSALS } from './refusals';
 import { DeletedReview, Review, ReviewBody, ReviewPage, ReviewParams, SpotParam } from './schema';
 import { deleteReview, listReviews, putReview, ratingSummary } from './service';
@@ -64,11 +67,15 @@ export const spotReviewRoutes = createRouter<AppEnv>()
     const spotId = await existingSpot(c, c.req.valid('param').spotId);
     const query = c.req.valid('query');
     const [rows, summary] = await Promise.all([listReviews(c.var.db, spotId, query), ratingSummary(c.var.db, spotId)]);
+    const reviews = readEach('spot_reviews', rows.slice(0, query.limit), readSpotReview);
     const authors = await publicUsers(
       c.var.db,
-      rows.map((row) => row.userId),
+      reviews.flatMap((review) => review.userId ?? []),
     );
-    const page = toPage(rows, query.limit, (row) => reviewView(row, authors.get(row.userId.toHexString())));
+    const page = toReadPage('spot_reviews', rows, query.limit, (row) => {
+      const review = readSpotReview(row);
+      return review && reviewView(review, review.userId && authors.get(review.userId.toHexString()));
+    });
     return c.json({ ...page, ...summary }, 200);
   })
   .openapi(put, async (c) => {

@@ -1,9 +1,11 @@
-import type { ObjectId } from 'mongodb';
+import type { Document, ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
-import type { SpotReviewDoc } from '../documents';
+import { storedNumber } from '../../platform/db/stored-number-expression';
+import { idForms, readId } from '../../platform/db/stored-values';
+import { readSpotReview, type SpotReview } from './reader';
 
-// Every query on spot reviews.
+// Every query on spot reviews. Ids match whether older code stored them as ObjectIds or hex strings.
 
 /**
  * Writes the caller's review of a spot: one per user and spot (a unique index), a second one
@@ -14,7 +16,7 @@ export async function putReview(
   spotId: ObjectId,
   userId: ObjectId,
   fields: { rating: number; text?: string },
-): Promise<{ review: SpotReviewDoc; created: boolean }> {
+): Promise<{ review: SpotReview; created: boolean }> {
   const now = new Date();
   // A replacing review without text drops the old text rather than keeping it.
   const update = {
@@ -23,20 +25,27 @@ export async function putReview(
     ...(fields.text === undefined ? { $unset: { text: '' as const } } : {}),
   };
   const write = () =>
-    store.spot_reviews.findOneAndUpdate({ spotId, userId }, update, {
-      upsert: true,
-      returnDocument: 'after',
-      includeResultMetadata: true,
-    });
+    // Both fields by `$in`, so an upsert copies neither from the filter: `$setOnInsert` writes them as ObjectIds.
+    store.spot_reviews.findOneAndUpdate(
+      { spotId: { $in: idForms(spotId) }, userId: { $in: idForms(userId) } } as Document,
+      update,
+      {
+        upsert: true,
+        returnDocument: 'after',
+        includeResultMetadata: true,
+      },
+    );
   // Two first reviews at once: the unique index lets one insert; the other is now an update.
   const result = await onDuplicateKey(write, write);
-  return { review: result.value!, created: result.lastErrorObject?.updatedExisting === false };
+  const review = readSpotReview(result.value);
+  if (!review) throw new Error(`review of spot ${spotId.toHexString()} unreadable right after its write`);
+  return { review, created: result.lastErrorObject?.updatedExisting === false };
 }
 
 /** A page of the spot's reviews, newest first (`limit + 1` rows for the pager). */
 export function listReviews(store: Store, spotId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
   return store.spot_reviews
-    .find({ spotId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({ spotId: { $in: idForms(spotId) }, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) } as Document)
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
@@ -50,17 +59,37 @@ export type RatingSummary = { ratingAverage: number | null; reviewCount: number 
  * grouping runs on the { spotId } index.
  */
 export async function ratingSummaries(store: Store, spotIds: ObjectId[]): Promise<Map<string, RatingSummary>> {
+  // Ratings older code stored as text count as their number; a review with no usable rating counts, unrated.
+  const rating = storedNumber('$rating', null);
   const rows = await store.spot_reviews
-    .aggregate<{ _id: ObjectId; average: number; count: number }>([
-      { $match: { spotId: { $in: spotIds } } },
-      { $group: { _id: '$spotId', average: { $avg: '$rating' }, count: { $sum: 1 } } },
+    .aggregate<{ _id: unknown; sum: number; rated: number; count: number }>([
+      { $match: { spotId: { $in: spotIds.flatMap(idForms) } } },
+      {
+        $group: {
+          _id: '$spotId',
+          sum: { $sum: rating },
+          rated: { $sum: { $cond: [{ $eq: [rating, null] }, 0, 1] } },
+          count: { $sum: 1 },
+        },
+      },
     ])
     .toArray();
-  const found = new Map(
-    rows.map((row) => [row._id.toHexString(), { ratingAverage: row.average, reviewCount: row.count }]),
-  );
+  // A spot's reviews stored with its id in both forms group apart: their sums add up.
+  const totals = new Map<string, { sum: number; rated: number; count: number }>();
+  for (const row of rows) {
+    const spotId = readId(row._id)?.toHexString();
+    if (!spotId) continue;
+    const total = totals.get(spotId) ?? { sum: 0, rated: 0, count: 0 };
+    totals.set(spotId, { sum: total.sum + row.sum, rated: total.rated + row.rated, count: total.count + row.count });
+  }
   return new Map(
-    spotIds.map((id) => [id.toHexString(), found.get(id.toHexString()) ?? { ratingAverage: null, reviewCount: 0 }]),
+    spotIds.map((id) => {
+      const total = totals.get(id.toHexString());
+      return [
+        id.toHexString(),
+        { ratingAverage: total?.rated ? total.sum / total.rated : null, reviewCount: total?.count ?? 0 },
+      ];
+    }),
   );
 }
 
@@ -75,9 +104,10 @@ export async function deleteReview(
   reviewId: ObjectId,
   caller: { userId: ObjectId; isAdmin: boolean },
 ): Promise<'deleted' | 'not-found' | 'not-yours'> {
-  const owned = caller.isAdmin ? {} : { userId: caller.userId };
-  const deleted = await store.spot_reviews.findOneAndDelete({ _id: reviewId, spotId, ...owned });
+  const review: Document = { _id: { $in: idForms(reviewId) }, spotId: { $in: idForms(spotId) } };
+  const owned: Document = caller.isAdmin ? {} : { userId: { $in: idForms(caller.userId) } };
+  const deleted = await store.spot_reviews.findOneAndDelete({ ...review, ...owned });
   if (deleted) return 'deleted';
-  const exists = await store.spot_reviews.countDocuments({ _id: reviewId, spotId }, { limit: 1 });
+  const exists = await store.spot_reviews.countDocuments(review, { limit: 1 });
   return exists ? 'not-yours' : 'not-found';
 }

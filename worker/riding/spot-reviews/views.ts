@@ -1,10 +1,11 @@
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { SpotReviewDoc } from '../documents';
+import type { SpotReview } from './reader';
 
 type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 
-export function reviewView(review: SpotReviewDoc, author: Author | undefined) {
+/** A review as everyone sees it (read by worker/riding/spot-reviews/reader.ts); no author shows as a deleted rider. */
+export function reviewView(review: SpotReview, author: Author | undefined) {
   return {
     _id: review._id.toHexString(),
     spotId: review.spotId.toHexString(),

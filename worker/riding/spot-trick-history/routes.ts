@@ -1,13 +1,16 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { PageQuery, toPage } from '../../platform/http/pagination';
+import { PageQuery } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { spotExists } from '../spots/service';
 import { entryExists } from '../trickipedia/service';
+import { readSpotTrickLanding } from './reader';
 import { LANDING_REFUSALS } from './refusals';
 import { Landing, LandingBody, LandingPage, SpotParam } from './schema';
 import { listLandings, recordLanding } from './service';
@@ -42,14 +45,16 @@ export const spotTrickHistoryRoutes = createRouter<AppEnv>()
     if (!(await spotExists(c.var.db, spotId))) throw refusal(LANDING_REFUSALS, 'spot-not-found');
     const query = c.req.valid('query');
     const rows = await listLandings(c.var.db, spotId, query);
+    const landings = readEach('spot_trick_history', rows.slice(0, query.limit), readSpotTrickLanding);
     const riders = await publicUsers(
       c.var.db,
-      rows.map((row) => row.userId),
+      landings.flatMap((landing) => landing.userId ?? []),
     );
-    return c.json(
-      toPage(rows, query.limit, (row) => landingView(row, riders.get(row.userId.toHexString()))),
-      200,
-    );
+    const page = toReadPage('spot_trick_history', rows, query.limit, (row) => {
+      const landing = readSpotTrickLanding(row);
+      return landing && landingView(landing, landing.userId && riders.get(landing.userId.toHexString()));
+    });
+    return c.json(page, 200);
   })
   .openapi(record, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);

@@ -1,11 +1,9 @@
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { SpotTrickHistoryDoc } from '../documents';
+import type { SpotTrickLanding } from './reader';
 
-export function landingView(
-  landing: SpotTrickHistoryDoc,
-  rider: Pick<UserDoc, '_id' | 'name' | 'imageUri'> | undefined,
-) {
+/** A landing as everyone sees it (read by worker/riding/spot-trick-history/reader.ts); no rider shows as deleted. */
+export function landingView(landing: SpotTrickLanding, rider: Pick<UserDoc, '_id' | 'name' | 'imageUri'> | undefined) {
   return {
     _id: landing._id.toHexString(),
     spotId: landing.spotId.toHexString(),

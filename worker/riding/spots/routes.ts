@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import type { Store } from '../../platform/db/store';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
@@ -10,6 +11,7 @@ import { spotDocument } from '../search-index/documents';
 import { removeSpotFromAllLists } from '../spot-lists/service';
 import { ratingSummaries, ratingSummary } from '../spot-reviews/service';
 import { encodePosition, encodeSyncCursor } from './position';
+import { readSpot } from './reader';
 import { SPOT_REFUSALS } from './refusals';
 import {
   DeletedSpot,
@@ -105,14 +107,19 @@ export const spotRoutes = ({ detachSpotFromPosts }: SpotFeedLinks) =>
     .openapi(listSpots, async (c) => {
       const query = c.req.valid('query');
       const rows = await searchSpots(c.var.db, query);
-      const items = rows.slice(0, query.limit);
-      const nextCursor = rows.length > query.limit ? encodePosition(positionOf(items[items.length - 1]!)) : null;
+      const fetched = rows.slice(0, query.limit);
+      // The walk goes on after the last fetched spot that has a position, shown or not.
+      const last = rows.length > query.limit ? fetched.map(positionOf).reverse().find(Boolean) : undefined;
+      const spots = readEach('spots', fetched, readSpot);
       const ratings = await ratingSummaries(
         c.var.db,
-        items.map((spot) => spot._id),
+        spots.map((spot) => spot._id),
       );
       return c.json(
-        { items: items.map((spot) => spotView(spot, ratings.get(spot._id.toHexString()))), nextCursor },
+        {
+          items: spots.map((spot) => spotView(spot, ratings.get(spot._id.toHexString()))),
+          nextCursor: last ? encodePosition(last) : null,
+        },
         200,
       );
     })

@@ -1,14 +1,17 @@
 import { type Document, type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
 import type { Store } from '../../platform/db/store';
+import { idForms, readDate, readId, readNumber, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { Caller } from '../../platform/tokens/service';
 import type { SpotDoc } from '../documents';
 import { PLACE_FIELDS, placeMismatches } from '../stays/normalise';
 import type { Position, SyncCursor } from './position';
+import { readSpot, type Spot } from './reader';
 import type { NewSpot, SpotChanges, SpotSearch } from './schema';
 
-// Every query on spots. Outcomes that are not a spot come back as values, not HTTP errors.
+// Every query on spots. Outcomes that are not a spot come back as values, not HTTP errors. Ids match whether
+// older code stored them as ObjectIds or hex strings.
 
 export type { Caller } from '../../platform/tokens/service';
 
@@ -20,13 +23,18 @@ const toPoint = ({ lat, lng }: { lat: number; lng: number }) => ({
   coordinates: [lng, lat] as [number, number],
 });
 
-export const findSpot = (store: Store, id: ObjectId) => store.spots.findOne({ _id: id });
+/** The spot of this id, stored as an ObjectId or as its hex string by older code. */
+export const spotById = (id: ObjectId): Document => ({ _id: { $in: idForms(id) } });
+
+const readStored = (doc: SpotDoc | null) => readOne('spots', doc, readSpot) ?? null;
+
+export const findSpot = async (store: Store, id: ObjectId) => readStored(await store.spots.findOne(spotById(id)));
 
 export async function spotExists(store: Store, id: ObjectId): Promise<boolean> {
-  return (await store.spots.countDocuments({ _id: id }, { limit: 1 })) > 0;
+  return (await store.spots.countDocuments(spotById(id), { limit: 1 })) > 0;
 }
 
-export async function insertSpot(store: Store, createdBy: ObjectId, fields: NewSpot): Promise<SpotDoc> {
+export async function insertSpot(store: Store, createdBy: ObjectId, fields: NewSpot): Promise<Spot> {
   const now = new Date();
   const { location, ...rest } = fields;
   const spot: SpotDoc = {
@@ -38,7 +46,7 @@ export async function insertSpot(store: Store, createdBy: ObjectId, fields: NewS
     updatedAt: now,
   };
   await store.spots.insertOne(spot);
-  return spot;
+  return readSpot(spot)!;
 }
 
 function searchFilter(query: SpotSearch): Filter<SpotDoc> {
@@ -84,8 +92,11 @@ export async function searchSpots(store: Store, query: SpotSearch): Promise<Foun
   return store.spots.aggregate<FoundSpot>(pipeline).toArray();
 }
 
-/** The next page's position: the last row's distance on a near search, its id otherwise. */
-export const positionOf = (spot: FoundSpot): Position => ({ n: spot.distanceMeters ?? 0, id: spot._id });
+/** The next page's position: the last row's distance on a near search, its id otherwise; none without a usable id. */
+export function positionOf(spot: FoundSpot): Position | undefined {
+  const id = readId(spot._id);
+  return id && { n: readNumber(spot.distanceMeters) ?? 0, id };
+}
 
 function changeUpdate(changes: SpotChanges): Document {
   const set: Document = { updatedAt: new Date() };
@@ -99,12 +110,12 @@ function changeUpdate(changes: SpotChanges): Document {
 }
 
 /** Who may change a spot: its creator or an admin, decided inside the write itself. */
-const editable = (id: ObjectId, caller: Caller): Filter<SpotDoc> =>
-  caller.isAdmin ? { _id: id } : { _id: id, createdBy: caller.userId };
+const editable = (id: ObjectId, caller: Caller): Document =>
+  caller.isAdmin ? spotById(id) : { ...spotById(id), createdBy: { $in: idForms(caller.userId) } };
 
 /** After a guarded write matched nothing: was the spot missing, or someone else's? */
 async function whyUnchanged(store: Store, id: ObjectId): Promise<'not-found' | 'not-yours'> {
-  return (await store.spots.countDocuments({ _id: id }, { limit: 1 })) ? 'not-yours' : 'not-found';
+  return (await spotExists(store, id)) ? 'not-yours' : 'not-found';
 }
 
 /** A place change refused because it contradicts these fields of the spot's stays. */
@@ -121,29 +132,31 @@ export async function updateSpot(
   id: ObjectId,
   caller: Caller,
   changes: SpotChanges,
-): Promise<SpotDoc | 'not-found' | 'not-yours' | PlaceConflict> {
+): Promise<Spot | 'not-found' | 'not-yours' | PlaceConflict> {
   const movesPlace = PLACE_FIELDS.some((field) => changes[field] !== undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
-    let pinned: Filter<SpotDoc> = {};
+    let pinned: Document = {};
     if (movesPlace) {
-      const spot = await store.spots.findOne(editable(id, caller), {
+      const stored = await store.spots.findOne(editable(id, caller), {
         projection: { stays: 1, updatedAt: 1, city: 1, state: 1, country: 1 },
       });
-      if (!spot) return whyUnchanged(store, id);
+      const spot = readStored(stored);
+      if (!stored || !spot) return whyUnchanged(store, id);
       const place = Object.fromEntries(
         PLACE_FIELDS.map((field) => [
           field,
           changes[field] === undefined ? spot[field] : (changes[field] ?? undefined),
         ]),
       );
-      const fields = [...new Set((spot.stays ?? []).flatMap((stay) => placeMismatches(stay, place)))];
+      const fields = [...new Set(spot.stays.flatMap((stay) => placeMismatches(stay, place)))];
       if (fields.length) return { outcome: 'place-conflict', fields };
-      pinned = { updatedAt: spot.updatedAt };
+      // Pinned as stored (a date, or whatever older code left, or nothing), so the write matches only that read.
+      pinned = { updatedAt: stored.updatedAt === undefined ? { $exists: false } : stored.updatedAt };
     }
     const updated = await store.spots.findOneAndUpdate({ ...editable(id, caller), ...pinned }, changeUpdate(changes), {
       returnDocument: 'after',
     });
-    if (updated) return updated;
+    if (updated) return readStored(updated) ?? 'not-found';
     if (!movesPlace) return whyUnchanged(store, id);
   }
   throw new Error(`spot ${id.toHexString()} place change lost 3 races in a row`);
@@ -168,15 +181,23 @@ export async function deleteSpot(
 
 // The browser extension's spot sync: one walk over spot changes and deletions in (time, _id) order.
 
+/** A tombstone as a step of the walk; the service writes each, so one without a usable id or date is skipped. */
+function tombstoneChange(stored: { _id?: unknown; deletedAt?: unknown }): Change[] {
+  const id = readId(stored._id);
+  const deletedAt = readDate(stored.deletedAt);
+  return id && deletedAt ? [{ at: { n: deletedAt.getTime(), id }, deletedId: id }] : [];
+}
+
 export interface SyncPage {
-  spots: SpotDoc[];
+  spots: Spot[];
   deletedIds: ObjectId[];
   next: SyncCursor;
   hasMore: boolean;
   reset: boolean;
 }
 
-type Change = { at: Position; spot?: SpotDoc; deletedId?: ObjectId };
+/** One step of the walk; a stored spot that cannot be read still takes its place, showing nothing. */
+type Change = { at: Position; spot?: Spot; deletedId?: ObjectId };
 
 const DAY_MS = 86_400_000;
 const LOWEST_ID = new ObjectId('000000000000000000000000');
@@ -212,9 +233,13 @@ export async function syncSpots(
       .toArray(),
   ]);
   const changes: Change[] = [
-    ...spots.map((spot) => ({ at: { n: (spot.updatedAt ?? spot._id.getTimestamp()).getTime(), id: spot._id }, spot })),
+    ...spots.map((stored): Change => {
+      const spot = readStored(stored);
+      const at = spot ? spot.updatedAt : (readDate(stored.updatedAt) ?? new Date(0));
+      return { at: { n: at.getTime(), id: spot?._id ?? LOWEST_ID }, ...(spot ? { spot } : {}) };
+    }),
     // A full sync starts from nothing, so deletions before it mean nothing to the client.
-    ...(reset ? [] : tombstones.map((t) => ({ at: { n: t.deletedAt.getTime(), id: t._id }, deletedId: t._id }))),
+    ...(reset ? [] : tombstones.flatMap(tombstoneChange)),
   ].sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0));
   const page = changes.slice(0, limit);
   const hasMore = changes.length > limit;

@@ -1,6 +1,8 @@
 import { type Document, ObjectId } from 'mongodb';
+import { storedNumber } from '../../platform/db/stored-number-expression';
+import { readEach, readId } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
-import type { StayDoc } from '../documents';
+import { readStayId } from './reader';
 
 /**
  * The default ranking of stays, as pipeline stages so the database sorts and pages: confidence
@@ -10,9 +12,10 @@ import type { StayDoc } from '../documents';
 
 /** One stay with its spot summary and its ranking keys, as the ranking stages leave it. */
 export interface RankedStay {
-  spotId: ObjectId;
-  spotName: string;
-  stay: StayDoc;
+  /** As stored: older code may have left any value here (worker/riding/stays/views.ts reads them). */
+  spotId: unknown;
+  spotName: unknown;
+  stay: unknown;
   /** Band 0 (best) to 3 (below 0.50, or no sourceConfidence: unreviewed). */
   band: number;
   ratingKey: number;
@@ -29,9 +32,14 @@ const UNREVIEWED_BAND = 3;
 const NO_RATING = -1;
 const NO_DISTANCE = Number.MAX_SAFE_INTEGER;
 
+// The ranking numbers read as readNumber reads them, so a rating older code stored as text ranks as that number.
+const confidence = storedNumber('$stay.sourceConfidence', null);
+
 // The first band whose lower bound the confidence reaches; nested $cond, as $switch's `then` key trips Biome.
 const band = [verified, trusted, reviewable].reduceRight<unknown>(
-  (otherwise, lower, index) => ({ $cond: [{ $gte: ['$stay.sourceConfidence', lower] }, index, otherwise] }),
+  (otherwise, lower, index) => ({
+    $cond: [{ $and: [{ $ne: [confidence, null] }, { $gte: [confidence, lower] }] }, index, otherwise],
+  }),
   UNREVIEWED_BAND,
 );
 
@@ -42,8 +50,8 @@ export function rankingStages(after: Position | undefined, limit: number): Docum
     {
       $addFields: {
         band,
-        ratingKey: { $ifNull: ['$stay.rating', NO_RATING] },
-        distanceKey: { $ifNull: ['$stay.distanceKm', NO_DISTANCE] },
+        ratingKey: storedNumber('$stay.rating', NO_RATING),
+        distanceKey: storedNumber('$stay.distanceKm', NO_DISTANCE),
       },
     },
     ...(after ? [{ $match: afterPosition(after) }] : []),
@@ -75,10 +83,12 @@ function afterPosition(p: Position): Document {
 const toBase64Url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const fromBase64Url = (text: string) => atob(text.replace(/-/g, '+').replace(/_/g, '/'));
 
-/** The opaque cursor after a stay: its ranking position, so pages hold while stays are added. */
-export function encodeRankCursor(row: RankedStay): string {
-  const position = [row.band, row.ratingKey, row.distanceKey, row.spotId.toHexString(), row.stay._id];
-  return toBase64Url(JSON.stringify(position));
+/** The opaque cursor after a stay: its ranking position, so pages hold while stays are added; none without ids. */
+export function encodeRankCursor(row: RankedStay): string | undefined {
+  const spotId = readId(row.spotId)?.toHexString();
+  const stayId = readStayId((row.stay as { _id?: unknown } | null)?._id);
+  if (!spotId || !stayId || !isHexId(stayId)) return undefined;
+  return toBase64Url(JSON.stringify([row.band, row.ratingKey, row.distanceKey, spotId, stayId]));
 }
 
 const isHexId = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
@@ -100,9 +110,12 @@ export function decodeRankCursor(cursor: string): Position | undefined {
   return { band, ratingKey, distanceKey, spotId, stayId };
 }
 
-/** Turns `limit + 1` ranked rows into a page and the next cursor. */
-export function rankedPage<V>(rows: RankedStay[], limit: number, view: (row: RankedStay) => V) {
+/**
+ * Turns `limit + 1` ranked rows into a page and the next cursor, taken from the last row fetched that has one;
+ * a row `view` cannot read is left out (worker/platform/db/stored-values.ts readEach).
+ */
+export function rankedPage<V>(rows: RankedStay[], limit: number, view: (row: RankedStay) => V | undefined) {
   const items = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeRankCursor(items[items.length - 1]!) : null;
-  return { items: items.map(view), nextCursor };
+  const nextCursor = rows.length > limit ? (items.map(encodeRankCursor).reverse().find(Boolean) ?? null) : null;
+  return { items: readEach('spots.stays', items, view), nextCursor };
 }

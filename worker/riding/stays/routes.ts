@@ -21,7 +21,7 @@ import {
 } from './schema';
 import { searchFilter, spotListFilter } from './search-filter';
 import { type Caller, createStay, deleteStay, rankedStays, replaceStay } from './service';
-import { stayView } from './views';
+import { rankedStayView, stayView } from './views';
 
 const TAGS = ['stays'];
 const noSpot = errorResponse('No such spot');
@@ -108,9 +108,6 @@ async function requireAdminFor(c: Ctx, includeUnreviewed: boolean): Promise<void
 
 const caller = (c: Ctx): Caller => callerOf(c.var.account);
 
-const view = (row: { stay: Parameters<typeof stayView>[0]; spotId: ObjectId; spotName: string }) =>
-  stayView(row.stay, row);
-
 /** Stays: the spot-scoped routes and the search, mounted under /api. */
 export const stayRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
@@ -119,7 +116,7 @@ export const stayRoutes = createRouter<AppEnv>()
     await requireAdminFor(c, includeUnreviewed);
     if (!(await spotExists(c.var.db, spotId))) throw refusal(STAY_REFUSALS, 'spot-not-found');
     const rows = await rankedStays(c.var.db, spotListFilter(spotId, includeUnreviewed), { limit, after: cursor });
-    return c.json(rankedPage(rows, limit, view), 200);
+    return c.json(rankedPage(rows, limit, rankedStayView), 200);
   })
   .openapi(create, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
@@ -148,5 +145,5 @@ export const stayRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     await requireAdminFor(c, query.includeUnreviewed);
     const rows = await rankedStays(c.var.db, searchFilter(query), { limit: query.limit, after: query.cursor });
-    return c.json(rankedPage(rows, query.limit, view), 200);
+    return c.json(rankedPage(rows, query.limit, rankedStayView), 200);
   });

@@ -1,10 +1,14 @@
 import { type Document, ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { idForms, readArray, readRecord } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { Caller } from '../../platform/tokens/service';
-import type { SpotDoc, StayDoc } from '../documents';
+import type { StayDoc } from '../documents';
+import { readSpot, type Spot } from '../spots/reader';
+import { spotById } from '../spots/service';
 import { foldKey, placeMismatches } from './normalise';
 import { type RankedStay, rankingStages } from './ranking';
+import { readStay, readStayId, type Stay } from './reader';
 import { StayBody, type StayFields } from './schema';
 
 // Every query on stays. Stays live inside spot documents (interface spec: `stays[]` on a spot),
@@ -13,23 +17,54 @@ import { StayBody, type StayFields } from './schema';
 
 export type { Caller } from '../../platform/tokens/service';
 
-type SpotRead = Pick<SpotDoc, '_id' | 'name' | 'city' | 'state' | 'country' | 'createdBy' | 'stays'>;
+type SpotRead = Pick<Spot, '_id' | 'name' | 'city' | 'state' | 'country' | 'createdBy' | 'stays'>;
 export type Refused =
   | { outcome: 'spot-not-found' | 'not-found' | 'not-yours' | 'spot-full' }
   | { outcome: 'place-mismatch'; fields: string[] }
   | { outcome: 'duplicate'; field: 'name' | 'bookingUrl' };
-type Written = { outcome: 'created' | 'replaced' | 'unchanged'; stay: StayDoc; spotName: string };
+type Written = { outcome: 'created' | 'replaced' | 'unchanged'; stay: Stay; spotName: string };
 
 /** The fields a PUT replaces (every body field, plus the folded name they imply). */
 const MUTABLE = [...Object.keys(StayBody.shape), 'nameKey'] as (keyof StayFields | 'nameKey')[];
 // A write whose filter no longer matched lost a race to another write; re-reading settles it.
 const ATTEMPTS = 3;
 
-const readSpot = (store: Store, spotId: ObjectId) =>
-  store.spots.findOne(
-    { _id: spotId },
-    { projection: { name: 1, city: 1, state: 1, country: 1, createdBy: 1, stays: 1 } },
-  ) as Promise<SpotRead | null>;
+/** The spot with its stays read, and each stay's stored `_id`, `createdAt` and `createdBy` by its read id: writes pin those. */
+async function spotWithStays(
+  store: Store,
+  spotId: ObjectId,
+): Promise<{ spot: SpotRead; stored: Map<string, StoredStayKeys>; storedStays: unknown } | null> {
+  const doc = await store.spots.findOne(spotById(spotId), {
+    projection: { name: 1, city: 1, state: 1, country: 1, createdBy: 1, stays: 1 },
+  });
+  const spot = readSpot(doc);
+  if (!doc || !spot) return null;
+  const stored = new Map<string, StoredStayKeys>();
+  for (const value of readArray(doc.stays)) {
+    const stay = readRecord(value);
+    const id = readStayId(stay?._id);
+    if (stay && id) stored.set(id, { _id: stay._id, createdAt: stay.createdAt, createdBy: stay.createdBy });
+  }
+  return { spot, stored, storedStays: doc.stays };
+}
+
+/**
+ * Older code stored some spots' `stays` as one stay or one text instead of a list: rewritten as the list it reads
+ * as (the values kept as stored), so `$push` can add to it. The filter pins the value read: a concurrent repair
+ * or write wins and this one changes nothing.
+ */
+async function repairStays(store: Store, spotId: ObjectId, storedStays: unknown): Promise<boolean> {
+  if (storedStays === undefined || storedStays === null || Array.isArray(storedStays)) return false;
+  await store.spots.updateOne({ ...spotById(spotId), stays: storedStays }, {
+    $set: { stays: readArray(storedStays) },
+  } as Document);
+  return true;
+}
+
+/** What a stay write pins of the stored stay, as older code may have stored it (an ObjectId id, a text date). */
+type StoredStayKeys = { _id: unknown; createdAt: unknown; createdBy: unknown };
+
+const asStored = (value: unknown) => (value === undefined ? { $exists: false } : value);
 
 /** The stored form of a stay's fields: as sent, plus the folded name the duplicate rule compares. */
 const storedFields = (fields: StayFields) => ({ ...fields, nameKey: foldKey(fields.name) });
@@ -41,13 +76,13 @@ function sameStay(stay: { nameKey: string; type: string; bookingUrl?: string }):
 }
 
 /** Which field makes `stay` a duplicate of one of `others`, if any. */
-function duplicateField(stay: ReturnType<typeof storedFields>, others: StayDoc[]): 'name' | 'bookingUrl' | undefined {
+function duplicateField(stay: ReturnType<typeof storedFields>, others: Stay[]): 'name' | 'bookingUrl' | undefined {
   if (others.some((other) => other.nameKey === stay.nameKey && other.type === stay.type)) return 'name';
   if (stay.bookingUrl && others.some((other) => other.bookingUrl === stay.bookingUrl)) return 'bookingUrl';
   return undefined;
 }
 
-const mayEdit = (caller: Caller, spot: SpotRead, stay: StayDoc) =>
+const mayEdit = (caller: Caller, spot: SpotRead, stay: Stay) =>
   caller.isAdmin || Boolean(spot.createdBy?.equals(caller.userId) || stay.createdBy?.equals(caller.userId));
 
 /** The stay as stored now with its spot, if the caller may edit it; else why not. */
@@ -56,19 +91,23 @@ async function editableStay(
   spotId: ObjectId,
   stayId: string,
   caller: Caller,
-): Promise<{ spot: SpotRead; stay: StayDoc } | { outcome: 'spot-not-found' | 'not-found' | 'not-yours' }> {
-  const spot = await readSpot(store, spotId);
-  if (!spot) return { outcome: 'spot-not-found' };
-  const stay = spot.stays?.find((each) => each._id === stayId);
-  if (!stay) return { outcome: 'not-found' };
-  return mayEdit(caller, spot, stay) ? { spot, stay } : { outcome: 'not-yours' };
+): Promise<
+  { spot: SpotRead; stay: Stay; stored: StoredStayKeys } | { outcome: 'spot-not-found' | 'not-found' | 'not-yours' }
+> {
+  const found = await spotWithStays(store, spotId);
+  if (!found) return { outcome: 'spot-not-found' };
+  const stay = found.spot.stays.find((each) => each._id === stayId);
+  const stored = found.stored.get(stayId);
+  if (!stay || !stored) return { outcome: 'not-found' };
+  return mayEdit(caller, found.spot, stay) ? { spot: found.spot, stay, stored } : { outcome: 'not-yours' };
 }
 
-/** The filter clause that lets only those `mayEdit` allows through. */
-const editableBy = (caller: Caller, stayId: string): Document[] =>
-  caller.isAdmin
-    ? []
-    : [{ $or: [{ createdBy: caller.userId }, { stays: { $elemMatch: { _id: stayId, createdBy: caller.userId } } }] }];
+/** The filter clause that lets only those `mayEdit` allows through (owner ids in either stored form). */
+const editableBy = (caller: Caller, storedId: unknown): Document[] => {
+  if (caller.isAdmin) return [];
+  const callerId = { $in: idForms(caller.userId) };
+  return [{ $or: [{ createdBy: callerId }, { stays: { $elemMatch: { _id: storedId, createdBy: callerId } } }] }];
+};
 
 /** Adds a stay to a spot unless the spot already has the same stay (interface spec: no duplicates). */
 export async function createStay(
@@ -86,23 +125,25 @@ export async function createStay(
     createdBy,
   };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const spot = await readSpot(store, spotId);
-    if (!spot) return { outcome: 'spot-not-found' };
+    const found = await spotWithStays(store, spotId);
+    if (!found) return { outcome: 'spot-not-found' };
+    if (await repairStays(store, spotId, found.storedStays)) continue;
+    const { spot } = found;
     const mismatched = placeMismatches(stay, spot);
     if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
-    const field = duplicateField(stay, spot.stays ?? []);
+    const field = duplicateField(stay, spot.stays);
     if (field) return { outcome: 'duplicate', field };
-    if ((spot.stays?.length ?? 0) >= LIMITS.stay.perSpotMax) return { outcome: 'spot-full' };
+    if (spot.stays.length >= LIMITS.stay.perSpotMax) return { outcome: 'spot-full' };
     const { modifiedCount } = await store.spots.updateOne(
       {
-        _id: spotId,
+        ...spotById(spotId),
         stays: { $not: { $elemMatch: sameStay(stay) } },
         [`stays.${LIMITS.stay.perSpotMax - 1}`]: { $exists: false },
       },
       // The spot changes with its stays: the extension's sync (worker/riding/spots/service.ts) reads updatedAt.
       { $push: { stays: stay }, $set: { updatedAt: now } },
     );
-    if (modifiedCount === 1) return { outcome: 'created', stay, spotName: spot.name };
+    if (modifiedCount === 1) return { outcome: 'created', stay: readStay(stay)!, spotName: spot.name };
   }
   throw new Error(`stay creation on spot ${spotId.toHexString()} lost ${ATTEMPTS} races in a row`);
 }
@@ -125,12 +166,12 @@ export async function replaceStay(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const found = await editableStay(store, spotId, stayId, caller);
     if ('outcome' in found) return found;
-    const { spot, stay } = found;
+    const { spot, stay, stored } = found;
     const mismatched = placeMismatches(fields, spot);
     if (mismatched.length) return { outcome: 'place-mismatch', fields: mismatched };
     const field = duplicateField(
       storedFields(fields),
-      spot.stays!.filter((each) => each._id !== stayId),
+      spot.stays.filter((each) => each._id !== stayId),
     );
     if (field) return { outcome: 'duplicate', field };
     if (MUTABLE.every((key) => JSON.stringify(stay[key]) === JSON.stringify(wanted[key]))) {
@@ -138,7 +179,8 @@ export async function replaceStay(
     }
     // The whole element is written (one path: devdb's mingo refuses two $[s] paths in one update);
     // the filter pins the kept fields to what was read, so a concurrent detach is not undone.
-    const kept = { _id: stayId, createdAt: stay.createdAt, createdBy: stay.createdBy ?? { $exists: false } };
+    const kept = { _id: stored._id, createdAt: asStored(stored.createdAt), createdBy: asStored(stored.createdBy) };
+    // Written back as the service writes a stay: a legacy one leaves this PUT readable (its id and dates typed).
     const next: StayDoc = {
       _id: stayId,
       ...storedFields(fields),
@@ -148,19 +190,19 @@ export async function replaceStay(
     };
     const updated = await store.spots.findOneAndUpdate(
       {
-        _id: spotId,
+        ...spotById(spotId),
         $and: [
           { stays: { $elemMatch: kept } },
-          ...editableBy(caller, stayId),
-          { stays: { $not: { $elemMatch: { _id: { $ne: stayId }, ...sameStay(next) } } } },
-          { stays: { $not: { $elemMatch: { _id: stayId, ...wantedStay } } } },
+          ...editableBy(caller, stored._id),
+          { stays: { $not: { $elemMatch: { _id: { $ne: stored._id }, ...sameStay(next) } } } },
+          { stays: { $not: { $elemMatch: { _id: stored._id, ...wantedStay } } } },
         ],
       },
       { $set: { 'stays.$[s]': next, updatedAt: next.updatedAt } },
-      { arrayFilters: [{ 's._id': stayId }], returnDocument: 'after', projection: { name: 1, stays: 1 } },
+      { arrayFilters: [{ 's._id': stored._id }], returnDocument: 'after', projection: { name: 1, stays: 1 } },
     );
-    const replaced = updated?.stays?.find((each) => each._id === stayId);
-    if (replaced) return { outcome: 'replaced', stay: replaced, spotName: updated!.name };
+    const replaced = readSpot(updated)?.stays.find((each) => each._id === stayId);
+    if (replaced) return { outcome: 'replaced', stay: replaced, spotName: readSpot(updated)!.name };
   }
   throw new Error(`stay ${stayId} replacement lost ${ATTEMPTS} races in a row`);
 }
@@ -175,9 +217,10 @@ export async function deleteStay(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const found = await editableStay(store, spotId, stayId, caller);
     if ('outcome' in found) return found;
+    const storedId = found.stored._id;
     const { modifiedCount } = await store.spots.updateOne(
-      { _id: spotId, $and: [{ stays: { $elemMatch: { _id: stayId } } }, ...editableBy(caller, stayId)] },
-      { $pull: { stays: { _id: stayId } }, $set: { updatedAt: new Date() } },
+      { ...spotById(spotId), $and: [{ stays: { $elemMatch: { _id: storedId } } }, ...editableBy(caller, storedId)] },
+      { $pull: { stays: { _id: storedId } }, $set: { updatedAt: new Date() } } as Document,
     );
     if (modifiedCount === 1) return { outcome: 'deleted' };
   }
@@ -203,7 +246,7 @@ export function rankedStays(
   const { spotId, near, stay } = filter;
   const hasStayConditions = Object.keys(stay).length > 0;
   const spotMatch: Document = {
-    ...(spotId ? { _id: spotId } : {}),
+    ...(spotId ? spotById(spotId) : {}),
     ...(near
       ? { location: { $geoWithin: { $centerSphere: [[near.lng, near.lat], near.radiusKm / EARTH_RADIUS_KM] } } }
       : {}),

@@ -1,8 +1,10 @@
 import type { ObjectId } from 'mongodb';
-import type { StayDoc } from '../documents';
+import { readId, readString } from '../../platform/db/stored-values';
+import type { RankedStay } from './ranking';
+import { readStay, type Stay } from './reader';
 
-/** A stored stay as clients see it, with its spot's id and name; the folded nameKey stays inside. */
-export function stayView(stay: StayDoc, spot: { spotId: ObjectId; spotName: string }) {
+/** A stay as clients see it (read by worker/riding/stays/reader.ts), with its spot's id and name; nameKey stays inside. */
+export function stayView(stay: Stay, spot: { spotId: ObjectId; spotName: string }) {
   const { _id, nameKey: _key, createdAt, updatedAt, createdBy, ...fields } = stay;
   return {
     _id,
@@ -13,4 +15,11 @@ export function stayView(stay: StayDoc, spot: { spotId: ObjectId; spotName: stri
     updatedAt: updatedAt.toISOString(),
     createdBy: createdBy ? createdBy.toHexString() : null,
   };
+}
+
+/** A ranked row as clients see it, or undefined when its stay or spot id cannot be read. */
+export function rankedStayView(row: RankedStay) {
+  const stay = readStay(row.stay);
+  const spotId = readId(row.spotId);
+  return stay && spotId && stayView(stay, { spotId, spotName: readString(row.spotName) ?? '' });
 }

@@ -1,9 +1,10 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
-import { toKeysetPage } from '../../platform/http/keyset-cursor';
+
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { pageOf } from '../../platform/http/pagination';
+import { toReadKeysetPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
@@ -11,7 +12,7 @@ import { trickDocument } from '../search-index/documents';
 import { TRICKIPEDIA_REFUSALS } from './refusals';
 import { DeletedEntry, EntryBody, EntryQuery, entryFields, TrickipediaEntry } from './schema';
 import { deleteEntry, findEntry, insertEntry, replaceEntry, searchEntries } from './service';
-import { entryView } from './views';
+import { entryView, storedEntryView } from './views';
 
 const TAGS = ['trickipedia'];
 const noEntry = errorResponse('No such entry');
@@ -73,10 +74,9 @@ export const trickipediaRoutes = createRouter<AppEnv>()
   .openapi(search, async (c) => {
     const query = c.req.valid('query');
     const rows = await searchEntries(c.var.db, query);
-    return c.json(
-      toKeysetPage(rows, query.limit, (row) => [row.slug], entryView),
-      200,
-    );
+    // An entry older code stored without a text slug sorts before every slug: the next page starts at the first.
+    const keyOf = (row: { slug?: unknown }) => [typeof row.slug === 'string' ? row.slug : ''];
+    return c.json(toReadKeysetPage('trickipedia', rows, query.limit, keyOf, storedEntryView), 200);
   })
   .openapi(getOne, async (c) => {
     const entry = await findEntry(c.var.db, new ObjectId(c.req.valid('param').id));

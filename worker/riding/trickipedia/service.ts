@@ -1,9 +1,11 @@
-import { type Filter, ObjectId } from 'mongodb';
+import { type Document, type Filter, ObjectId } from 'mongodb';
 import { containsPattern } from '../../platform/db/contains-pattern';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
+import { createdAtOf, idForms, readOne, readString } from '../../platform/db/stored-values';
 import { holdCategory, releaseCategory } from '../categories/service';
 import type { TrickipediaDoc } from '../documents';
+import { readTrickipediaEntry, type TrickipediaEntry } from './reader';
 import type { EntryFields } from './schema';
 
 // Every query on trickipedia entries. Each entry holds a count on its category
@@ -11,14 +13,24 @@ import type { EntryFields } from './schema';
 
 type WriteRefusal = 'unknown-category' | 'slug-taken';
 
-export const findEntry = (store: Store, id: ObjectId) => store.trickipedia.findOne({ _id: id });
+/** The entry of this id, stored as an ObjectId or as its hex string by older code. */
+const byId = (id: ObjectId): Document => ({ _id: { $in: idForms(id) } });
+
+export const findEntry = async (store: Store, id: ObjectId) =>
+  readOne('trickipedia', await store.trickipedia.findOne(byId(id)), readTrickipediaEntry);
 
 /** Whether the encyclopedia has this entry (trick lists and trick history may reference one). */
 export async function entryExists(store: Store, id: ObjectId): Promise<boolean> {
-  return (await store.trickipedia.countDocuments({ _id: id }, { limit: 1 })) > 0;
+  return (await store.trickipedia.countDocuments(byId(id), { limit: 1 })) > 0;
 }
 
-export async function insertEntry(store: Store, fields: EntryFields): Promise<TrickipediaDoc | WriteRefusal> {
+/** Gives back the hold a stored entry had on its category, if it names one. */
+async function releaseCategoryOf(store: Store, entry: TrickipediaDoc): Promise<void> {
+  const category = readString(entry.category);
+  if (category) await releaseCategory(store, category);
+}
+
+export async function insertEntry(store: Store, fields: EntryFields): Promise<TrickipediaEntry | WriteRefusal> {
   if (!(await holdCategory(store, fields.category))) return 'unknown-category';
   const now = new Date();
   const entry: TrickipediaDoc = { _id: new ObjectId(), ...fields, createdAt: now, updatedAt: now };
@@ -29,7 +41,7 @@ export async function insertEntry(store: Store, fields: EntryFields): Promise<Tr
     if (isDuplicateKey(err)) return 'slug-taken';
     throw err;
   }
-  return entry;
+  return readTrickipediaEntry(entry)!;
 }
 
 const OPTIONAL_FIELDS = ['difficulty', 'videoUrl'] as const;
@@ -39,7 +51,7 @@ export async function replaceEntry(
   store: Store,
   id: ObjectId,
   fields: EntryFields,
-): Promise<TrickipediaDoc | 'not-found' | WriteRefusal> {
+): Promise<TrickipediaEntry | 'not-found' | WriteRefusal> {
   if (!(await holdCategory(store, fields.category))) return 'unknown-category';
   const updatedAt = new Date();
   const $unset: Partial<Record<(typeof OPTIONAL_FIELDS)[number], ''>> = {};
@@ -47,7 +59,7 @@ export async function replaceEntry(
   let before: TrickipediaDoc | null;
   try {
     before = await store.trickipedia.findOneAndUpdate(
-      { _id: id },
+      byId(id),
       { $set: { ...fields, updatedAt }, ...(Object.keys($unset).length ? { $unset } : {}) },
       { returnDocument: 'before' },
     );
@@ -60,14 +72,14 @@ export async function replaceEntry(
     await releaseCategory(store, fields.category);
     return 'not-found';
   }
-  await releaseCategory(store, before.category);
-  return { _id: id, ...fields, createdAt: before.createdAt, updatedAt };
+  await releaseCategoryOf(store, before);
+  return readTrickipediaEntry({ _id: id, ...fields, createdAt: createdAtOf(before), updatedAt })!;
 }
 
 export async function deleteEntry(store: Store, id: ObjectId): Promise<'deleted' | 'not-found'> {
-  const deleted = await store.trickipedia.findOneAndDelete({ _id: id });
+  const deleted = await store.trickipedia.findOneAndDelete(byId(id));
   if (!deleted) return 'not-found';
-  await releaseCategory(store, deleted.category);
+  await releaseCategoryOf(store, deleted);
   return 'deleted';
 }
 

@@ -1,11 +1,13 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { pageOf, toPage } from '../../platform/http/pagination';
+import { pageOf } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { replanList } from '../reminders/service';
 import { countTricks, countTricksPerList, deleteTricksOfList } from '../tricks/service';
+import { readTrickList } from './reader';
 import { TRICK_REFUSALS } from './refusals';
 import {
   DeletedTrickList,
@@ -82,17 +84,19 @@ export const trickListRoutes = createRouter<AppEnv>()
     const counts = await countTricksPerList(
       c.var.db,
       userId,
-      rows.slice(0, query.limit).map((row) => row._id),
+      rows.slice(0, query.limit).flatMap((row) => readTrickList(row)?._id ?? []),
     );
-    const page = toPage(rows, query.limit, (list) =>
-      trickListWithCountView(list, counts.get(list._id.toHexString()) ?? 0),
-    );
+    const page = toReadPage('tricklists', rows, query.limit, (row) => {
+      const list = readTrickList(row);
+      return list && trickListWithCountView(list, counts.get(list._id.toHexString()) ?? 0);
+    });
     return c.json(page, 200);
   })
   .openapi(createList, async (c) => {
-    const list = await insertTrickList(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+    const userId = new ObjectId(c.var.user._id);
+    const list = await insertTrickList(c.var.db, userId, c.req.valid('json'));
     // A new list's cadence (weekly by default) is planned at once, as a later cadence change would be.
-    await replanList(c.var.db, list);
+    await replanList(c.var.db, { ...list, userId });
     return c.json(trickListView(list), 201);
   })
   .openapi(openList, async (c) => {
@@ -111,7 +115,7 @@ export const trickListRoutes = createRouter<AppEnv>()
     const list = await updateTrickList(c.var.db, userId, new ObjectId(c.req.valid('param').listId), changes);
     if (!list) throw refusal(TRICK_REFUSALS, 'list-not-found');
     // A cadence changed here re-plans as PUT /api/users/me/reminder-cadence/:listId does (worker/riding/reminders/routes.ts).
-    if (changes.reminderCadence) await replanList(c.var.db, list);
+    if (changes.reminderCadence) await replanList(c.var.db, { ...list, userId });
     return c.json(trickListView(list), 200);
   })
   .openapi(deleteList, async (c) => {

@@ -1,20 +1,19 @@
-import type { TrickListDoc } from '../documents';
-import { DEFAULT_REMINDER_CADENCE } from './schema';
+import type { TrickList } from './reader';
 
-/** A stored list as its owner sees it; the owner id stays inside (it is always the caller). */
-export function trickListView(list: TrickListDoc) {
+/** A list as its owner sees it (read by worker/riding/tricklists/reader.ts); the owner id stays inside. */
+export function trickListView(list: TrickList) {
   return {
     _id: list._id.toHexString(),
     name: list.name,
     sport: list.sport,
-    reminderCadence: list.reminderCadence ?? DEFAULT_REMINDER_CADENCE,
+    reminderCadence: list.reminderCadence,
     lastOpenedAt: list.lastOpenedAt ? list.lastOpenedAt.toISOString() : null,
     createdAt: list.createdAt.toISOString(),
     updatedAt: list.updatedAt.toISOString(),
   };
 }
 
-export const trickListWithCountView = (list: TrickListDoc, trickCount: number) => ({
+export const trickListWithCountView = (list: TrickList, trickCount: number) => ({
   ...trickListView(list),
   trickCount,
 });

@@ -1,12 +1,14 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { pageOf, toPage } from '../../platform/http/pagination';
+import { pageOf } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { moveRemindersOffTrick } from '../reminders/service';
 import { TRICK_REFUSALS } from '../tricklists/refusals';
 import { ListIdParam } from '../tricklists/schema';
+import { readTrick } from './reader';
 import { DeletedTrick, NewTrickBody, Trick, TrickChanges, TrickParams, TrickQuery } from './schema';
 import { addTrick, deleteTrick, findTricks, landTrick, logAttempt, type TrickOwner, updateTrick } from './service';
 import { trickView } from './views';
@@ -88,7 +90,11 @@ export const trickRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     const rows = await findTricks(c.var.db, ownerOf(c.var.user._id, c.req.valid('param').listId), query);
     if (rows === 'list-not-found') throw refusal(TRICK_REFUSALS, rows);
-    return c.json(toPage(rows, query.limit, trickView), 200);
+    const page = toReadPage('tricks', rows, query.limit, (row) => {
+      const trick = readTrick(row);
+      return trick && trickView(trick);
+    });
+    return c.json(page, 200);
   })
   .openapi(createTrick, async (c) => {
     const { trickipediaId, ...fields } = c.req.valid('json');

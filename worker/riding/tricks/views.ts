@@ -1,7 +1,7 @@
-import type { TrickDoc } from '../documents';
+import type { Trick } from './reader';
 
-/** A stored trick as its owner sees it. */
-export function trickView(trick: TrickDoc) {
+/** A trick as its owner sees it (read by worker/riding/tricks/reader.ts). */
+export function trickView(trick: Trick) {
   return {
     _id: trick._id.toHexString(),
     listId: trick.listId.toHexString(),

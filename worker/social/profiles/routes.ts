@@ -5,7 +5,8 @@ import { publicUsers } from '../../accounts/users/service';
 import { publicUserView } from '../../accounts/users/views';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonResponse, RETRY_AFTER } from '../../platform/http/openapi';
-import { pageOf, toReadPage } from '../../platform/http/pagination';
+import { pageOf } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
@@ -60,7 +61,7 @@ export const profileRoutes = createRouter<AppEnv>()
     const query = c.req.valid('query');
     const rows = await searchRiders(c.var.db, new ObjectId(c.var.user._id), query);
     return c.json(
-      toReadPage(rows, query.limit, 'users', (row) => {
+      toReadPage('users', rows, query.limit, (row) => {
         const user = readPublicUser(row);
         return user && publicUserView(user);
       }),
