@@ -1,8 +1,14 @@
-import type { Document, ObjectId, PullOperator } from 'mongodb';
+import type { Document } from 'mongodb';
+import { incrementCounters } from '../platform/db/counter-update';
+import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup, FollowUp } from '../platform/db/personal-data';
-import type { ConversationDoc } from './documents';
+import { readId } from '../platform/db/stored-values';
+import { countsMovedBy } from './feed/counts';
 
 const REACTION_TYPES = new Set(['love', 'respect']);
+
+// The rider's id matches in both forms older code stored it in (an ObjectId or its hex string), so nothing of
+// theirs stays behind for being stored the old way.
 
 /**
  * What deleting an account does to the social collections. Every collection that can hold something of a
@@ -13,48 +19,45 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
   // A rider's posts take everyone's reactions, comments and saves on them along (as worker/social/feed/removal.ts does).
   {
     collection: 'feed_posts',
-    removeEach: (userId) => ({ userId }),
+    removeEach: (userId) => ({ userId: anyIdOf(userId) }),
     followUps: (post) =>
       (['reactions', 'feed_comments', 'saved_posts'] as const).map((collection) => ({
         collection,
-        deleteMany: { postId: post._id },
+        deleteMany: { postId: sameIdAs(post._id) },
       })),
   },
   // Each reaction and comment comes off its post's counts, which worker/social/feed/service.ts keeps exact.
   {
     collection: 'reactions',
-    removeEach: (userId) => ({ userId }),
-    followUps: (reaction) =>
-      reaction.postId && REACTION_TYPES.has(reaction.type)
-        ? [countDown(reaction.postId, `counts.${reaction.type}`)]
-        : [],
+    removeEach: (userId) => ({ userId: anyIdOf(userId) }),
+    followUps: (reaction) => (REACTION_TYPES.has(reaction.type) ? countDown(reaction.postId, reaction.type) : []),
   },
   {
     collection: 'feed_comments',
-    removeEach: (userId) => ({ userId }),
-    followUps: (comment) => (comment.postId ? [countDown(comment.postId, 'counts.comments')] : []),
+    removeEach: (userId) => ({ userId: anyIdOf(userId) }),
+    followUps: (comment) => countDown(comment.postId, 'comments'),
   },
-  { collection: 'saved_posts', remove: (userId) => ({ userId }) },
+  { collection: 'saved_posts', remove: (userId) => ({ userId: anyIdOf(userId) }) },
   // Direct messages stay for the other participants, without their sender (shown as sender: null).
   {
     collection: 'dm_messages',
-    detach: (userId) => ({ filter: { userId }, update: { $unset: { userId: '' } } }),
+    detach: (userId) => ({ filter: { userId: anyIdOf(userId) }, update: { $unset: { userId: '' } } }),
   },
   // The user leaves their conversations; the key goes too (it names them), so the remaining set can start afresh.
   {
     collection: 'conversations',
     detach: (userId) => ({
-      filter: { participantIds: userId },
+      filter: { participantIds: anyIdOf(userId) },
       update: {
-        // The driver's typing refuses $pull on an untyped Document; the conversation's own shape checks it.
-        $pull: { participantIds: userId, readMarkers: { userId } } satisfies PullOperator<ConversationDoc> as Document,
+        // The driver's typing of $pull takes no condition on an ObjectId list, which mongod accepts.
+        $pull: { participantIds: anyIdOf(userId), readMarkers: { userId: anyIdOf(userId) } } as Document,
         $unset: { participantKey: '' },
       },
     }),
   },
   // Blocks go in both directions: the ones the user made and the ones naming them (worker/social/blocks/).
-  { collection: 'user_blocks', remove: (userId) => ({ userId }) },
-  { collection: 'user_blocks', remove: (userId) => ({ blockedUserId: userId }) },
+  { collection: 'user_blocks', remove: (userId) => ({ userId: anyIdOf(userId) }) },
+  { collection: 'user_blocks', remove: (userId) => ({ blockedUserId: anyIdOf(userId) }) },
   // Reports stay for moderation without their reporter; reports about the deleted rider have nothing left to act on.
   {
     collection: 'reports',
@@ -69,15 +72,15 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
   // Follows go both ways, each taking one off the other rider's counter (worker/social/follows/service.ts).
   {
     collection: 'follows',
-    removeEach: (userId) => ({ followerId: userId }),
-    followUps: (row) => [countDownUser(row.followedId, 'followerCount')],
+    removeEach: (userId) => ({ followerId: anyIdOf(userId) }),
+    followUps: (row) => countDownUser(row.followedId, 'followerCount'),
   },
   {
     collection: 'follows',
-    removeEach: (userId) => ({ followedId: userId }),
-    followUps: (row) => [countDownUser(row.followerId, 'followingCount')],
+    removeEach: (userId) => ({ followedId: anyIdOf(userId) }),
+    followUps: (row) => countDownUser(row.followerId, 'followingCount'),
   },
-  { collection: 'homies', remove: (userId) => ({ riderIds: userId }) },
+  { collection: 'homies', remove: (userId) => ({ riderIds: anyIdOf(userId) }) },
   // A rider's photos and videos go with their files in the MEDIA bucket; uploads in progress are aborted there.
   {
     collection: 'media',
@@ -92,10 +95,25 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
   { collection: 'media_usage', remove: (userId) => ({ userId }) },
 ];
 
-function countDown(postId: ObjectId, counter: string): FollowUp {
-  return { collection: 'feed_posts', updateOne: { filter: { _id: postId }, update: { $inc: { [counter]: -1 } } } };
+/** Matches what names the stored id, in either form when it reads as an ObjectId. */
+function sameIdAs(stored: unknown): unknown {
+  const id = readId(stored);
+  return id ? anyIdOf(id) : stored;
 }
 
-function countDownUser(userId: ObjectId, counter: 'followerCount' | 'followingCount'): FollowUp {
-  return { collection: 'users', updateOne: { filter: { _id: userId }, update: { $inc: { [counter]: -1 } } } };
+/** One off the post's count, as worker/social/feed/service.ts moves it (also when stored as a string); none for no post. */
+function countDown(storedPostId: unknown, counter: 'love' | 'respect' | 'comments'): FollowUp[] {
+  const postId = readId(storedPostId);
+  if (!postId) return [];
+  return [
+    { collection: 'feed_posts', updateOne: { filter: { _id: postId }, update: countsMovedBy({ [counter]: -1 }) } },
+  ];
+}
+
+function countDownUser(storedUserId: unknown, counter: 'followerCount' | 'followingCount'): FollowUp[] {
+  const userId = readId(storedUserId);
+  if (!userId) return [];
+  return [
+    { collection: 'users', updateOne: { filter: { _id: userId }, update: incrementCounters({ [counter]: -1 }) } },
+  ];
 }

@@ -39,9 +39,12 @@ const matchedBy = (cleanup: (typeof PERSONAL_DATA)[number], userId: ObjectId, ow
       : 'detach' in cleanup
         ? cleanup.detach(userId).filter
         : cleanup.removeEach(userId);
-  const fields = Object.entries(filter).filter(([, value]) => value === userId || typeof value === 'string');
-  return fields.some(([, value]) => value === userId)
-    ? Object.fromEntries(fields.map(([key, value]) => [key, value === userId ? owner : value]))
+  // A filter matching the user's id in both stored forms (worker/platform/db/id-match.ts) names the user too.
+  const namesUser = (value: unknown) =>
+    value === userId || ((value as { $in?: unknown[] } | null)?.$in?.includes(userId) ?? false);
+  const fields = Object.entries(filter).filter(([, value]) => namesUser(value) || typeof value === 'string');
+  return fields.some(([, value]) => namesUser(value))
+    ? Object.fromEntries(fields.map(([key, value]) => [key, namesUser(value) ? owner : value]))
     : undefined;
 };
 

@@ -180,7 +180,7 @@ describe('a direct message', () => {
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
       const before = await asked();
       const presence = new PresenceReads(api.env);
-      const view = messageView(sent.message, undefined);
+      const view = messageView(sent.message, sent.conversation._id, undefined);
       const event = { conversationId: view.conversationId, message: view };
       await Promise.all([
         sendToRiders(

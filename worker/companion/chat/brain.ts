@@ -4,12 +4,13 @@ import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { SPORTS } from '../../platform/sports';
+import { readCompanionPersona } from '../stored';
 import { demoRequest, enforceDemo } from './demo';
 import { isSubstantiveTurn, moodOf } from './intents';
 import { mergeCompanionMemory } from './memory';
 import { personaPrompt } from './persona';
 import { costMicros } from './pricing';
-import { findProfile, recordTurn, type TurnLearnings } from './profile';
+import { findPersona, recordTurn, type TurnLearnings } from './profile';
 import type { ChatMessage, ModelProvider, PersonaContext } from './providers/types';
 import { clampSentences } from './sentences';
 import type { CompanionStage } from './stages';
@@ -57,7 +58,7 @@ export async function companionReply(
   provider: ModelProvider,
   turn: CompanionTurn,
 ): Promise<CompanionAnswer> {
-  const [profile, rows] = await Promise.all([findProfile(store, turn.userId), recentChatRows(store, turn.userId)]);
+  const [profile, rows] = await Promise.all([findPersona(store, turn.userId), recentChatRows(store, turn.userId)]);
   const memory = mergeCompanionMemory({
     userId: turn.userId,
     ...rows,
@@ -94,6 +95,8 @@ export async function companionReply(
     : clampSentences(text, LIMITS.companion.replySentencesMax) || SILENT_MODEL_LINE;
 
   const { profile: updated, sessionStarted } = await recordTurn(store, turn.userId, learnings, turn.accountName);
+  // The pipeline set the stage from the count it wrote; read like any stored profile all the same.
+  const stage = readCompanionPersona(updated)?.stage ?? 'stranger';
   const common = { surface: turn.surface, provider: provider.name, model: provider.model, onStage: turn.onStage };
   const cost = costMicros(provider.model, result.usage);
   if (sessionStarted) await recordServerEvent(store, turn.userId, 'ai_session_started', common);
@@ -107,9 +110,9 @@ export async function companionReply(
     costMicros: cost,
     modelCalls: result.modelCalls,
     toolCalls: result.toolCalls,
-    stage: updated.stage,
+    stage,
     demo: Boolean(demoTrick),
     substantive: isSubstantiveTurn(turn.message, result.toolCalls),
   });
-  return { reply, stage: updated.stage, usage: { model: provider.model, ...result.usage, costMicros: cost } };
+  return { reply, stage, usage: { model: provider.model, ...result.usage, costMicros: cost } };
 }

@@ -1,14 +1,9 @@
 import type { ObjectId } from 'mongodb';
 import { LIMITS } from '../../platform/limits';
+import type { CompanionChatRow } from '../stored';
 
-/** A stored chat row as the memory rule reads it, from either store. */
-export interface MemoryRow {
-  _id: ObjectId;
-  userId: ObjectId;
-  role: 'user' | 'assistant';
-  text: string;
-  createdAt: Date;
-}
+/** A stored chat row as the memory rule reads it, from either store (worker/companion/stored.ts reads it). */
+export type MemoryRow = CompanionChatRow;
 
 export interface MemoryTurn {
   role: 'user' | 'assistant';

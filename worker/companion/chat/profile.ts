@@ -1,8 +1,12 @@
 import { type Document, ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { storedNumber, storedTexts } from '../../platform/db/stored-expressions';
+import { readOne, sameId } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { CompanionProfileDoc } from '../documents';
+import { readCompanionPersona } from '../stored';
 import { stageExpression } from './stages';
 
 // Every query on companion_profiles.
@@ -17,7 +21,17 @@ export interface TurnLearnings {
   mood: Mood;
 }
 
-export const findProfile = (store: Store, userId: ObjectId) => store.companion_profiles.findOne({ userId });
+/**
+ * The rider's profile, also one stored with their id as a hex string; the ObjectId one first should both exist
+ * (ObjectIds sort above strings). recordTurn picks the same one and stores its id as an ObjectId.
+ */
+const profileOf = (userId: ObjectId) => ({ filter: { userId: anyIdOf(userId) }, sort: { userId: -1 } as const });
+
+/** The persona the rider's profile gives the companion; undefined before the first turn. */
+export async function findPersona(store: Store, userId: ObjectId) {
+  const { filter, sort } = profileOf(userId);
+  return readOne('companion_profiles', await store.companion_profiles.findOne(filter, { sort }), readCompanionPersona);
+}
 
 /** Facts as stored: trimmed, one space between words, cut to the cap, no repeats ignoring case (the last kept). */
 export function normaliseFacts(facts: string[]): string[] {
@@ -37,12 +51,19 @@ export function normaliseFacts(facts: string[]): string[] {
  * old ones (ignoring case) and the newest `factsMax` stay, sports are merged, and a turn after
  * a quiet `sessionGapMs` starts a new session.
  */
-function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, now: Date, turn: ObjectId): Document[] {
+function turnUpdate(
+  userId: ObjectId,
+  learnings: TurnLearnings,
+  accountName: string | undefined,
+  now: Date,
+  turn: ObjectId,
+): Document[] {
   const facts = normaliseFacts(learnings.facts);
-  const count = { $add: [{ $ifNull: ['$interactionCount', 0] }, 1] };
+  // Read as stored by older code too: a count as a numeric string, facts and sports as one text or mixed lists.
+  const count = { $add: [storedNumber('$interactionCount'), 1] };
   const keptFacts = {
     $filter: {
-      input: { $ifNull: ['$facts', []] },
+      input: storedTexts('$facts'),
       as: 'fact',
       cond: { $not: [{ $in: [{ $toLower: '$$fact' }, { $literal: facts.map((fact) => fact.toLowerCase()) }] }] },
     },
@@ -55,12 +76,16 @@ function turnUpdate(learnings: TurnLearnings, accountName: string | undefined, n
         interactionCount: count,
         stage: stageExpression(count),
         facts: { $slice: [{ $concatArrays: [keptFacts, { $literal: facts }] }, -LIMITS.companion.factsMax] },
-        sports: { $setUnion: [{ $ifNull: ['$sports', []] }, { $literal: learnings.sports }] },
-        name: learnings.name ? { $literal: learnings.name } : { $ifNull: ['$name', { $literal: accountName ?? null }] },
+        sports: { $setUnion: [storedTexts('$sports'), { $literal: learnings.sports }] },
+        name: learnings.name
+          ? { $literal: learnings.name }
+          : { $cond: [{ $eq: [{ $type: '$name' }, 'string'] }, '$name', { $literal: accountName ?? null }] },
         lastMood: { $literal: learnings.mood },
         sessionStartedAt: { $cond: [startsSession, now, '$sessionStartedAt'] },
         sessionStartedBy: { $cond: [startsSession, turn, '$sessionStartedBy'] },
         lastTurnAt: now,
+        // A profile older code stored with the id as a hex string keeps it from now on as an ObjectId.
+        userId: { $literal: userId },
         createdAt: { $ifNull: ['$createdAt', now] },
         updatedAt: now,
       },
@@ -77,13 +102,15 @@ export async function recordTurn(
 ): Promise<{ profile: CompanionProfileDoc; sessionStarted: boolean }> {
   const now = new Date();
   const turn = new ObjectId();
+  const { filter, sort } = profileOf(userId);
   const apply = () =>
-    store.companion_profiles.findOneAndUpdate({ userId }, turnUpdate(learnings, accountName, now, turn), {
+    store.companion_profiles.findOneAndUpdate(filter, turnUpdate(userId, learnings, accountName, now, turn), {
       upsert: true,
+      sort,
       returnDocument: 'after',
     });
   // Two first turns at once both try to insert; the unique index lets one win, and the other updates it.
   const profile = await onDuplicateKey(apply, apply);
   if (!profile) throw new Error('companion profile upsert returned no document');
-  return { profile, sessionStarted: profile.sessionStartedBy?.equals(turn) ?? false };
+  return { profile, sessionStarted: sameId(profile.sessionStartedBy, turn) };
 }

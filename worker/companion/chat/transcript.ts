@@ -1,7 +1,10 @@
 import { ObjectId } from 'mongodb';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { readEach } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { ChatMessageDoc, CompanionDirectMessageDoc } from '../documents';
+import { readCompanionChatRow } from '../stored';
 import type { MemoryRow } from './memory';
 
 // Every query on the companion's two message stores: dm_messages (web DM, its companion rows only) and bot_chats (mobile chat and stage).
@@ -32,9 +35,15 @@ export async function recentChatRows(store: Store, userId: ObjectId): Promise<{ 
   const projection = { _id: 1, userId: 1, role: 1, text: 1, createdAt: 1 } as const;
   const sort = { createdAt: -1, _id: -1 } as const;
   const limit = LIMITS.companion.memoryPerStore;
+  // Rows stored with the rider's id as a hex string are theirs too; a row with nothing to remember is left out.
   const [dm, bot] = await Promise.all([
-    companionDms(store).find({ userId, companion: true }, { projection, sort, limit }).toArray(),
-    store.bot_chats.find({ userId }, { projection, sort, limit }).toArray(),
+    companionDms(store)
+      .find({ userId: anyIdOf(userId), companion: true }, { projection, sort, limit })
+      .toArray(),
+    store.bot_chats.find({ userId: anyIdOf(userId) }, { projection, sort, limit }).toArray(),
   ]);
-  return { dm, bot };
+  return {
+    dm: readEach('dm_messages', dm, readCompanionChatRow),
+    bot: readEach('bot_chats', bot, readCompanionChatRow),
+  };
 }

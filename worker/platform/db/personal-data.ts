@@ -33,7 +33,11 @@ export type Cleanup =
  */
 export type FollowUp =
   | { collection: CollectionName; deleteMany: Filter<Document> }
-  | { collection: CollectionName; updateOne: { filter: Filter<Document>; update: UpdateFilter<Document> } }
+  | {
+      collection: CollectionName;
+      /** Operators, or an update pipeline where the new value derives from the old one. */
+      updateOne: { filter: Filter<Document>; update: UpdateFilter<Document> | Document[] };
+    }
   | { object: { key: string; uploadId?: string } };
 
 /** The object store files of personal data live in (the MEDIA R2 bucket). */

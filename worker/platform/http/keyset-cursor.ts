@@ -5,7 +5,7 @@ import { z } from '@hono/zod-openapi';
  * that case): the last item's sort key as opaque base64url JSON, so pages stay stable while
  * items are added.
  */
-export type SortKey = (string | number)[];
+export type SortKey = (string | number | null)[];
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 import { type Document, type Filter, ObjectId } from 'mongodb';
 import { isDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
-import { storedNumber } from '../../platform/db/stored-number-expression';
+import { storedNumber } from '../../platform/db/stored-expressions';
 import { idForms, readCount, readOne } from '../../platform/db/stored-values';
 import type { CategoryDoc } from '../documents';
 import { type Category, readCategory } from './reader';

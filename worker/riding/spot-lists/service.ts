@@ -1,7 +1,7 @@
 import { type Document, ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
 import type { Store } from '../../platform/db/store';
-import { storedNumber } from '../../platform/db/stored-number-expression';
+import { storedNumber } from '../../platform/db/stored-expressions';
 import { idForms, readIds, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { SpotListDoc } from '../documents';

@@ -1,7 +1,7 @@
 import type { Document, ObjectId } from 'mongodb';
 import { onDuplicateKey } from '../../platform/db/errors';
 import type { Store } from '../../platform/db/store';
-import { storedNumber } from '../../platform/db/stored-number-expression';
+import { storedNumber } from '../../platform/db/stored-expressions';
 import { idForms, readId } from '../../platform/db/stored-values';
 import { readSpotReview, type SpotReview } from './reader';
 

@@ -1,5 +1,5 @@
 import { type Document, ObjectId } from 'mongodb';
-import { storedNumber } from '../../platform/db/stored-number-expression';
+import { storedNumber } from '../../platform/db/stored-expressions';
 import { readEach, readId } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import { readStayId } from './reader';

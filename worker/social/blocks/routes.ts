@@ -2,12 +2,14 @@ import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { logError } from '../../platform/ops/log-line';
 import { relationsChanged } from '../../platform/realtime/directory';
+import { readBlock } from '../stored-moderation';
 import { BLOCK_REFUSALS } from './refusals';
 import { BlockPage, BlockParam, BlockState } from './schema';
 import { blockUser, listBlocks, unblockUser } from './service';
@@ -87,14 +89,15 @@ export const blockRoutes = createRouter<AppEnv>()
   })
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
-    const rows = await listBlocks(c.var.db, new ObjectId(c.var.user._id), query);
+    // The cursor moves on the blocks as fetched, also past one left out as unreadable.
+    const page = toPage(await listBlocks(c.var.db, new ObjectId(c.var.user._id), query), query.limit, (row) => row);
+    const blocks = readEach('user_blocks', page.items, readBlock);
     const users = await publicUsers(
       c.var.db,
-      rows.map((row) => row.blockedUserId),
+      blocks.map((row) => row.blockedUserId),
     );
-    const page = toPage(rows, query.limit, (row) => row);
     // Account deletion removes blocks naming the deleted rider; one deleted mid-request is skipped.
-    const items = page.items.flatMap((row) => {
+    const items = blocks.flatMap((row) => {
       const user = users.get(row.blockedUserId.toHexString());
       return user ? [blockedUserView(row, user)] : [];
     });

@@ -1,10 +1,20 @@
 import type { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
 import { onDuplicateKey } from '../../platform/db/errors';
+import { anyIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { readId, sameId } from '../../platform/db/stored-values';
 import { unfollowBothWays } from '../follows/service';
 
-// Every query on blocks: one row per blocker (`userId`) and blocked rider (a unique index).
+// Every query on blocks: one row per blocker (`userId`) and blocked rider (a unique index). Ids match as stored by
+// any code, an ObjectId or its hex string (worker/platform/db/id-match.ts), so a block older code stored still holds.
+
+/** The block of `blockedUserId` by `userId`, in either id form. */
+const blockOf = (userId: ObjectId, blockedUserId: ObjectId) => ({
+  userId: anyIdOf(userId),
+  blockedUserId: anyIdOf(blockedUserId),
+});
 
 /**
  * Blocks the rider (idempotent: a repeat keeps the first row and its date) and ends the follows between them both
@@ -21,7 +31,7 @@ export async function blockUser(
   await onDuplicateKey(
     () =>
       store.user_blocks.updateOne(
-        { userId, blockedUserId },
+        blockOf(userId, blockedUserId),
         { $setOnInsert: { userId, blockedUserId, createdAt: now, updatedAt: now } },
         { upsert: true },
       ),
@@ -34,13 +44,13 @@ export async function blockUser(
 
 /** Lifts the block (idempotent). */
 export async function unblockUser(store: Store, userId: ObjectId, blockedUserId: ObjectId): Promise<void> {
-  await store.user_blocks.deleteOne({ userId, blockedUserId });
+  await store.user_blocks.deleteMany(blockOf(userId, blockedUserId));
 }
 
 /** A page of the rider's blocks, newest first (`limit + 1` rows for the pager). */
 export function listBlocks(store: Store, userId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
   return store.user_blocks
-    .find({ userId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({ userId: anyIdOf(userId), ...idPageFilter(page.cursor) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
@@ -50,9 +60,9 @@ export function listBlocks(store: Store, userId: ObjectId, page: { limit: number
 export async function blockedIdsOf(store: Store, readerId: ObjectId | null): Promise<Set<string>> {
   if (!readerId) return new Set();
   const rows = await store.user_blocks
-    .find({ userId: readerId }, { projection: { _id: 0, blockedUserId: 1 } })
+    .find({ userId: anyIdOf(readerId) }, { projection: { _id: 0, blockedUserId: 1 } })
     .toArray();
-  return new Set(rows.map((row) => row.blockedUserId.toHexString()));
+  return new Set(rows.flatMap((row) => readId(row.blockedUserId)?.toHexString() ?? []));
 }
 
 /**
@@ -63,18 +73,20 @@ export async function blockedEitherWay(store: Store, riderId: ObjectId | null): 
   if (!riderId) return new Set();
   const rows = await store.user_blocks
     .find(
-      { $or: [{ userId: riderId }, { blockedUserId: riderId }] },
+      { $or: [{ userId: anyIdOf(riderId) }, { blockedUserId: anyIdOf(riderId) }] },
       { projection: { _id: 0, userId: 1, blockedUserId: 1 } },
     )
     .toArray();
-  return new Set(rows.map((row) => (row.userId.equals(riderId) ? row.blockedUserId : row.userId).toHexString()));
+  return new Set(
+    rows.flatMap((row) => readId(sameId(row.userId, riderId) ? row.blockedUserId : row.userId)?.toHexString() ?? []),
+  );
 }
 
 /** The blocks between the rider and any of the others, whichever made them. */
 const blocksBetween = (userId: ObjectId, others: ObjectId[]) => ({
   $or: [
-    { userId, blockedUserId: { $in: others } },
-    { userId: { $in: others }, blockedUserId: userId },
+    { userId: anyIdOf(userId), blockedUserId: anyIdOf(...others) },
+    { userId: anyIdOf(...others), blockedUserId: anyIdOf(userId) },
   ],
 });
 
@@ -84,7 +96,9 @@ export async function blockedEitherWayAmong(store: Store, userId: ObjectId, othe
   const rows = await store.user_blocks
     .find(blocksBetween(userId, others), { projection: { _id: 0, userId: 1, blockedUserId: 1 } })
     .toArray();
-  return new Set(rows.map((row) => (row.userId.equals(userId) ? row.blockedUserId : row.userId).toHexString()));
+  return new Set(
+    rows.flatMap((row) => readId(sameId(row.userId, userId) ? row.blockedUserId : row.userId)?.toHexString() ?? []),
+  );
 }
 
 /** Whether the rider and any of the others blocked one another, in either direction. */
@@ -128,7 +142,7 @@ export function blockBetweenLookups(userId: ObjectId, idsField: string, as: { by
 export async function blockersAmong(store: Store, userId: ObjectId, others: ObjectId[]): Promise<Set<string>> {
   if (!others.length) return new Set();
   const rows = await store.user_blocks
-    .find({ blockedUserId: userId, userId: { $in: others } }, { projection: { _id: 0, userId: 1 } })
+    .find({ blockedUserId: anyIdOf(userId), userId: anyIdOf(...others) }, { projection: { _id: 0, userId: 1 } })
     .toArray();
-  return new Set(rows.map((row) => row.userId.toHexString()));
+  return new Set(rows.flatMap((row) => readId(row.userId)?.toHexString() ?? []));
 }

@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach, readOne } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
@@ -12,6 +13,7 @@ import { blockedBetween, blockedIdsOf } from '../blocks/service';
 import { hiddenFrom, readerOf, refuseUnreachablePost } from '../feed/reader';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
+import { readFeedComment, readFeedPost } from '../stored-feed';
 import { COMMENT_REFUSALS } from './refusals';
 import { Comment, CommentPage, CommentParams, DeletedComment, NewComment } from './schema';
 import { deleteComment, insertComment, listComments } from './service';
@@ -60,23 +62,27 @@ const remove = defineRoute({
 export const commentRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
-    const [post, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    const [stored, { hidden }] = await Promise.all([findPost(c.var.db, postId), readerOf(c)]);
+    const post = readOne('feed_posts', stored, readFeedPost);
     if (!post || hiddenFrom(hidden, post.userId)) throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const query = c.req.valid('query');
     // A rider the author blocked is taken off the author's posts for everyone, not only for the author.
-    const removedByAuthor = await blockedIdsOf(c.var.db, post.userId);
+    const removedByAuthor = await blockedIdsOf(c.var.db, post.userId ?? null);
     const rows = await listComments(c.var.db, postId, {
       ...query,
       hiddenAuthors: new Set([...hidden, ...removedByAuthor]),
     });
+    // The cursor moves on the comments as fetched, also past one left out as unreadable.
+    const page = toPage(rows, query.limit, (row) => row);
+    const comments = readEach('feed_comments', page.items, readFeedComment);
     const authors = await publicUsers(
       c.var.db,
-      rows.map((row) => row.userId),
+      comments.flatMap((comment) => comment.userId ?? []),
     );
-    return c.json(
-      toPage(rows, query.limit, (row) => commentView(row, authors.get(row.userId.toHexString()))),
-      200,
+    const items = comments.map((comment) =>
+      commentView(comment, postId, comment.userId && authors.get(comment.userId.toHexString())),
     );
+    return c.json({ items, nextCursor: page.nextCursor }, 200);
   })
   .openapi(create, async (c) => {
     const userId = new ObjectId(c.var.user._id);
@@ -85,16 +91,16 @@ export const commentRoutes = createRouter<AppEnv>()
     const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
     if (comment === 'not-found') throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const authors = await publicUsers(c.var.db, [userId]);
-    const view = commentView(comment, authors.get(userId.toHexString()));
+    const view = commentView(comment, postId, authors.get(userId.toHexString()));
     publishAfterWrite(
       c,
       { namespace: '/feed', name: 'comment:created', payload: { postId: view.postId, comment: view } },
       async () => {
         // Only the post's author hears of it, and not of their own comment or one from a rider either of them blocked.
-        const post = await findPost(c.var.db, postId);
+        const authorId = readOne('feed_posts', await findPost(c.var.db, postId), readFeedPost)?.userId;
         const tellAuthor =
-          post && !post.userId.equals(userId) && !(await blockedBetween(c.var.db, post.userId, [userId]));
-        return { riders: tellAuthor ? [post.userId.toHexString()] : [] };
+          authorId && !authorId.equals(userId) && !(await blockedBetween(c.var.db, authorId, [userId]));
+        return { riders: tellAuthor ? [authorId.toHexString()] : [] };
       },
     );
     return c.json(view, 201);

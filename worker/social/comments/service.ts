@@ -1,6 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { anyIdOf, noIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { readId, sameId } from '../../platform/db/stored-values';
 import type { Caller } from '../../platform/tokens/service';
 import type { FeedCommentDoc } from '../documents';
 import { adjustCounts, findPost } from '../feed/service';
@@ -24,7 +27,7 @@ export async function insertComment(
     });
     return comment;
   }
-  await store.feed_comments.deleteMany({ postId });
+  await store.feed_comments.deleteMany({ postId: anyIdOf(postId) });
   return 'not-found';
 }
 
@@ -34,11 +37,13 @@ export function listComments(
   postId: ObjectId,
   page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> },
 ) {
+  const hidden = [...(page.hiddenAuthors ?? [])].map((id) => new ObjectId(id));
   return store.feed_comments
     .find({
-      postId,
-      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
-      ...(page.hiddenAuthors?.size ? { userId: { $nin: [...page.hiddenAuthors].map((id) => new ObjectId(id)) } } : {}),
+      // The post and the authors match as stored by any code: an ObjectId or its hex string.
+      postId: anyIdOf(postId),
+      ...idPageFilter(page.cursor),
+      ...(hidden.length ? { userId: noIdOf(...hidden) } : {}),
     })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
@@ -54,21 +59,22 @@ export async function deleteComment(
 ): Promise<'deleted' | 'not-found' | 'not-yours'> {
   const post = await findPost(store, postId);
   if (!post) return 'not-found';
-  const anyComment = caller.isAdmin || post.userId.equals(caller.userId);
-  const owned = anyComment ? {} : { userId: caller.userId };
-  if (await store.feed_comments.findOneAndDelete({ _id: commentId, postId, ...owned })) {
+  const anyComment = caller.isAdmin || sameId(post.userId, caller.userId);
+  const owned = anyComment ? {} : { userId: anyIdOf(caller.userId) };
+  const onPost = { _id: commentId, postId: anyIdOf(postId) };
+  if (await store.feed_comments.findOneAndDelete({ ...onPost, ...owned })) {
     await adjustCounts(store, postId, { comments: -1 });
     return 'deleted';
   }
-  const exists = await store.feed_comments.countDocuments({ _id: commentId, postId }, { limit: 1 });
+  const exists = await store.feed_comments.countDocuments(onPost, { limit: 1 });
   return exists ? 'not-yours' : 'not-found';
 }
 
 /** The post a comment sits on; null when there is no such comment. */
 export async function postOfComment(store: Store, commentId: ObjectId): Promise<ObjectId | null> {
-  return (await store.feed_comments.findOne({ _id: commentId }, { projection: { postId: 1 } }))?.postId ?? null;
+  return readId((await store.feed_comments.findOne({ _id: commentId }, { projection: { postId: 1 } }))?.postId) ?? null;
 }
 
 export async function removePostComments(store: Store, postId: ObjectId): Promise<void> {
-  await store.feed_comments.deleteMany({ postId });
+  await store.feed_comments.deleteMany({ postId: anyIdOf(postId) });
 }

@@ -1,13 +1,15 @@
+import type { ObjectId } from 'mongodb';
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { FeedCommentDoc } from '../documents';
+import type { FeedComment } from '../stored-feed';
 
 type Author = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 
-export function commentView(comment: FeedCommentDoc, author: Author | undefined) {
+/** A comment on `postId`, the post it was listed or written under. */
+export function commentView(comment: FeedComment, postId: ObjectId, author: Author | undefined) {
   return {
     _id: comment._id.toHexString(),
-    postId: comment.postId.toHexString(),
+    postId: postId.toHexString(),
     author: author ? publicUserView(author) : null,
     text: comment.text,
     createdAt: comment.createdAt.toISOString(),

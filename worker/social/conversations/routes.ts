@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { ApiError } from '../../platform/http/errors';
 import { toKeysetPage } from '../../platform/http/keyset-cursor';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -11,9 +12,18 @@ import { refuseBlocked } from '../blocks/refusals';
 import { blockedEitherWayAmong } from '../blocks/service';
 import { ConversationParam } from '../messages/schema';
 import { messageInConversation, unreadCounts } from '../messages/service';
+import { readConversation } from '../stored-messaging';
 import { ownConversation } from './own';
 import { Conversation, ConversationPage, ConversationQuery, NewConversation, ReadBody, ReadState } from './schema';
-import { listConversations, markerOf, moveReadMarker, openConversation, unreadScope, unreadScopes } from './service';
+import {
+  activityKeyOf,
+  listConversations,
+  markerOf,
+  moveReadMarker,
+  openConversation,
+  unreadScope,
+  unreadScopes,
+} from './service';
 import { conversationViews } from './summaries';
 
 const TAGS = ['direct messages'];
@@ -93,13 +103,9 @@ export const conversationRoutes = createRouter<AppEnv>()
     // One count over every conversation with news gives the page's counts and the total.
     const unread = await unreadCounts(c.var.db, callerId, scopes);
     const totalUnread = [...unread.values()].reduce((sum, count) => sum + count, 0);
-    const page = toKeysetPage(
-      rows,
-      limit,
-      (row) => [row.lastActivityAt.getTime(), row._id.toHexString()],
-      (row) => row,
-    );
-    const items = await conversationViews(c.var.db, page.items, unread);
+    // The cursor moves on the conversations as fetched, also past one left out as unreadable.
+    const page = toKeysetPage(rows, limit, activityKeyOf, (row) => row);
+    const items = await conversationViews(c.var.db, readEach('conversations', page.items, readConversation), unread);
     return c.json({ items, nextCursor: page.nextCursor, totalUnread }, 200);
   })
   .openapi(read, async (c) => {

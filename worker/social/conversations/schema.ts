@@ -23,10 +23,10 @@ export const NewConversation = z
 const activityKey = (key: unknown): ActivityKey | undefined => {
   if (!Array.isArray(key) || key.length !== 2) return undefined;
   const [at, id] = key;
-  if (typeof at !== 'number' || !Number.isFinite(at) || typeof id !== 'string' || !/^[0-9a-f]{24}$/.test(id)) {
-    return undefined;
-  }
-  return { at: new Date(at), id: new ObjectId(id) };
+  // A null time: the tail of conversations older code stored without an activity date (worker/social/conversations/service.ts).
+  const usableAt = at === null || (typeof at === 'number' && Number.isFinite(at));
+  if (!usableAt || typeof id !== 'string' || !/^[0-9a-f]{24}$/.test(id)) return undefined;
+  return { at: at === null ? null : new Date(at), id: new ObjectId(id) };
 };
 
 export const ConversationQuery = PageQuery.extend({ cursor: keysetCursor(activityKey) });

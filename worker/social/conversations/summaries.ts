@@ -1,8 +1,8 @@
 import type { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { Store } from '../../platform/db/store';
-import type { ConversationDoc } from '../documents';
 import { messagesById } from '../messages/service';
+import type { Conversation } from '../stored-messaging';
 import { conversationView } from './views';
 
 /**
@@ -10,7 +10,7 @@ import { conversationView } from './views';
  * public users (one query for all), the last messages (one query) and the caller's unread
  * counts, computed by the caller from worker/social/messages/service.ts `unreadCounts`.
  */
-export async function conversationViews(store: Store, conversations: ConversationDoc[], unread: Map<string, number>) {
+export async function conversationViews(store: Store, conversations: Conversation[], unread: Map<string, number>) {
   const lastMessages = await messagesById(
     store,
     conversations.flatMap((conversation) => (conversation.lastMessageId ? [conversation.lastMessageId] : [])),

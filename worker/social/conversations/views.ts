@@ -1,14 +1,14 @@
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { ConversationDoc, DirectMessageDoc } from '../documents';
 import { messageView } from '../messages/views';
+import type { Conversation, DirectMessage } from '../stored-messaging';
 
 type Rider = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 
 export function conversationView(
-  conversation: ConversationDoc,
+  conversation: Conversation,
   riders: Map<string, Rider>,
-  lastMessage: DirectMessageDoc | undefined,
+  lastMessage: DirectMessage | undefined,
   unreadCount: number,
 ) {
   const rider = (id: { toHexString(): string }) => riders.get(id.toHexString());
@@ -18,7 +18,9 @@ export function conversationView(
       const found = rider(id);
       return found ? [publicUserView(found)] : [];
     }),
-    lastMessage: lastMessage ? messageView(lastMessage, lastMessage.userId && rider(lastMessage.userId)) : null,
+    lastMessage: lastMessage
+      ? messageView(lastMessage, conversation._id, lastMessage.userId && rider(lastMessage.userId))
+      : null,
     unreadCount,
     lastActivityAt: conversation.lastActivityAt.toISOString(),
     createdAt: conversation.createdAt.toISOString(),

@@ -16,8 +16,9 @@ export async function readerOf(c: Context<AppEnv>): Promise<{ readerId: ObjectId
   return { readerId, hidden: await blockedEitherWay(c.var.db, readerId) };
 }
 
-/** Whether a block stands between the reader and the author. */
-export const hiddenFrom = (hidden: Set<string>, authorId: ObjectId) => hidden.has(authorId.toHexString());
+/** Whether a block stands between the reader and the author (none stored: nobody to block). */
+export const hiddenFrom = (hidden: Set<string>, authorId: ObjectId | undefined) =>
+  authorId !== undefined && hidden.has(authorId.toHexString());
 
 /**
  * Refuses a signed-in caller's write on a post whose author and the caller are on either side of a block: 404, as

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach, readOne } from '../../platform/db/stored-values';
 import { plainTextError } from '../../platform/http/errors';
 import {
   createRouter,
@@ -25,6 +26,7 @@ import { followedIdsOf } from '../follows/service';
 import { attachRefusals } from '../media/refusals';
 import { claimForPost, releaseFromPost } from '../media/service';
 import { mediaUrl } from '../media/views';
+import { readFeedPost } from '../stored-feed';
 import { postViews } from './post-views';
 import { readerOf } from './reader';
 import { POST_REFUSALS } from './refusals';
@@ -143,7 +145,9 @@ export const feedRoutes = createRouter<AppEnv>()
       query.limit,
       (post) => post,
     );
-    return c.json({ ...page, items: await postViews(c.var.db, page.items, readerId) }, 200);
+    // The cursor moves on the posts as fetched, also past one left out as unreadable.
+    const posts = readEach('feed_posts', page.items, readFeedPost);
+    return c.json({ ...page, items: await postViews(c.var.db, posts, readerId) }, 200);
   })
   .openapi(create, async (c) => {
     const { spotId, ...fields } = c.req.valid('json');
@@ -179,7 +183,7 @@ export const feedRoutes = createRouter<AppEnv>()
   .openapi(getOne, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
     const readerId = (await optionalCaller(c))?.userId ?? null;
-    const post = await reachablePost(c.var.db, postId, readerId);
+    const post = readOne('feed_posts', await reachablePost(c.var.db, postId, readerId), readFeedPost);
     if (!post) throw refusal(POST_REFUSALS, 'not-found');
     const [view] = await postViews(c.var.db, [post], readerId);
     return c.json(view!, 200);

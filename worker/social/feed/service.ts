@@ -1,14 +1,18 @@
 import { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { anyIdOf, noIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { readId } from '../../platform/db/stored-values';
 import type { Caller } from '../../platform/tokens/service';
-import { blockBetweenLookups } from '../blocks/service';
+import { blockBetweenLookups, blockedBetween } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
+import { readPostCounts } from '../stored-feed';
+import { type CountDelta, countsMovedBy } from './counts';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 
 export type NewPostFields = { _id?: ObjectId; text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
-export type CountDelta = Partial<Record<keyof FeedPostDoc['counts'], number>>;
 
 export async function insertPost(store: Store, userId: ObjectId, fields: NewPostFields): Promise<FeedPostDoc> {
   const now = new Date();
@@ -46,6 +50,10 @@ export async function reachablePost(store: Store, postId: ObjectId, riderId: Obj
     .toArray();
   if (!row || row.blockedByRider.length || row.blockedRider.length) return null;
   const { blockedByRider: _by, blockedRider: _of, ...post } = row;
+  // The lookups join ObjectIds only: an author id older code stored as a hex string is checked on its own.
+  const storedAuthor = readId(post.userId);
+  if (typeof post.userId === 'string' && storedAuthor && (await blockedBetween(store, riderId, [storedAuthor])))
+    return null;
   return post as FeedPostDoc;
 }
 
@@ -58,7 +66,7 @@ export async function postExists(store: Store, postId: ObjectId): Promise<boolea
   return (await store.feed_posts.countDocuments({ _id: postId }, { limit: 1 })) > 0;
 }
 
-/** These posts, newest first; posts deleted since are absent. */
+/** These posts (in no order); posts deleted since are absent. */
 export const findPosts = (store: Store, postIds: ObjectId[]) =>
   store.feed_posts.find({ _id: { $in: postIds } }).toArray();
 
@@ -72,13 +80,14 @@ export function listPosts(
 ) {
   const hidden = page.hiddenAuthors ?? new Set<string>();
   const authors = page.authors?.filter((id) => !hidden.has(id.toHexString()));
+  // Authors match as stored by any code: an ObjectId or its hex string (one index serves the `$in`).
   return store.feed_posts
     .find({
-      ...(page.cursor ? { _id: { $lt: page.cursor } } : {}),
+      ...idPageFilter(page.cursor),
       ...(authors
-        ? { userId: { $in: authors } }
+        ? { userId: anyIdOf(...authors) }
         : hidden.size
-          ? { userId: { $nin: [...hidden].map((id) => new ObjectId(id)) } }
+          ? { userId: noIdOf(...[...hidden].map((id) => new ObjectId(id))) }
           : {}),
     })
     .sort({ _id: -1 })
@@ -95,19 +104,14 @@ export async function adjustCounts(
   postId: ObjectId,
   delta: CountDelta,
 ): Promise<FeedPostDoc['counts'] | null> {
-  const inc = Object.fromEntries(
-    Object.entries(delta)
-      .filter(([, by]) => by !== 0)
-      .map(([field, by]) => [`counts.${field}`, by]),
-  );
-  const post = Object.keys(inc).length
-    ? await store.feed_posts.findOneAndUpdate(
-        { _id: postId },
-        { $inc: inc, $currentDate: { updatedAt: true } },
-        { returnDocument: 'after', projection: { counts: 1 } },
-      )
+  const moved = Object.entries(delta).some(([, by]) => by !== 0);
+  const post = moved
+    ? await store.feed_posts.findOneAndUpdate({ _id: postId }, countsMovedBy(delta), {
+        returnDocument: 'after',
+        projection: { counts: 1 },
+      })
     : await store.feed_posts.findOne({ _id: postId }, { projection: { counts: 1 } });
-  return post?.counts ?? null;
+  return post ? readPostCounts(post.counts) : null;
 }
 
 /** Deletes a post for its author or an admin; says why not otherwise. */
@@ -116,7 +120,7 @@ export async function deletePost(
   postId: ObjectId,
   caller: Caller,
 ): Promise<'deleted' | 'not-found' | 'not-yours'> {
-  const owned = caller.isAdmin ? {} : { userId: caller.userId };
+  const owned = caller.isAdmin ? {} : { userId: anyIdOf(caller.userId) };
   if (await store.feed_posts.findOneAndDelete({ _id: postId, ...owned }, { projection: { _id: 1 } })) return 'deleted';
   return (await postExists(store, postId)) ? 'not-yours' : 'not-found';
 }

@@ -3,6 +3,7 @@ import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import { publicUserView } from '../../accounts/users/views';
 import type { AppEnv } from '../../platform/app-env';
+import { readId } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
@@ -95,11 +96,12 @@ async function riderPage<T extends { _id: ObjectId }>(
   c: Context<AppEnv>,
   rows: T[],
   limit: number,
-  pick: (row: T) => ObjectId,
+  pick: (row: T) => unknown,
   readerId: ObjectId | null,
 ) {
   const page = toPage(rows, limit, (row) => row);
-  const ids = page.items.map(pick);
+  // A follow row naming no usable rider has nobody to list.
+  const ids = page.items.flatMap((row) => readId(pick(row)) ?? []);
   const [users, followed] = await Promise.all([
     publicUsers(c.var.db, ids),
     readerId ? followedAmong(c.var.db, readerId, ids) : undefined,
@@ -118,7 +120,7 @@ export const followRoutes = createRouter<AppEnv>()
     const callerId = new ObjectId(c.var.user._id);
     const rows = await listHomies(c.var.db, callerId, query);
     const page = toPage(rows, query.limit, (row) => row);
-    const ids = page.items.map((row) => otherOf(row.riderIds, callerId));
+    const ids = page.items.flatMap((row) => otherOf(row.riderIds, callerId) ?? []);
     const users = await publicUsers(c.var.db, ids);
     const items = ids.flatMap((id) => {
       const user = users.get(id.toHexString());

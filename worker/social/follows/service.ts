@@ -1,8 +1,11 @@
 import type { ObjectId } from 'mongodb';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { incrementCounters } from '../../platform/db/counter-update';
 import { onDuplicateKey } from '../../platform/db/errors';
+import { anyIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
-import { idForms } from '../../platform/db/stored-values';
+import { idForms, readCount, readId, readIds } from '../../platform/db/stored-values';
 
 // Every query on follows and homies. A rider's followerCount and followingCount move only with the write that
 // stored or removed the follow they count, so concurrent follows and unfollows leave them equal to the rows.
@@ -14,20 +17,27 @@ export type FollowOutcome = { changed: boolean; state: FollowState };
 
 const pairKeyOf = (a: ObjectId, b: ObjectId) => [a.toHexString(), b.toHexString()].sort().join(':');
 
+/** The follow of `followedId` by `followerId`, in either id form older code stored them in. */
+const followOf = (followerId: ObjectId, followedId: ObjectId) => ({
+  followerId: anyIdOf(followerId),
+  followedId: anyIdOf(followedId),
+});
+
 export async function isFollowing(store: Store, followerId: ObjectId, followedId: ObjectId): Promise<boolean> {
-  return (await store.follows.countDocuments({ followerId, followedId }, { limit: 1 })) > 0;
+  return (await store.follows.countDocuments(followOf(followerId, followedId), { limit: 1 })) > 0;
 }
 
 /** A rider's stored counters (absent on accounts that never followed or were followed: 0). */
 export async function followCounts(store: Store, userId: ObjectId): Promise<FollowCounts> {
   const user = await store.users.findOne({ _id: userId }, { projection: { followerCount: 1, followingCount: 1 } });
-  return { followerCount: user?.followerCount ?? 0, followingCount: user?.followingCount ?? 0 };
+  return { followerCount: readCount(user?.followerCount) ?? 0, followingCount: readCount(user?.followingCount) ?? 0 };
 }
 
+/** Pipelines rather than `$inc`, which fails on a counter stored as a string ("12"). */
 async function moveCounters(store: Store, followerId: ObjectId, followedId: ObjectId, by: 1 | -1): Promise<void> {
   await Promise.all([
-    store.users.updateOne({ _id: followerId }, { $inc: { followingCount: by } }),
-    store.users.updateOne({ _id: followedId }, { $inc: { followerCount: by } }),
+    store.users.updateOne({ _id: followerId }, incrementCounters({ followingCount: by })),
+    store.users.updateOne({ _id: followedId }, incrementCounters({ followerCount: by })),
   ]);
 }
 
@@ -42,7 +52,7 @@ export async function follow(store: Store, followerId: ObjectId, followedId: Obj
     async () =>
       (
         await store.follows.updateOne(
-          { followerId, followedId },
+          followOf(followerId, followedId),
           { $setOnInsert: { followerId, followedId, createdAt: now, updatedAt: now } },
           { upsert: true },
         )
@@ -59,7 +69,7 @@ export async function follow(store: Store, followerId: ObjectId, followedId: Obj
 
 /** Removes the follow (idempotent); the write that removed it moves the counters back and ends the homie pair. */
 export async function unfollow(store: Store, followerId: ObjectId, followedId: ObjectId): Promise<FollowOutcome> {
-  const removed = await store.follows.findOneAndDelete({ followerId, followedId });
+  const removed = await store.follows.findOneAndDelete(followOf(followerId, followedId));
   if (removed) {
     await moveCounters(store, followerId, followedId, -1);
     await store.homies.deleteOne({ pairKey: pairKeyOf(followerId, followedId) });
@@ -88,12 +98,7 @@ async function connectHomies(store: Store, a: ObjectId, b: ObjectId): Promise<vo
     () => false,
   );
   if (!formed) return;
-  const standing = await store.follows.countDocuments({
-    $or: [
-      { followerId: a, followedId: b },
-      { followerId: b, followedId: a },
-    ],
-  });
+  const standing = await store.follows.countDocuments({ $or: [followOf(a, b), followOf(b, a)] });
   if (standing < 2) {
     await store.homies.deleteOne({ pairKey });
     return;
@@ -122,7 +127,7 @@ export async function unfollowBothWays(store: Store, a: ObjectId, b: ObjectId): 
 }
 
 type Page = { limit: number; cursor?: ObjectId };
-const before = (page: Page) => (page.cursor ? { _id: { $lt: page.cursor } } : {});
+const before = (page: Page) => idPageFilter(page.cursor);
 /** Leaves out the riders the reader must not see (a block either way) in the query, so every page stays full. */
 const without = (field: 'followerId' | 'followedId', hidden: ObjectId[]) =>
   hidden.length ? { [field]: { $nin: hidden.flatMap(idForms) } } : {};
@@ -130,7 +135,7 @@ const without = (field: 'followerId' | 'followedId', hidden: ObjectId[]) =>
 /** A page of the rider's followers but `hidden`, newest follow first (`limit + 1` rows for the pager). */
 export const listFollowers = (store: Store, userId: ObjectId, page: Page, hidden: ObjectId[] = []) =>
   store.follows
-    .find({ followedId: userId, ...before(page), ...without('followerId', hidden) })
+    .find({ followedId: anyIdOf(userId), ...before(page), ...without('followerId', hidden) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
@@ -138,7 +143,7 @@ export const listFollowers = (store: Store, userId: ObjectId, page: Page, hidden
 /** A page of the riders the rider follows but `hidden`, newest follow first. */
 export const listFollowing = (store: Store, userId: ObjectId, page: Page, hidden: ObjectId[] = []) =>
   store.follows
-    .find({ followerId: userId, ...before(page), ...without('followedId', hidden) })
+    .find({ followerId: anyIdOf(userId), ...before(page), ...without('followedId', hidden) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
@@ -146,27 +151,31 @@ export const listFollowing = (store: Store, userId: ObjectId, page: Page, hidden
 /** A page of the rider's homies, newest pair first. */
 export const listHomies = (store: Store, userId: ObjectId, page: Page) =>
   store.homies
-    .find({ riderIds: userId, ...before(page) })
+    .find({ riderIds: anyIdOf(userId), ...before(page) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
 
-export const homieCount = (store: Store, userId: ObjectId) => store.homies.countDocuments({ riderIds: userId });
+export const homieCount = (store: Store, userId: ObjectId) =>
+  store.homies.countDocuments({ riderIds: anyIdOf(userId) });
 
 /** Hex ids among `ids` the caller follows: the `following` flag on a listed rider. */
 export async function followedAmong(store: Store, callerId: ObjectId, ids: ObjectId[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const rows = await store.follows
-    .find({ followerId: callerId, followedId: { $in: ids } }, { projection: { _id: 0, followedId: 1 } })
+    .find({ followerId: anyIdOf(callerId), followedId: anyIdOf(...ids) }, { projection: { _id: 0, followedId: 1 } })
     .toArray();
-  return new Set(rows.map((row) => row.followedId.toHexString()));
+  return new Set(rows.flatMap((row) => readId(row.followedId)?.toHexString() ?? []));
 }
 
 /** Everyone the rider follows: the following feed's authors, assembled on read. */
 export async function followedIdsOf(store: Store, userId: ObjectId): Promise<ObjectId[]> {
-  const rows = await store.follows.find({ followerId: userId }, { projection: { _id: 0, followedId: 1 } }).toArray();
-  return rows.map((row) => row.followedId);
+  const rows = await store.follows
+    .find({ followerId: anyIdOf(userId) }, { projection: { _id: 0, followedId: 1 } })
+    .toArray();
+  return rows.flatMap((row) => readId(row.followedId) ?? []);
 }
 
-/** The other rider of a homie pair. */
-export const otherOf = (riderIds: ObjectId[], userId: ObjectId) => riderIds.filter((id) => !id.equals(userId))[0]!;
+/** The other rider of a homie pair (its ids read as stored); none when the pair names no one else. */
+export const otherOf = (riderIds: unknown, userId: ObjectId): ObjectId | undefined =>
+  readIds(riderIds).find((id) => !id.equals(userId));

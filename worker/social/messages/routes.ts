@@ -1,6 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
@@ -10,6 +11,7 @@ import { PresenceReads } from '../../platform/realtime/directory';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
 import { ownConversation } from '../conversations/own';
+import { readDirectMessage } from '../stored-messaging';
 import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
 import { sendMessage } from './send';
@@ -58,12 +60,17 @@ export const messageRoutes = createRouter<AppEnv>()
       cursor,
       after: after ? new ObjectId(after) : undefined,
     });
+    // The cursor moves on the messages as fetched, also past one left out as unreadable.
+    const page = toPage(rows, limit, (row) => row);
+    const messages = readEach('dm_messages', page.items, readDirectMessage);
     const senders = await publicUsers(
       c.var.db,
-      rows.flatMap((row) => (row.userId ? [row.userId] : [])),
+      messages.flatMap((message) => message.userId ?? []),
     );
-    const page = toPage(rows, limit, (row) => messageView(row, row.userId && senders.get(row.userId.toHexString())));
-    return c.json(after ? { ...page, nextCursor: null } : page, 200);
+    const items = messages.map((message) =>
+      messageView(message, conversation._id, message.userId && senders.get(message.userId.toHexString())),
+    );
+    return c.json({ items, nextCursor: after ? null : page.nextCursor }, 200);
   })
   .openapi(send, async (c) => {
     const senderId = new ObjectId(c.var.user._id);
@@ -72,7 +79,7 @@ export const messageRoutes = createRouter<AppEnv>()
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
     const { conversation, message } = sent;
     // The sender is the caller, whose account the access check read.
-    const view = messageView(message, c.var.account);
+    const view = messageView(message, conversation._id, c.var.account);
     const event = { conversationId: view.conversationId, message: view };
     // The delivery and the push decision read each participant's directory entry once between them.
     const presence = new PresenceReads(c.env);

@@ -2,7 +2,8 @@ import type { ObjectId } from 'mongodb';
 import { writeInOrder } from '../../platform/db/in-order';
 import type { Store } from '../../platform/db/store';
 import { findConversationWithBlock, recordSentMessage } from '../conversations/service';
-import type { ConversationDoc, DirectMessageDoc } from '../documents';
+import type { DirectMessageDoc } from '../documents';
+import type { Conversation } from '../stored-messaging';
 import { insertMessage, newMessage } from './service';
 
 /** A message refused: no such conversation among the sender's, or a block between the sender and another participant. */
@@ -19,7 +20,7 @@ export async function sendMessage(
   conversationId: ObjectId,
   senderId: ObjectId,
   text: string,
-): Promise<SendRefused | { conversation: ConversationDoc; message: DirectMessageDoc }> {
+): Promise<SendRefused | { conversation: Conversation; message: DirectMessageDoc }> {
   const found = await findConversationWithBlock(store, conversationId, senderId);
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';

@@ -1,6 +1,10 @@
 import { ObjectId } from 'mongodb';
+import { anyIdOf, noIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { readEach, readId } from '../../platform/db/stored-values';
 import type { DirectMessageDoc } from '../documents';
+import { type DirectMessage, readDirectMessage } from '../stored-messaging';
 
 // Every query on direct messages (dm_messages).
 
@@ -23,29 +27,34 @@ export function listMessages(
   conversationId: ObjectId,
   page: { limit: number; cursor?: ObjectId; after?: ObjectId },
 ) {
+  // Messages older code stored name their conversation by its hex string too.
   if (page.after) {
     return store.dm_messages
-      .find({ conversationId, _id: { $gt: page.after } })
+      .find({ conversationId: anyIdOf(conversationId), _id: { $gt: page.after } })
       .sort({ _id: 1 })
       .limit(page.limit + 1)
       .toArray();
   }
   return store.dm_messages
-    .find({ conversationId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({ conversationId: anyIdOf(conversationId), ...idPageFilter(page.cursor) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
 }
 
 export async function messageInConversation(store: Store, conversationId: ObjectId, messageId: ObjectId) {
-  return (await store.dm_messages.countDocuments({ _id: messageId, conversationId }, { limit: 1 })) > 0;
+  const found = await store.dm_messages.countDocuments(
+    { _id: messageId, conversationId: anyIdOf(conversationId) },
+    { limit: 1 },
+  );
+  return found > 0;
 }
 
-/** The messages with these ids, by hex id. */
-export async function messagesById(store: Store, ids: ObjectId[]): Promise<Map<string, DirectMessageDoc>> {
+/** The messages with these ids, by hex id; one unreadable is left out. */
+export async function messagesById(store: Store, ids: ObjectId[]): Promise<Map<string, DirectMessage>> {
   if (ids.length === 0) return new Map();
   const rows = await store.dm_messages.find({ _id: { $in: ids } }).toArray();
-  return new Map(rows.map((row) => [row._id.toHexString(), row]));
+  return new Map(readEach('dm_messages', rows, readDirectMessage).map((row) => [row._id.toHexString(), row]));
 }
 
 /** A conversation the reader may have unread messages in, and their read marker there. */
@@ -63,14 +72,20 @@ export async function unreadCounts(store: Store, readerId: ObjectId, scopes: Unr
       {
         $match: {
           $or: scopes.map((scope) => ({
-            conversationId: scope.conversationId,
+            conversationId: anyIdOf(scope.conversationId),
             ...(scope.after ? { _id: { $gt: scope.after } } : {}),
-            userId: { $ne: readerId },
+            userId: noIdOf(readerId),
           })),
         },
       },
       { $group: { _id: '$conversationId', count: { $sum: 1 } } },
     ])
     .toArray();
-  return new Map(rows.map((row) => [row._id.toHexString(), row.count]));
+  // Messages naming their conversation by its hex string count with those naming it by its ObjectId.
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const id = readId(row._id)?.toHexString();
+    if (id) counts.set(id, (counts.get(id) ?? 0) + row.count);
+  }
+  return counts;
 }

@@ -1,13 +1,15 @@
+import type { ObjectId } from 'mongodb';
 import type { UserDoc } from '../../accounts/documents';
 import { publicUserView } from '../../accounts/users/views';
-import type { DirectMessageDoc } from '../documents';
+import type { DirectMessage } from '../stored-messaging';
 
 type Sender = Pick<UserDoc, '_id' | 'name' | 'imageUri'>;
 
-export function messageView(message: DirectMessageDoc, sender: Sender | undefined) {
+/** A message of `conversationId`, the conversation it was listed or sent in. */
+export function messageView(message: DirectMessage, conversationId: ObjectId, sender: Sender | undefined) {
   return {
     _id: message._id.toHexString(),
-    conversationId: message.conversationId.toHexString(),
+    conversationId: conversationId.toHexString(),
     sender: sender ? publicUserView(sender) : null,
     text: message.text,
     createdAt: message.createdAt.toISOString(),

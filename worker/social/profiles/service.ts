@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { riderNameFilter } from '../../accounts/users/name-words';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
 import { blockedEitherWay } from '../blocks/service';
 import { areHomies, followCounts, homieCount, isFollowing } from '../follows/service';
@@ -9,7 +10,8 @@ export async function profileOf(store: Store, riderId: ObjectId, callerId: Objec
   const [counts, homies, postCount, relationship] = await Promise.all([
     followCounts(store, riderId),
     homieCount(store, riderId),
-    store.feed_posts.countDocuments({ userId: riderId }),
+    // Posts older code stored with the author's id as a hex string count too.
+    store.feed_posts.countDocuments({ userId: anyIdOf(riderId) }),
     callerId ? relationshipOf(store, callerId, riderId) : undefined,
   ]);
   return { ...counts, homieCount: homies, postCount, ...(relationship ? { relationship } : {}) };

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach } from '../../platform/db/stored-values';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
@@ -7,6 +8,7 @@ import { refusal } from '../../platform/http/refusals';
 import { admin } from '../../platform/middleware/admin';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
+import { readReport } from '../stored-moderation';
 import { REPORT_REFUSALS } from './refusals';
 import { NewReport, Report, ReportPage, ReportQuery, Resolution } from './schema';
 import { fileReport, listReports, resolveReport } from './service';
@@ -68,7 +70,12 @@ export const reportRoutes = createRouter<AppEnv>().openapi(file, async (c) => {
 export const adminReportRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const query = c.req.valid('query');
-    return c.json(toPage(await listReports(c.var.db, query), query.limit, reportView), 200);
+    // The cursor moves on the reports as fetched, also past one left out as unreadable.
+    const page = toPage(await listReports(c.var.db, query), query.limit, (row) => row);
+    return c.json(
+      { items: readEach('reports', page.items, readReport).map(reportView), nextCursor: page.nextCursor },
+      200,
+    );
   })
   .openapi(resolve, async (c) => {
     const outcome = await resolveReport(

@@ -1,11 +1,15 @@
 import { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
 import { onDuplicateKey } from '../../platform/db/errors';
+import { anyIdOf } from '../../platform/db/id-match';
+import { idPageFilter } from '../../platform/db/id-page';
 import type { Store } from '../../platform/db/store';
+import { readOne, sameId } from '../../platform/db/stored-values';
 import { deleteComment, postOfComment } from '../comments/service';
 import type { ReportDoc, ReportReason, ReportTargetType } from '../documents';
 import { removePost } from '../feed/removal';
 import { postExists } from '../feed/service';
+import { type Report, readReport } from '../stored-moderation';
 
 // Every query on reports. One open report per reporter and target: a partial unique index decides.
 
@@ -28,7 +32,7 @@ export async function fileReport(
   store: Store,
   reporterId: ObjectId,
   fields: NewReportFields,
-): Promise<{ report: ReportDoc; created: boolean } | 'not-found'> {
+): Promise<{ report: Report; created: boolean } | 'not-found'> {
   const where = await locate(store, fields.targetType, fields.targetId);
   if (where === 'not-found') return 'not-found';
   const now = new Date();
@@ -50,14 +54,17 @@ export async function fileReport(
       { upsert: true, returnDocument: 'after' },
     );
   // The same report filed twice at once: the other insert won the unique index; this one finds it.
-  const report = await onDuplicateKey(write, write);
-  return { report: report!, created: report!._id.equals(_id) };
+  const stored = await onDuplicateKey(write, write);
+  // The one found is matched on this service's own fields, so it reads; an unusable one is refused as gone.
+  const report = readOne('reports', stored, readReport);
+  if (!report) return 'not-found';
+  return { report, created: sameId(stored?._id, _id) };
 }
 
 /** A page of reports with this status, newest first (`limit + 1` rows for the pager). */
 export function listReports(store: Store, query: { status: ReportDoc['status']; limit: number; cursor?: ObjectId }) {
   return store.reports
-    .find({ status: query.status, ...(query.cursor ? { _id: { $lt: query.cursor } } : {}) })
+    .find({ status: query.status, ...idPageFilter(query.cursor) })
     .sort({ _id: -1 })
     .limit(query.limit + 1)
     .toArray();
@@ -74,19 +81,22 @@ export async function resolveReport(
   reportId: ObjectId,
   action: NonNullable<ReportDoc['action']>,
   adminId: ObjectId,
-): Promise<ReportDoc | 'not-found' | 'resolved-already' | 'not-removable'> {
+): Promise<Report | 'not-found' | 'resolved-already' | 'not-removable'> {
   const now = new Date();
   const resolution = { status: 'resolved' as const, action, resolvedBy: adminId, resolvedAt: now, updatedAt: now };
-  const report = await store.reports.findOneAndUpdate(
+  const resolved = await store.reports.findOneAndUpdate(
     { _id: reportId, status: 'open', ...(action === 'remove' ? { targetType: { $ne: 'user' as const } } : {}) },
     { $set: resolution },
     { returnDocument: 'after' },
   );
-  if (!report) {
+  // One naming no usable target is on no desk page (left out as unreadable): resolved, it answers as not found.
+  const report = readOne('reports', resolved, readReport);
+  if (!resolved) {
     const found = await store.reports.findOne({ _id: reportId }, { projection: { status: 1, targetType: 1 } });
     if (!found) return 'not-found';
     return found.status === 'open' ? 'not-removable' : 'resolved-already';
   }
+  if (!report) return 'not-found';
   if (action === 'remove') {
     const caller = { userId: adminId, isAdmin: true };
     // Content already gone (removed by its author or another report) leaves nothing to do.
@@ -94,7 +104,7 @@ export async function resolveReport(
     if (report.targetType === 'comment' && report.postId)
       await deleteComment(store, report.postId, report.targetId, caller);
     await store.reports.updateMany(
-      { targetType: report.targetType, targetId: report.targetId, status: 'open' },
+      { targetType: report.targetType, targetId: anyIdOf(report.targetId), status: 'open' },
       { $set: resolution },
     );
   }

@@ -1,6 +1,6 @@
-import type { ReportDoc } from '../documents';
+import type { Report } from '../stored-moderation';
 
-export function reportView(report: ReportDoc) {
+export function reportView(report: Report) {
   return {
     _id: report._id.toHexString(),
     reporterId: report.reporterId?.toHexString() ?? null,

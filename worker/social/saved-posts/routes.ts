@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
+import { readEach, readId } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../platform/http/openapi';
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
@@ -10,6 +11,7 @@ import { hiddenFrom, refuseUnreachablePost } from '../feed/reader';
 import { POST_REFUSALS } from '../feed/refusals';
 import { FeedPage, PostParam } from '../feed/schema';
 import { findPosts } from '../feed/service';
+import { readFeedPost } from '../stored-feed';
 import { SaveState } from './schema';
 import { listSaves, savePost, unsavePost } from './service';
 
@@ -67,11 +69,13 @@ export const savedPostRoutes = createRouter<AppEnv>()
 export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) => {
   const userId = new ObjectId(c.var.user._id);
   const query = c.req.valid('query');
-  const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save.postId);
-  const [found, hidden] = await Promise.all([findPosts(c.var.db, page.items), blockedEitherWay(c.var.db, userId)]);
-  const posts = new Map(found.map((post) => [post._id.toHexString(), post]));
+  // The cursor moves on the saves as fetched, also past one naming no usable post (left out as unreadable).
+  const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save);
+  const postIds = readEach('saved_posts', page.items, (save) => readId(save.postId));
+  const [found, hidden] = await Promise.all([findPosts(c.var.db, postIds), blockedEitherWay(c.var.db, userId)]);
+  const posts = new Map(readEach('feed_posts', found, readFeedPost).map((post) => [post._id.toHexString(), post]));
   // Posts deleted since are gone, and those of riders on either side of a block with the caller are hidden, as in the feed.
-  const kept = page.items
+  const kept = postIds
     .flatMap((postId) => posts.get(postId.toHexString()) ?? [])
     .filter((post) => !hiddenFrom(hidden, post.userId));
   return c.json({ items: await postViews(c.var.db, kept, userId), nextCursor: page.nextCursor }, 200);
