@@ -1,7 +1,10 @@
 import type { DueQueue, SettlementWrite } from '../../platform/db/claimed-batches';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { readDate } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventNotificationJobDoc } from '../documents';
+import { readEventNotificationJob } from '../stored-subscription';
 import { openDigestKey } from '../subscriptions/match';
 
 // The notification run's queue on eventNotificationJobs (worker/platform/db/claimed-batches.ts claims and
@@ -28,26 +31,31 @@ export async function takeDigestWindow(
     const windowMs = LIMITS.eventNotifications.digestWindowHours * 3_600_000;
     const opened = await store.eventSubscriptions.updateOne(
       {
-        _id: subscriptionId,
-        $or: [{ lastDigestAt: null }, { lastDigestAt: { $lte: new Date(now.getTime() - windowMs) } }],
+        _id: anyIdOf(subscriptionId),
+        // No digest sent is also a lastDigestAt older code left as no date at all.
+        $or: [
+          { lastDigestAt: { $not: { $type: 'date' } } },
+          { lastDigestAt: { $lte: new Date(now.getTime() - windowMs) } },
+        ],
       },
       { $set: { lastDigestAt: now } },
     );
     if (!opened.modifiedCount) {
       const subscription = await store.eventSubscriptions.findOne(
-        { _id: subscriptionId },
+        { _id: anyIdOf(subscriptionId) },
         { projection: { lastDigestAt: 1 } },
       );
       if (!subscription) return 'gone';
-      return { wait: new Date((subscription.lastDigestAt ?? now).getTime() + windowMs) };
+      return { wait: new Date((readDate(subscription.lastDigestAt) ?? now).getTime() + windowMs) };
     }
   }
   const closed = await store.eventNotificationJobs.findOneAndUpdate(
-    { _id: row._id, leaseId: batchId },
+    { _id: anyIdOf(row._id), leaseId: batchId },
     { $set: { jobKey: closedDigestKey(row), windowAt: row.windowAt ?? now, updatedAt: now } },
     { returnDocument: 'after' },
   );
-  return closed ? { row: closed } : 'gone';
+  const read = closed && readEventNotificationJob(closed);
+  return read ? { row: read } : 'gone';
 }
 
 export type JobSettlement =
@@ -65,7 +73,11 @@ export const notificationJobQueue = (store: Store): DueQueue<EventNotificationJo
   write: settlementWrite,
 });
 
+/** The reason a claimed job that cannot be read settles as failed with, its other fields untouched. */
+export const UNREADABLE_JOB = 'unreadable';
+
 function settlementWrite(s: JobSettlement, now: Date): SettlementWrite<EventNotificationJobDoc> {
+  if (s.to === 'failed' && s.reason === UNREADABLE_JOB) return { $set: { status: 'failed', outcomeReason: s.reason } };
   const $inc = { attemptCount: 1 };
   // A settled digest no longer takes events, whether or not it went out.
   const closed = s.row.kind === 'digest' && s.to !== 'retry' ? { jobKey: closedDigestKey(s.row) } : {};
