@@ -99,7 +99,7 @@ describe('event notifications over legacy jobs', () => {
         job(userId, { kind: '', subscriptionId: 'gone' }),
         job(userId, { kind: 'digest', eventIds: [event._id] }),
       ];
-      const clean = job(userId, { eventId: event._id });
+      const clean = job(userId, { eventId: event._id, attemptCount: null });
       const digest = job(userId, {
         _id: new ObjectId().toHexString(),
         kind: 'digest',
@@ -121,7 +121,7 @@ describe('event notifications over legacy jobs', () => {
     const jobs = await api.db((db) => db.collection('eventNotificationJobs').find({ userId }).toArray());
     const statusOf = (id: unknown) => jobs.find((row) => String(row._id) === String(id));
     for (const row of bad) expect(statusOf(row._id)).toMatchObject({ status: 'failed', outcomeReason: 'unreadable' });
-    expect(statusOf(clean._id)).toMatchObject({ status: 'sent' });
+    expect(statusOf(clean._id)).toMatchObject({ status: 'sent', attemptCount: 1 });
     expect(statusOf(digest._id)).toMatchObject({ status: 'sent' });
     const titles = (await push.sent()).filter((message) => message.to === token).map((message) => message.title);
     expect(titles.sort()).toEqual(['Clean Jam', 'New events for you']);

@@ -78,15 +78,17 @@ export const UNREADABLE_JOB = 'unreadable';
 
 function settlementWrite(s: JobSettlement, now: Date): SettlementWrite<EventNotificationJobDoc> {
   if (s.to === 'failed' && s.reason === UNREADABLE_JOB) return { $set: { status: 'failed', outcomeReason: s.reason } };
-  const $inc = { attemptCount: 1 };
+  // The attempt count is set from the count as read (older code left it null or as text, where `$inc` fails);
+  // the settlement holds only while this batch's lease does, so no other write moves it meanwhile.
+  const attempt = { attemptCount: s.row.attemptCount + 1 };
   // A settled digest no longer takes events, whether or not it went out.
   const closed = s.row.kind === 'digest' && s.to !== 'retry' ? { jobKey: closedDigestKey(s.row) } : {};
-  if (s.to === 'sent') return { $set: { ...closed, status: 'sent', sentAt: now, outcomeReason: null }, $inc };
+  if (s.to === 'sent') return { $set: { ...closed, ...attempt, status: 'sent', sentAt: now, outcomeReason: null } };
   if (s.to === 'retry') {
     const $set = { dueAt: s.at, leaseUntil: s.at, outcomeReason: s.reason };
     // Waiting for the digest window is no attempt.
-    return s.reason === 'window' ? { $set } : { $set, $inc };
+    return { $set: s.reason === 'window' ? $set : { ...$set, ...attempt } };
   }
   const $set = { ...closed, status: s.to, outcomeReason: s.reason };
-  return s.attempted ? { $set, $inc } : { $set };
+  return { $set: s.attempted ? { ...$set, ...attempt } : $set };
 }
