@@ -4,6 +4,7 @@ import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig, defineProject } from 'vitest/config';
+import { keepConsoleLine } from './test/support/console-filter';
 import StacksFirst from './test/support/sequencer';
 
 // The driver is pre-bundled for workerd; Node built-ins stay imports that nodejs_compat
@@ -140,6 +141,8 @@ function workerProject(
 
 export default defineConfig({
   test: {
+    // The Worker's per-request info lines stay out of the output, so what a test did not expect stands out.
+    onConsoleLog: keepConsoleLine,
     // Files mostly wait on the dev database, workerd and the local stacks they start: five at a time kept two
     // cores busiest (full suite 244 s of vitest with 5, 252 s with 4, 275 s with 3, measured on an idle machine).
     maxWorkers: 5,

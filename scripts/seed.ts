@@ -85,6 +85,16 @@ export async function seedDemoData(db: Db): Promise<SeedCredentials | undefined>
       aliases: ['Flip', 'Kick flip'],
     },
     {
+      name: 'Heelflip',
+      slug: 'heelflip',
+      sport: 'skateboarding',
+      category: 'flip',
+      description:
+        'An ollie with the front heel kicking off the toe-side edge of the nose: the board spins the other way from a kickflip.',
+      difficulty: 3,
+      aliases: ['Heel flip'],
+    },
+    {
       name: '50-50 Grind',
       slug: '50-50-grind',
       sport: 'skateboarding',

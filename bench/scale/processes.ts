@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /**
  * What the local stack's processes hold, read from /proc (Linux): the harness finds them by the pid of the process
@@ -63,7 +64,7 @@ export function holding(pid: number): ProcessHolding | null {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     return {
       pid,
-      name: readFileSync(`/proc/${pid}/comm`, 'utf8').trim(),
+      name: executableName(pid),
       openFiles: readdirSync(`/proc/${pid}/fd`).length,
       openFileLimit: Number(/Max open files\s+(\d+)/.exec(limits)?.[1] ?? Number.POSITIVE_INFINITY),
       residentBytes: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024,
@@ -72,6 +73,18 @@ export function holding(pid: number): ProcessHolding | null {
     };
   } catch {
     return null;
+  }
+}
+
+/**
+ * The executable's file name: `/proc/<pid>/comm` is the main thread's name, which Node 24 and later rename
+ * (`MainThread`, `node-MainThread`) soon after start; comm only when the executable cannot be read.
+ */
+function executableName(pid: number): string {
+  try {
+    return basename(readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, ''));
+  } catch {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   }
 }
 

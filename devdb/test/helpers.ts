@@ -71,3 +71,6 @@ export function sleep(ms: number): Promise<void> {
 /** Test documents use numbers and strings as `_id` freely, unlike the driver's default schema. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyDoc = { _id?: string | number | ObjectId; [field: string]: any };
+
+/** The limit for a test that restarts or kills a server: seconds alone, over 30 s beside the rest of the suite on two busy cores. */
+export const LONG_TEST_MS = 120_000;

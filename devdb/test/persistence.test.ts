@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDevDb } from '../src/server.js';
-import { type AnyDoc, tempDir as makeTempDir, sleep, startTestServer } from './helpers.js';
+import { type AnyDoc, LONG_TEST_MS, tempDir as makeTempDir, sleep, startTestServer } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cliPath = path.join(repoRoot, 'devdb/src/cli.ts');
@@ -20,7 +20,7 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('persistence across restarts', () => {
+describe('persistence across restarts', { timeout: LONG_TEST_MS }, () => {
   it('restores documents, indexes, options and drops', async () => {
     const dataDir = tempDir();
     const first = await startTestServer({ dataDir });
@@ -130,7 +130,7 @@ function exited(proc: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
 }
 
-describe('crash safety', () => {
+describe('crash safety', { timeout: LONG_TEST_MS }, () => {
   it('keeps every acknowledged write across kill -9', async () => {
     const dataDir = tempDir();
 

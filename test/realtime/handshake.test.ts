@@ -276,10 +276,8 @@ describe('bounds on new Engine.IO sessions', () => {
     const { token } = await bounded.rider();
     const joinedRider = await joined(rider(token));
     const sid = await sidOf(await handshake(newAddress()));
-    const startedAt = Date.now();
-    // The held poll hears the close packet; the session is gone for the next request.
+    // The held poll hears the close packet, not a ping first; the session is gone for the next request.
     expect(await (await poll(sid)).text()).toBe('1');
-    expect(Date.now() - startedAt).toBeLessThan(CONNECT_TIMEOUT_MS + 3000);
     expect((await poll(sid)).status).toBe(400);
     // A session that joined, older than the timeout by now, stays.
     expect(joinedRider.connected).toBe(true);

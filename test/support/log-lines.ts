@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
-/** Every console line the Worker writes while `capture` runs, as text, in order. */
-export async function captureLogLines(run: () => Promise<unknown>): Promise<string[]> {
+/** Every console line the Worker writes while `run` runs, as text, in order; `run` may read the lines so far. */
+export async function captureLogLines(run: (soFar: readonly string[]) => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const keep = (...args: unknown[]) => {
     lines.push(args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' '));
@@ -10,7 +10,7 @@ export async function captureLogLines(run: () => Promise<unknown>): Promise<stri
     vi.spyOn(console, level).mockImplementation(keep),
   );
   try {
-    await run();
+    await run(lines);
   } finally {
     for (const spy of spies) spy.mockRestore();
   }

@@ -71,7 +71,7 @@ export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
   };
   let output = '';
   const worker = await (options.build
-    ? serveBuild(options.build, { port, state, vars }, (chunk) => (output += chunk))
+    ? serveBuild(options.build, { port, state, vars }, options.logLevel ?? 'warn', (chunk) => (output += chunk))
     : startWorkerProcess(options, { port, state, vars }, (chunk) => (output += chunk))
   ).catch(async (error) => {
     // A stack that never started is never stopped: what it holds goes now.
@@ -156,8 +156,16 @@ interface WorkerPlace {
   vars: Record<string, string>;
 }
 
-/** The built Worker in workerd through Miniflare, under this process; its logs go to `log`. */
-async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: string) => void) {
+/**
+ * The built Worker in workerd through Miniflare, under this process; its logs go to `log`. Miniflare's own line per
+ * request prints at `info` only: a test run leaves it out unless a test asks for it.
+ */
+async function serveBuild(
+  build: WorkerBuild,
+  place: WorkerPlace,
+  logLevel: 'warn' | 'info',
+  log: (chunk: string) => void,
+) {
   const mf = new Miniflare(
     directOptions(
       build,
@@ -166,7 +174,7 @@ async function serveBuild(build: WorkerBuild, place: WorkerPlace, log: (chunk: s
         port: place.port,
         persistTo: place.state,
         inspectorPort: undefined,
-        logLevel: 'info',
+        logLevel,
         metrics: 'stand-in',
         vars: place.vars,
       },

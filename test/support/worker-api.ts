@@ -6,7 +6,8 @@ import { databaseName, withDatabase } from '../../worker/platform/db/database-na
 import type { Env } from '../../worker/platform/env';
 import { type ApiDocument, contractViolation } from './response-contract';
 
-async function callWorker(request: Request, testEnv: TestEnv): Promise<Response> {
+/** Calls the Worker's own fetch handler inside workerd and waits for its background work; no contract check. */
+export async function callWorker(request: Request, testEnv: TestEnv): Promise<Response> {
   const ctx = createExecutionContext();
   const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, testEnv, ctx);
   await waitOnExecutionContext(ctx);

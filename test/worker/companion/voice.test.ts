@@ -62,9 +62,13 @@ describe('GET /voice/ws', () => {
 
     it('lets a rider through with the token in the query or in x-auth-token', async () => {
       const rider = await register(api);
-      expect((await api.fetch(`/voice/ws?token=${rider.token}`, { headers: UPGRADE })).status).toBe(502);
-      const header = await api.fetch('/voice/ws', { headers: { ...UPGRADE, 'x-auth-token': rider.token } });
-      expect(header.status).toBe(502);
+      // Through the check to the voice box, which is nowhere: 502, and the unreachable box is logged.
+      const lines = await captureLogLines(async () => {
+        expect((await api.fetch(`/voice/ws?token=${rider.token}`, { headers: UPGRADE })).status).toBe(502);
+        const header = await api.fetch('/voice/ws', { headers: { ...UPGRADE, 'x-auth-token': rider.token } });
+        expect(header.status).toBe(502);
+      });
+      expect(eventLines(lines, 'voice.box.unreachable')).toHaveLength(2);
     });
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { registerAdmin } from '../../support/accounts';
 import { ingestionTestbed } from '../../support/ingestion';
+import { LONG_TEST_MS } from '../../support/time-limits';
 
 // The admin desk for ingestion (worker/events/ingestion/routes.ts): the run log and "run now".
 
@@ -10,7 +11,7 @@ const api = bed.api;
 
 type Run = { _id: string; runId: string; source: string; trigger: string; status: string; inserted: number };
 
-describe('admin ingestion runs', () => {
+describe('admin ingestion runs', { timeout: LONG_TEST_MS }, () => {
   it('runs ingestion now and answers one record per source, each naming the admin trigger', async () => {
     const admin = await registerAdmin(api);
     const res = await api.fetch('/api/admin/ingestion-runs', {

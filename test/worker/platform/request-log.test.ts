@@ -101,6 +101,17 @@ describe('the request log', () => {
     expect(leakedSecrets(lines, { token: rider.token, pushToken: 'a1B2c3D4e5F6g7H8i9J0kL' })).toEqual([]);
   });
 
+  it("answers a browser's /favicon.ico with 204 and keeps it out of the request log and the ops figures", async () => {
+    const before = metrics.points.length;
+    const lines = await captureLogLines(async () => {
+      const res = await api.fetch('/favicon.ico');
+      expect(res.status).toBe(204);
+      expect(res.headers.get('cache-control')).toContain('max-age');
+    });
+    expect(requestLines(lines)).toEqual([]);
+    expect(metrics.points.length).toBe(before);
+  });
+
   it('writes one metrics data point per request: route pattern, method, status class, latency', async () => {
     const before = metrics.points.length;
     await api.fetch('/api/users/me');

@@ -1,10 +1,11 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { ObjectId } from 'mongodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../../worker/platform/limits';
 import { shardName } from '../../../worker/platform/realtime/settings';
 import { SocketShard } from '../../../worker/social/socket-rooms';
 import { register, type TestAccount } from '../../support/accounts';
+import { LONG_TEST_MS } from '../../support/time-limits';
 import { createApi } from '../../support/worker-api';
 import { openClientSocket, waitForFrame } from '../../support/worker-socket-client';
 
@@ -58,7 +59,7 @@ async function joined(rider: TestAccount) {
 
 describe('typing frames in a shard', () => {
   it('reach the other participant, are refused across a block, and many conversation ids keep the cache bounded', {
-    timeout: 30_000,
+    timeout: LONG_TEST_MS,
   }, async () => {
     const [ana, ben, cal] = await Promise.all([register(api), register(api), register(api)]);
     const withBen = await conversation(ana, ben);
@@ -93,8 +94,7 @@ describe('typing frames in a shard', () => {
     await a.send(a.typing(withBen, 3), a.typing(withCal, 4));
     expect(await a.ack(3)).toBe('43/messages,3[{"ok":true}]');
     expect(await a.ack(4)).toBe('43/messages,4[{"error":"You cannot message this rider."}]');
-    for (let i = 0; i < 400 && typingToBen() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(typingToBen()).toBe(2);
+    await vi.waitFor(() => expect(typingToBen()).toBe(2), { timeout: LONG_TEST_MS / 2 });
     expect(c.frames.filter((frame) => frame.includes('typing:'))).toEqual([]);
     for (const socket of [a, b, c]) socket.ws.close();
   });

@@ -1,5 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { Store } from '../../platform/db/store';
+import { readId, readOne } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { grantMonth, paidAiSettings } from '../paid-ai';
 import { addCredits } from './ledger';
@@ -20,10 +21,13 @@ export async function grantMonthlyCredits(store: Store, env: Env, now = new Date
   );
   let granted = 0;
   for await (const rider of riders) {
-    const outcome = await addCredits(store, rider._id, {
+    // An account whose _id older code stored as its hex string is the same rider; one naming no id is passed over.
+    const riderId = readOne('users', rider, (row) => readId(row._id));
+    if (!riderId) continue;
+    const outcome = await addCredits(store, riderId, {
       kind: 'grant',
       amount,
-      idempotencyKey: `monthly:${rider._id.toHexString()}:${month}`,
+      idempotencyKey: `monthly:${riderId.toHexString()}:${month}`,
       reason: `premium monthly credits ${month}`,
     });
     if (outcome === 'applied') granted += 1;

@@ -21,7 +21,12 @@ export function personaPrompt(context: PersonaContext): string {
   ];
   if (context.name) lines.push(`The rider goes by ${context.name}.`);
   if (context.sports.length) lines.push(`They ride: ${context.sports.join(', ')}.`);
-  if (context.facts.length) lines.push(`What you remember about them: ${context.facts.join('; ')}.`);
+  // Quoted: a fact is the rider's own words, and its "I" is the rider, never the companion.
+  if (context.facts.length) {
+    lines.push(
+      `What they told you, in their words (say it back as "you"): ${context.facts.map((f) => `"${f}"`).join('; ')}.`,
+    );
+  }
   lines.push(
     "Use the tools for spots, events, the rider's trick lists and the trickipedia instead of guessing; call remember_fact when they tell you something worth keeping.",
   );

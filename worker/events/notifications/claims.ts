@@ -1,7 +1,10 @@
 import type { DueQueue, SettlementWrite } from '../../platform/db/claimed-batches';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { readDate } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventNotificationJobDoc } from '../documents';
+import { readEventNotificationJob } from '../stored-subscription';
 import { openDigestKey } from '../subscriptions/match';
 
 // The notification run's queue on eventNotificationJobs (worker/platform/db/claimed-batches.ts claims and
@@ -28,26 +31,31 @@ export async function takeDigestWindow(
     const windowMs = LIMITS.eventNotifications.digestWindowHours * 3_600_000;
     const opened = await store.eventSubscriptions.updateOne(
       {
-        _id: subscriptionId,
-        $or: [{ lastDigestAt: null }, { lastDigestAt: { $lte: new Date(now.getTime() - windowMs) } }],
+        _id: anyIdOf(subscriptionId),
+        // No digest sent is also a lastDigestAt older code left as no date at all.
+        $or: [
+          { lastDigestAt: { $not: { $type: 'date' } } },
+          { lastDigestAt: { $lte: new Date(now.getTime() - windowMs) } },
+        ],
       },
       { $set: { lastDigestAt: now } },
     );
     if (!opened.modifiedCount) {
       const subscription = await store.eventSubscriptions.findOne(
-        { _id: subscriptionId },
+        { _id: anyIdOf(subscriptionId) },
         { projection: { lastDigestAt: 1 } },
       );
       if (!subscription) return 'gone';
-      return { wait: new Date((subscription.lastDigestAt ?? now).getTime() + windowMs) };
+      return { wait: new Date((readDate(subscription.lastDigestAt) ?? now).getTime() + windowMs) };
     }
   }
   const closed = await store.eventNotificationJobs.findOneAndUpdate(
-    { _id: row._id, leaseId: batchId },
+    { _id: anyIdOf(row._id), leaseId: batchId },
     { $set: { jobKey: closedDigestKey(row), windowAt: row.windowAt ?? now, updatedAt: now } },
     { returnDocument: 'after' },
   );
-  return closed ? { row: closed } : 'gone';
+  const read = closed && readEventNotificationJob(closed);
+  return read ? { row: read } : 'gone';
 }
 
 export type JobSettlement =
@@ -65,16 +73,22 @@ export const notificationJobQueue = (store: Store): DueQueue<EventNotificationJo
   write: settlementWrite,
 });
 
+/** The reason a claimed job that cannot be read settles as failed with, its other fields untouched. */
+export const UNREADABLE_JOB = 'unreadable';
+
 function settlementWrite(s: JobSettlement, now: Date): SettlementWrite<EventNotificationJobDoc> {
-  const $inc = { attemptCount: 1 };
+  if (s.to === 'failed' && s.reason === UNREADABLE_JOB) return { $set: { status: 'failed', outcomeReason: s.reason } };
+  // The attempt count is set from the count as read (older code left it null or as text, where `$inc` fails);
+  // the settlement holds only while this batch's lease does, so no other write moves it meanwhile.
+  const attempt = { attemptCount: s.row.attemptCount + 1 };
   // A settled digest no longer takes events, whether or not it went out.
   const closed = s.row.kind === 'digest' && s.to !== 'retry' ? { jobKey: closedDigestKey(s.row) } : {};
-  if (s.to === 'sent') return { $set: { ...closed, status: 'sent', sentAt: now, outcomeReason: null }, $inc };
+  if (s.to === 'sent') return { $set: { ...closed, ...attempt, status: 'sent', sentAt: now, outcomeReason: null } };
   if (s.to === 'retry') {
     const $set = { dueAt: s.at, leaseUntil: s.at, outcomeReason: s.reason };
     // Waiting for the digest window is no attempt.
-    return s.reason === 'window' ? { $set } : { $set, $inc };
+    return { $set: s.reason === 'window' ? $set : { ...$set, ...attempt } };
   }
   const $set = { ...closed, status: s.to, outcomeReason: s.reason };
-  return s.attempted ? { $set, $inc } : { $set };
+  return { $set: s.attempted ? { ...$set, ...attempt } : $set };
 }

@@ -6,13 +6,16 @@ import {
 } from '../../notifications/push/deliver';
 import { type ClaimedBatch, workDueBatches } from '../../platform/db/claimed-batches';
 import { distinctIds } from '../../platform/db/distinct-ids';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { readOne } from '../../platform/db/stored-values';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
 import { isPublished } from '../changes/material';
 import type { EventNotificationJobDoc } from '../documents';
 import { readEvents } from '../stored-event';
-import { type JobSettlement, notificationJobQueue, takeDigestWindow } from './claims';
+import { readEventNotificationJob, readEventSubscriptions } from '../stored-subscription';
+import { type JobSettlement, notificationJobQueue, takeDigestWindow, UNREADABLE_JOB } from './claims';
 import { changeNotification, digestNotification } from './notification';
 
 export interface EventNotificationRunSummary {
@@ -58,23 +61,32 @@ async function sendBatch(
   batch: ClaimedBatch<EventNotificationJobDoc>,
   now: Date,
 ): Promise<JobSettlement[]> {
-  const eventIds = batch.rows.flatMap((row) => (row.kind === 'change' ? [row.eventId!] : (row.eventIds ?? [])));
-  const subscriptionIds = batch.rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId!] : []));
+  const settlements: JobSettlement[] = [];
+  // A job that cannot be read (no kind it knows, no rider, a digest without its subscription…) fails on its own
+  // with its event line; the others go on.
+  const rows: EventNotificationJobDoc[] = [];
+  for (const stored of batch.rows) {
+    const row = readOne('eventNotificationJobs', stored, readEventNotificationJob);
+    if (row) rows.push(row);
+    else settlements.push({ row: stored, to: 'failed', reason: UNREADABLE_JOB, attempted: false });
+  }
+  const eventIds = rows.flatMap((row) => (row.kind === 'change' ? [row.eventId] : (row.eventIds ?? [])));
+  const subscriptionIds = rows.flatMap((row) => (row.kind === 'digest' ? [row.subscriptionId] : []));
   const [events, subscriptions] = await Promise.all([
     store.events
-      .find({ _id: { $in: distinctIds(eventIds) } }, { projection: EVENT_FIELDS })
+      .find({ _id: anyIdOf(...distinctIds(eventIds)) }, { projection: EVENT_FIELDS })
       .toArray()
       .then(readEvents),
     store.eventSubscriptions
-      .find({ _id: { $in: distinctIds(subscriptionIds) } }, { projection: { _id: 1, name: 1 } })
-      .toArray(),
+      .find({ _id: anyIdOf(...distinctIds(subscriptionIds)) }, { projection: { _id: 1, userId: 1, name: 1 } })
+      .toArray()
+      .then(readEventSubscriptions),
   ]);
   const published = new Map(
     events.filter((event) => isPublished(event)).map((event) => [event._id.toHexString(), event]),
   );
   const subscriptionsById = new Map(subscriptions.map((sub) => [sub._id.toHexString(), sub]));
   const expiredBefore = now.getTime() - LIMITS.eventNotifications.expiryHours * 3_600_000;
-  const settlements: JobSettlement[] = [];
   const sending: { row: EventNotificationJobDoc; request: DeliveryRequest }[] = [];
   const send = (row: EventNotificationJobDoc, notification: Notification) =>
     sending.push({
@@ -84,7 +96,7 @@ async function sendBatch(
   const skip = (row: EventNotificationJobDoc, reason: string) =>
     settlements.push({ row, to: 'skipped', reason, attempted: false });
 
-  for (const row of batch.rows) {
+  for (const row of rows) {
     // News of a change goes stale; a digest only once it has waited that long after taking its window.
     const since = row.kind === 'change' ? row.createdAt : row.windowAt;
     if (since && since.getTime() < expiredBefore) {
@@ -111,7 +123,7 @@ async function sendBatch(
       const missing = ids.filter((id) => !published.has(id.toHexString()) && !events.some((e) => e._id.equals(id)));
       if (missing.length)
         for (const event of readEvents(
-          await store.events.find({ _id: { $in: missing } }, { projection: EVENT_FIELDS }).toArray(),
+          await store.events.find({ _id: anyIdOf(...missing) }, { projection: EVENT_FIELDS }).toArray(),
         ))
           if (isPublished(event)) published.set(event._id.toHexString(), event);
       const shown = ids

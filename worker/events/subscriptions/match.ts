@@ -3,6 +3,7 @@ import { upsertByUniqueKey } from '../../platform/db/bulk-upsert';
 import type { Store } from '../../platform/db/store';
 import { isPublished } from '../changes/material';
 import type { EventDoc, EventNotificationJobDoc, EventSubscriptionDoc } from '../documents';
+import { readEventSubscriptions } from '../stored-subscription';
 import { eventKeys, matches } from './match-keys';
 
 // Matching one event against every subscription, through the multikey index
@@ -35,7 +36,7 @@ export async function matchingSubscriptions(store: Store, event: Partial<EventDo
   const keys = eventKeys(event);
   if (!keys.length) return [];
   const candidates = await store.eventSubscriptions.find(candidateFilter(event), { projection: CRITERIA }).toArray();
-  return candidates.filter((sub) => matches(sub, event));
+  return readEventSubscriptions(candidates).filter((sub) => matches(sub, event));
 }
 
 /**

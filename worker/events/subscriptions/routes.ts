@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
-import { toPage } from '../../platform/http/pagination';
+import { toReadPage } from '../../platform/http/read-pages';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
+import { readEventSubscription } from '../stored-subscription';
 import { SUBSCRIPTION_REFUSALS } from './refusals';
 import {
   DeletedEventSubscription,
@@ -112,7 +113,11 @@ export const eventSubscriptionRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
     const { limit, cursor } = c.req.valid('query');
     const rows = await listSubscriptions(c.var.db, new ObjectId(c.var.user._id), { limit, cursor });
-    return c.json(toPage(rows, limit, eventSubscriptionView), 200);
+    const page = toReadPage('eventSubscriptions', rows, limit, (row) => {
+      const sub = readEventSubscription(row);
+      return sub && eventSubscriptionView(sub);
+    });
+    return c.json(page, 200);
   })
   .openapi(create, async (c) => {
     const input = c.req.valid('json');

@@ -1,7 +1,10 @@
 import { ObjectId } from 'mongodb';
+import { anyIdOf } from '../../platform/db/id-match';
 import type { Store } from '../../platform/db/store';
+import { readCount, readOne } from '../../platform/db/stored-values';
 import { LIMITS } from '../../platform/limits';
 import type { EventSubscriptionDoc } from '../documents';
+import { readEventSubscription } from '../stored-subscription';
 import { normalized, type SubscriptionCriteria, subscriptionKeys } from './match-keys';
 import type { SubscriptionInput } from './schema';
 
@@ -95,16 +98,22 @@ export async function createSubscription(
   return doc;
 }
 
+/** The rows of one page, as stored (toReadPage reads them); owner ids match in either stored form. */
 export function listSubscriptions(store: Store, userId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
   return store.eventSubscriptions
-    .find({ userId, ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
+    .find({ userId: anyIdOf(userId), ...(page.cursor ? { _id: { $lt: page.cursor } } : {}) })
     .sort({ _id: -1 })
     .limit(page.limit + 1)
     .toArray();
 }
 
-export function findSubscription(store: Store, userId: ObjectId, id: ObjectId) {
-  return store.eventSubscriptions.findOne({ _id: id, userId });
+/** The rider's subscription as stored (either id form), or null. */
+const findStored = (store: Store, userId: ObjectId, id: ObjectId) =>
+  store.eventSubscriptions.findOne({ _id: anyIdOf(id), userId: anyIdOf(userId) });
+
+/** The rider's subscription, read; one that cannot be read answers as absent (with its event line). */
+export async function findSubscription(store: Store, userId: ObjectId, id: ObjectId) {
+  return readOne('eventSubscriptions', await findStored(store, userId, id), readEventSubscription) ?? null;
 }
 
 /**
@@ -119,26 +128,38 @@ export async function changeSubscription(
   input: SubscriptionInput,
 ): Promise<EventSubscriptionDoc | 'not-found' | 'no-criterion' | 'conflict'> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await findSubscription(store, userId, id);
-    if (!current) return 'not-found';
+    const stored = await findStored(store, userId, id);
+    const current = readOne('eventSubscriptions', stored, readEventSubscription);
+    if (!stored || !current) return 'not-found';
     const merged = { ...current, ...storedFields(input) };
     if (!hasCriterion(merged)) return 'no-criterion';
-    const version = current.version ?? 0;
+    // The compare-and-set holds on the version exactly as stored (older code left it absent, null or as text);
+    // the write stores every field as read, so the document is readable in the service's own shape afterwards.
     const { _id, userId: _, version: __, ...rest } = merged;
-    const set = { ...rest, matchKeys: subscriptionKeys(merged), updatedAt: new Date() };
+    const set = {
+      ...rest,
+      matchKeys: subscriptionKeys(merged),
+      version: (readCount(stored.version) ?? 0) + 1,
+      updatedAt: new Date(),
+    };
     const written = await store.eventSubscriptions.findOneAndUpdate(
-      { _id: id, userId, ...(version ? { version } : { version: { $exists: false } }) },
-      { $set: set, $inc: { version: 1 } },
+      {
+        _id: stored._id,
+        userId: stored.userId,
+        version: stored.version === undefined ? { $exists: false } : stored.version,
+      },
+      { $set: set },
       { returnDocument: 'after' },
     );
-    if (written) return written;
+    const read = readOne('eventSubscriptions', written, readEventSubscription);
+    if (read) return read;
   }
   return 'conflict';
 }
 
 /** Deletes the subscription and gives back its slot; its open digest is dropped by the next run (subscription-deleted). */
 export async function deleteSubscription(store: Store, userId: ObjectId, id: ObjectId): Promise<boolean> {
-  const { deletedCount } = await store.eventSubscriptions.deleteOne({ _id: id, userId });
+  const { deletedCount } = await store.eventSubscriptions.deleteOne({ _id: anyIdOf(id), userId: anyIdOf(userId) });
   if (!deletedCount) return false;
   await store.users.updateOne({ _id: userId }, { $inc: { eventSubscriptionCount: -1 } });
   return true;

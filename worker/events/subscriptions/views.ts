@@ -1,5 +1,6 @@
 import type { EventSubscriptionDoc } from '../documents';
 
+/** A subscription as read by worker/events/stored-subscription.ts (every field already of its type). */
 export const eventSubscriptionView = (sub: EventSubscriptionDoc) => ({
   _id: sub._id.toHexString(),
   name: sub.name,

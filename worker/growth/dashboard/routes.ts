@@ -59,6 +59,8 @@ export const analyticsDashboardRoutes = createRouter<AppEnv>()
 
 const chartLibrary = defineRoute({
   method: 'get',
+  // A page's own file, not an operation a client calls: kept out of the API description.
+  hide: true,
   path: CHART_LIBRARY_PATH,
   tags: TAGS,
   summary: "The dashboard page's chart library (Chart.js), served from the Worker so the page needs no CDN",

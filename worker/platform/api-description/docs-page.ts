@@ -15,9 +15,10 @@ export const DOCS_PAGE = `<!doctype html>
 <body>
 <header class="docs-intro">
 <p>Generated from <a href="/api/openapi.json">/api/openapi.json</a>. The filter finds operations by tag or path;
-<strong>Try it out</strong> sends the request to this server. <strong>Authorize</strong> takes a session token for each
-of the two headers the checks read: <code>x-auth-token</code> (auth and admin routes) and
-<code>Authorization: Bearer</code> (account-or-admin routes); each operation's lock names the one it reads.</p>
+<strong>Try it out</strong> sends the request to this server. <strong>Authorize</strong> takes a value for each of
+three schemes: a session token in <code>x-auth-token</code> (auth and admin routes) or in
+<code>Authorization: Bearer</code> (account-or-admin routes), and the payment provider's signature in
+<code>x-signature</code> (its webhook only); each operation's lock names the one it reads.</p>
 </header>
 <div id="swagger-ui">Loading…</div>
 <script src="/api/docs/swagger-ui-bundle.js"></script>

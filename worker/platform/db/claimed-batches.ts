@@ -6,6 +6,7 @@ import {
   ObjectId,
   type UpdateFilter,
 } from 'mongodb';
+import { idForms, readId } from './stored-values';
 
 // A cron job's queue of due rows, worked in batches under a lease: claim the soonest due rows, work them,
 // settle each one while the lease is still this batch's. The reminder run and the event notification run
@@ -103,10 +104,12 @@ export async function settleBatch<Row extends LeasedRow, S extends Settlement<Ro
 ): Promise<void> {
   if (!settlements.length) return;
   const operations = settlements.map((settlement): AnyBulkWriteOperation<Row> => {
-    const filter = { _id: settlement.row._id, leaseId: batchId, status: 'pending' } as Filter<Row>;
+    // A row's work may have read its id from a hex string older code stored: match a readable id in either form.
+    const id = readId(settlement.row._id);
+    const filter = { _id: id ? { $in: idForms(id) } : settlement.row._id, leaseId: batchId, status: 'pending' };
     const { $set, $inc } = queue.write(settlement, now);
     const update = { $set: { ...$set, leaseId: null, updatedAt: now }, ...($inc ? { $inc } : {}) };
-    return { updateOne: { filter, update: update as UpdateFilter<Row> } };
+    return { updateOne: { filter: filter as Filter<Row>, update: update as UpdateFilter<Row> } };
   });
   await queue.rows.bulkWrite(operations, { ordered: false });
 }

@@ -47,6 +47,8 @@ export function pageAssetRoute<const P extends string>(path: P, kind: PageAsset,
   return defineRoute({
     method: 'get',
     path,
+    // A page's own file, not an operation a client calls: kept out of the API description.
+    hide: true,
     tags,
     summary: `The ${kind} of ${page}, served from the Worker: the page's policy allows nothing inline`,
     responses: { 200: { description: kind, content: { [ASSET_TYPES[kind]]: { schema: z.string() } } } },

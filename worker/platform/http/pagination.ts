@@ -43,6 +43,5 @@ export function toPage<T extends { _id: ObjectId }, V>(rows: T[], limit: number,
   return { items: items.map(view), nextCursor };
 }
 
-
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -28,6 +28,8 @@ export const opsFiguresRoutes = createRouter<AppEnv>().openapi(requests, async (
 
 const chartLibrary = defineRoute({
   method: 'get',
+  // A page's own file, not an operation a client calls: kept out of the API description.
+  hide: true,
   path: OPS_CHART_LIBRARY_PATH,
   tags: TAGS,
   summary: "The ops page's chart library (Chart.js), served from the Worker so the page needs no CDN",

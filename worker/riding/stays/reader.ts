@@ -1,4 +1,3 @@
-import type { ObjectId } from 'mongodb';
 import {
   createdAtOf,
   readArray,
@@ -12,36 +11,14 @@ import {
   readStrings,
   updatedAtOf,
 } from '../../platform/db/stored-values';
-import { STAY_TYPES } from '../documents';
+import { STAY_TYPES, type StayDoc } from '../documents';
 import { foldKey } from './normalise';
 
-/** A stored stay as the service uses it, whatever older code left (migrations-notes/legacy-documents-riding.md). */
-export interface Stay {
-  /** Lower-case hex, as the service writes it; an ObjectId stored by older code reads as its hex. */
-  _id: string;
-  name: string;
-  nameKey: string;
-  type: (typeof STAY_TYPES)[number];
-  priceLevel?: number;
-  nightlyPriceMin?: number;
-  nightlyPriceMax?: number;
-  rating?: number;
-  reviewCount?: number;
-  distanceKm?: number;
-  bookingUrl?: string;
-  imageUrl?: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  country?: string;
-  source?: string;
-  sourceConfidence?: number;
-  notes?: string;
-  tags?: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  createdBy?: ObjectId;
-}
+/**
+ * A stored stay as the service uses it, whatever older code left (migrations-notes/legacy-documents-riding.md): the
+ * shape the service writes, each field read into it, an ObjectId `_id` read as its hex.
+ */
+export type Stay = StayDoc;
 
 const TEXT_FIELDS = ['bookingUrl', 'imageUrl', 'address', 'city', 'state', 'country', 'source', 'notes'] as const;
 const NUMBER_FIELDS = ['nightlyPriceMin', 'nightlyPriceMax', 'rating', 'distanceKm', 'sourceConfidence'] as const;

@@ -1,3 +1,4 @@
+import { inSecondPerson } from '../rider-words';
 // How the offline companion says what a tool found, one or two short sentences per tool, and what it remembers.
 
 import type { PersonaContext } from './types';
@@ -79,7 +80,7 @@ export function recollection(persona: Pick<PersonaContext, 'name' | 'sports' | '
   const lines = [
     persona.name ? `You're ${persona.name}` : '',
     persona.sports.length ? `you ride ${listOf(persona.sports)}` : '',
-    facts.length ? `you told me ${listOf(facts.map((fact) => fact.replace(/[.!?\s]+$/, '')))}` : '',
+    facts.length ? `you told me ${listOf(facts.map((fact) => inSecondPerson(fact.replace(/[.!?\s]+$/, ''))))}` : '',
   ].filter(Boolean);
   if (!lines.length) return "I don't know much about you yet. Tell me your name or what you ride and I'll remember it.";
   const said = lines.join(', ');
