@@ -20,8 +20,13 @@ import type { RevokedSession, UserDoc } from '../documents';
 /** An account with no usable name shows as this: an empty name would read as a broken profile. */
 export const UNNAMED_RIDER = 'Rider';
 
-/** Billing intervals as the payment webhook stores them (worker/billing/subscriptions/plans.ts). */
-const INTERVALS = ['month', 'year'] as const;
+type BillingInterval = NonNullable<NonNullable<UserDoc['subscription']>['interval']>;
+/**
+ * Billing's intervals (worker/billing/subscriptions/plans.ts), which accounts may not import: a record keyed by
+ * billing's own type, so the typecheck refuses a missing or an extra one.
+ */
+const INTERVAL_KEYS: Record<BillingInterval, true> = { month: true, year: true };
+const INTERVALS = Object.keys(INTERVAL_KEYS) as BillingInterval[];
 
 /** The fields of the account this reader reads; every other field (another domain's) passes through as stored. */
 const OWN_FIELDS = new Set([

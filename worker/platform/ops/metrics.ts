@@ -1,3 +1,4 @@
+import type { ShardRefusal } from '../../../durable-objects/shard-figures';
 import type { Env } from '../env';
 import { REALTIME_FIGURE_PREFIX } from './figure-names';
 import { standInDataset, type WaitUntil } from './metrics-stand-in-dataset';
@@ -57,17 +58,11 @@ export function recordDelivery(env: Env | undefined, figure: { event: string; na
   });
 }
 
-/** Why a real-time client was turned away (docs/operations.md, Real-time figures). */
-export type RealtimeRefusalReason =
-  | 'handshake-rate-limited'
-  | 'shard-full'
-  | 'namespace-refused'
-  | 'invalid-namespace'
-  | 'payload-too-large'
-  | 'namespace-rejoined'
-  | 'connects-rate-limited'
-  | 'poll-queue-full'
-  | 'upgrade-refused';
+/**
+ * Why a real-time client was turned away (docs/operations.md, Real-time figures): the Worker's handshake limit,
+ * or one of the shard's own refusals (durable-objects/shard-figures.ts).
+ */
+export type RealtimeRefusalReason = 'handshake-rate-limited' | ShardRefusal;
 
 /**
  * One refused client: blob1 `realtime.refusals`, blob2 reason, blob3 the refusal's own fixed text where it has
