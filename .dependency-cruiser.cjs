@@ -1,6 +1,6 @@
 // The import rules of worker/, checked by `npm run lint`.
 //
-// worker/ is the platform and eight domains. app.ts, index.ts, schedules.ts and data.ts compose them:
+// worker/ is the platform and nine domains. app.ts, index.ts, schedules.ts and data.ts compose them:
 // they mount each domain's router, hand one domain the functions it needs of another, run the cron
 // work, and gather every domain's collections, indexes and personal-data rules. Everything else lives in exactly one of:
 //   platform/  what every domain stands on: settings, limits, the database, HTTP, tokens and
@@ -13,7 +13,7 @@
 // Inside the platform, imports run one way too:
 //   middleware → tokens → db, http → the base files (env, config, limits, version, setting-error, sports)
 // And no two files import each other, directly or round a circle.
-const DOMAINS = ['growth', 'accounts', 'notifications', 'billing', 'riding', 'social', 'events', 'companion'];
+const DOMAINS = ['growth', 'moderation', 'accounts', 'notifications', 'billing', 'riding', 'social', 'events', 'companion'];
 const PLATFORM = '^worker/platform/';
 const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports)\\.ts$';
 const COMPOSITION = '^worker/(app|index|schedules|data)\\.ts$|^worker/[^/]+/router\\.ts$';

@@ -8,6 +8,7 @@ import { companionRoutes } from './companion/router';
 import { PERSONAL_DATA } from './data';
 import { eventsRoutes } from './events/router';
 import { growthRoutes } from './growth/router';
+import { moderationRoutes } from './moderation/router';
 import { notificationsRoutes } from './notifications/router';
 import { openApiRoutes } from './platform/api-description/routes';
 import type { AppEnv } from './platform/app-env';
@@ -90,6 +91,7 @@ export function createApp() {
   app.route('/', billingRoutes);
   app.route('/', notificationsRoutes);
   app.route('/', growthRoutes);
+  app.route('/', moderationRoutes);
   app.route(
     '/api',
     openApiRoutes(() =>

@@ -19,6 +19,10 @@ import { GROWTH_COLLECTIONS } from './growth/collections';
 import { GROWTH_INDEXES } from './growth/indexes';
 import { GROWTH_PERSONAL_DATA } from './growth/personal-data';
 import { GROWTH_STORED_SHAPES } from './growth/stored-shapes';
+import { MODERATION_COLLECTIONS } from './moderation/collections';
+import { MODERATION_INDEXES } from './moderation/indexes';
+import { MODERATION_PERSONAL_DATA } from './moderation/personal-data';
+import { MODERATION_STORED_SHAPES } from './moderation/stored-shapes';
 import { NOTIFICATIONS_COLLECTIONS } from './notifications/collections';
 import { NOTIFICATIONS_INDEXES } from './notifications/indexes';
 import { NOTIFICATIONS_PERSONAL_DATA } from './notifications/personal-data';
@@ -53,6 +57,7 @@ export const COLLECTION_NAMES = Object.keys({
   ...BILLING_COLLECTIONS,
   ...NOTIFICATIONS_COLLECTIONS,
   ...GROWTH_COLLECTIONS,
+  ...MODERATION_COLLECTIONS,
 }) as CollectionName[];
 
 /**
@@ -69,6 +74,7 @@ export const INDEXES: readonly IndexDeclaration[] = [
   ...BILLING_INDEXES,
   ...NOTIFICATIONS_INDEXES,
   ...GROWTH_INDEXES,
+  ...MODERATION_INDEXES,
 ];
 
 /** Creates every declared index; creating an existing identical index is a no-op. */
@@ -86,6 +92,7 @@ export const PERSONAL_DATA: readonly Cleanup[] = [
   ...GROWTH_PERSONAL_DATA,
   ...EVENTS_PERSONAL_DATA,
   ...BILLING_PERSONAL_DATA,
+  ...MODERATION_PERSONAL_DATA,
   ...ACCOUNTS_PERSONAL_DATA,
 ];
 
@@ -103,4 +110,5 @@ export const STORED_SHAPES: Readonly<Record<CollectionName, StoredShape>> = {
   ...BILLING_STORED_SHAPES,
   ...NOTIFICATIONS_STORED_SHAPES,
   ...GROWTH_STORED_SHAPES,
+  ...MODERATION_STORED_SHAPES,
 };

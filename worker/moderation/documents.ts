@@ -1,0 +1,33 @@
+import type { ObjectId } from 'mongodb';
+import type { StoredDoc } from '../platform/db/stored-doc';
+
+/** What a moderator did. One source for the log's kinds: the routes, the views and the page read this list. */
+export const MODERATOR_ACTIONS = [
+  'content.remove',
+  'report.dismiss',
+  'rider.suspend',
+  'rider.lift',
+  'term.add',
+  'term.remove',
+] as const;
+export type ModeratorAction = (typeof MODERATOR_ACTIONS)[number];
+
+/** What an action was taken on. */
+export const MODERATION_TARGETS = ['post', 'comment', 'user', 'term', 'report'] as const;
+export type ModerationTargetType = (typeof MODERATION_TARGETS)[number];
+
+/**
+ * One moderator action, appended once and never changed (worker/moderation/action-log/service.ts):
+ * who (`actorId`), what (`action`, the target), when (`createdAt`) and why (`reason`).
+ */
+export interface ModeratorActionDoc extends StoredDoc {
+  /** The admin; absent once their own account is deleted (the action stays in the log). */
+  actorId?: ObjectId;
+  action: ModeratorAction;
+  target: { type: ModerationTargetType; id?: ObjectId; text?: string };
+  /** The rider the action was about (the author of removed content, the suspended rider); absent once deleted. */
+  subjectId?: ObjectId;
+  reason: string;
+  /** Whatever the action needs said beyond its reason: a suspension's end, the reports it answered. */
+  details?: Record<string, unknown>;
+}
