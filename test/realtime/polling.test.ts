@@ -206,7 +206,10 @@ describe('bounds on one polling session', () => {
     for (let round = 0; round < 3; round++) {
       expect(await (await postTo(sid, pings)).text()).toBe('ok');
       const answered = (await (await engine(`transport=polling&sid=${sid}`)).text()).split('\x1e');
-      expect(answered.every((packet) => packet === '3')).toBe(true);
+      // A pong for each ping posted; the server's own ping ('2', due every second here) may ride along on a busy machine.
+      expect(answered.filter((packet) => packet !== '2')).toEqual(
+        Array(LIMITS.realtime.pollQueuePackets / 2).fill('3'),
+      );
     }
   });
 
