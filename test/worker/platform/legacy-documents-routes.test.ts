@@ -80,11 +80,14 @@ beforeAll(async () => {
       }),
     ),
   );
+  // The riders whose clean reminders and jobs the crons must send keep no quiet hours (start = end), so the run
+  // sends them at whatever hour the suite runs instead of deferring them past the default 21:00–09:00.
+  const awake = { notificationPreferences: { quietHours: { start: '00:00', end: '00:00' } } };
   const [owner, other, admin, neighbour] = await Promise.all([
-    seedAccount(api),
+    seedAccount(api, awake),
     seedAccount(api),
     seedAccount(api, { role: 'admin' }),
-    seedAccount(api),
+    seedAccount(api, awake),
   ]);
   callers.owner.token = owner.token;
   callers.other.token = other.token;
