@@ -14,6 +14,7 @@ import {
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { SUSPENDED_RESPONSE } from '../../platform/middleware/suspended';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { ACCESS_TEXT } from '../../platform/tokens/access-text';
@@ -52,6 +53,7 @@ const list = defineRoute({
     // A bad token, and the following feed's own access check (followingAuthors): the texts the auth check answers.
     400: textResponse([ACCESS_TEXT.invalidToken]),
     401: orExpired(textResponse([ACCESS_TEXT.noToken])),
+    403: SUSPENDED_RESPONSE,
   },
 });
 
