@@ -102,7 +102,9 @@ describe('readUser: a suspension', () => {
       until: null,
       reason: '',
     });
-    expect(readUser({ _id: id, suspension: { until: '2027-01-01T00:00:00Z', reason: { text: 'x' } } })!.suspension).toEqual({
+    expect(
+      readUser({ _id: id, suspension: { until: '2027-01-01T00:00:00Z', reason: { text: 'x' } } })!.suspension,
+    ).toEqual({
       until: new Date('2027-01-01T00:00:00Z'),
       reason: '',
     });
