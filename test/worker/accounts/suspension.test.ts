@@ -134,11 +134,22 @@ describe('a suspended rider', () => {
     expect((await post(running)).status).toBe(403);
   });
 
-  it('works again at once when an admin lifts it, and gets a push each time', async () => {
+  it('works again at once when an admin lifts it, and gets a push each time, whatever their push switches', async () => {
     const admin = await registerAdmin(api);
     const rider = await register(api);
     const { token, doc } = liveExpoToken(new ObjectId(rider._id));
     await api.db((db) => db.collection('pushTokens').insertOne(doc));
+    // Every switch off and quiet all day: a notice about the rider's own account goes anyway.
+    const off = { push: false, inApp: false, email: false };
+    const notificationPreferences = {
+      messages: off,
+      reminders: off,
+      events: off,
+      quietHours: { start: '00:00', end: '23:59', timezone: 'UTC' },
+    };
+    await api.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(rider._id) }, { $set: { notificationPreferences } }),
+    );
     await push.script({});
 
     await suspend(admin, rider._id, { reason: 'Spam links', until: null });

@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../http/errors';
 import { jsonResponse, mergeResponse } from '../http/openapi';
-import type { CallerAccount } from '../tokens/service';
-import { activeSuspension } from '../tokens/suspension';
+import { type AccountSuspension, activeSuspension } from '../tokens/suspension';
 
 type ResponseConfig = ReturnType<typeof jsonResponse>;
 
@@ -35,7 +34,7 @@ export const orSuspended = (own: ResponseConfig): ResponseConfig => mergeRespons
  * still make. The account is the one the check already read, so this costs no query.
  */
 export function refuseWhileSuspended(
-  account: Pick<CallerAccount, 'suspension'>,
+  account: { suspension?: AccountSuspension },
   request: { method: string; path: string },
   now: Date = new Date(),
 ): void {
