@@ -14,8 +14,8 @@ import {
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { SUSPENDED_RESPONSE } from '../../platform/middleware/suspended';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { SUSPENDED_RESPONSE } from '../../platform/middleware/suspended';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { ACCESS_TEXT } from '../../platform/tokens/access-text';
 import { orExpired } from '../../platform/tokens/claims';
