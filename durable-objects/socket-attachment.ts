@@ -54,13 +54,17 @@ export interface SocketIdentity {
 
 /**
  * Tokens that stopped admitting a rider: every one signed below the account's version now, those of some opt-in
- * sessions, or every token of an account that is gone.
+ * sessions, or every token of an account that is gone or suspended.
  */
-export type EndedTokens = { belowVersion: number } | { sessions: string[] } | { accountDeleted: true };
+export type EndedTokens =
+  | { belowVersion: number }
+  | { sessions: string[] }
+  | { accountDeleted: true }
+  | { accountSuspended: true };
 
 /** Whether a namespace joined with this token must close (sockets joined before versions were kept count as 0). */
 export function tokenEnded(joined: NamespaceSession, ended: EndedTokens): boolean {
-  if ('accountDeleted' in ended) return true;
+  if ('accountDeleted' in ended || 'accountSuspended' in ended) return true;
   if ('sessions' in ended) return joined.session !== undefined && ended.sessions.includes(joined.session);
   return (joined.tokenVersion ?? 0) < ended.belowVersion;
 }

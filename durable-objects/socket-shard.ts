@@ -455,7 +455,8 @@ export abstract class SocketShardBase<Env = Cloudflare.Env> extends DurableObjec
       if (joined && tokenEnded(joined, ended)) revoked.add(entry.link);
     }
     // 1008 (policy violation): the client's token no longer admits it; a reconnect with it is refused at connect.
-    await Promise.all([...revoked].map((link) => this.drop(link, 1008, 'Session ended.')));
+    const reason = 'accountSuspended' in ended ? 'Account suspended.' : 'Session ended.';
+    await Promise.all([...revoked].map((link) => this.drop(link, 1008, reason)));
     return revoked.size;
   }
 

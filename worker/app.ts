@@ -9,6 +9,7 @@ import { PERSONAL_DATA } from './data';
 import { eventsRoutes } from './events/router';
 import { growthRoutes } from './growth/router';
 import { moderationRoutes } from './moderation/router';
+import { sendAccountNotice } from './notifications/push/account-notice';
 import { notificationsRoutes } from './notifications/router';
 import { openApiRoutes } from './platform/api-description/routes';
 import type { AppEnv } from './platform/app-env';
@@ -83,7 +84,13 @@ export function createApp() {
   }
   // Each domain mounts its own routes; where one domain's work needs another's, the function is handed in here.
   app.route('/', platformRoutes);
-  app.route('/', accountsRoutes(PERSONAL_DATA, { profilePicture }));
+  app.route(
+    '/',
+    accountsRoutes(PERSONAL_DATA, {
+      profilePicture,
+      notifyRider: (c, notice) => sendAccountNotice(c.var.db, c.env, notice),
+    }),
+  );
   app.route('/', ridingRoutes({ detachSpotFromPosts }));
   app.route('/', socialRoutes);
   app.route('/', eventsRoutes);

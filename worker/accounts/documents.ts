@@ -37,6 +37,22 @@ export interface UserDoc extends StoredDoc {
   googleUserId?: string;
   isBot?: boolean;
   analyticsExcluded?: boolean;
+  /**
+   * Set by an admin's suspension, unset when lifted (worker/accounts/suspension/): while it is active (until null or
+   * in the future) every access check refuses the rider but for reading their own account and signing out.
+   */
+  suspension?: Suspension;
+}
+
+/**
+ * A rider's suspension: until when (null: until lifted), why, by which admin, and when it was set. The service
+ * writes all four; `by` goes when that admin's account is deleted, and either may be unreadable as stored.
+ */
+export interface Suspension {
+  until: Date | null;
+  reason: string;
+  by?: ObjectId;
+  at?: Date;
 }
 
 /** A revoked session's id (a token's `sid`) and when the last access token it can have issued expires. */

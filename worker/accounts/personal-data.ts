@@ -1,3 +1,4 @@
+import { anyIdOf } from '../platform/db/id-match';
 import type { Cleanup } from '../platform/db/personal-data';
 
 /**
@@ -5,4 +6,11 @@ import type { Cleanup } from '../platform/db/personal-data';
  * rider's has its rule here; a test scans all collections after a deletion and fails on anything that
  * still names the rider.
  */
-export const ACCOUNTS_PERSONAL_DATA: Cleanup[] = [{ collection: 'sessions', remove: (userId) => ({ userId }) }];
+export const ACCOUNTS_PERSONAL_DATA: Cleanup[] = [
+  { collection: 'sessions', remove: (userId) => ({ userId }) },
+  // A suspension an admin set outlives their account; it stops naming them.
+  {
+    collection: 'users',
+    detach: (userId) => ({ filter: { 'suspension.by': anyIdOf(userId) }, update: { $unset: { 'suspension.by': '' } } }),
+  },
+];

@@ -3,21 +3,22 @@ import type { Cleanup } from '../platform/db/personal-data';
 import { createRouter } from '../platform/http/openapi';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { checkCurrentPassword } from './sessions/current-password';
-import { closeDeletedAccountSockets, endOtherSessionsAccess } from './sessions/end-access';
+import { closeDeletedAccountSockets, closeSuspendedSockets, endOtherSessionsAccess } from './sessions/end-access';
 import { passwordRoutes } from './sessions/password-routes';
 import { sessionRoutes } from './sessions/routes';
 import { signInRoutes } from './sign-in/routes';
+import { type SuspensionRouteDeps, suspensionRoutes } from './suspension/routes';
 import { adminUserRoutes } from './users/admin-routes';
 import { type UserRouteDeps, userRoutes } from './users/routes';
 
 /**
- * Accounts: registration and sign-in, the rider's account, sessions and passwords. A deletion runs every
- * domain's personal-data cleanups, and a profile picture from an upload is social's media: both handed in
- * where the app is composed.
+ * Accounts: registration and sign-in, the rider's account, sessions and passwords, suspensions. A deletion runs
+ * every domain's personal-data cleanups, a profile picture from an upload is social's media, and a push to the
+ * rider is the notifications domain's: each handed in where the app is composed.
  */
 export const accountsRoutes = (
   personalData: readonly Cleanup[],
-  { profilePicture }: Pick<UserRouteDeps, 'profilePicture'>,
+  { profilePicture, notifyRider }: Pick<UserRouteDeps, 'profilePicture'> & Pick<SuspensionRouteDeps, 'notifyRider'>,
 ) =>
   createRouter<AppEnv>()
     .route('/api', signInRoutes)
@@ -32,6 +33,7 @@ export const accountsRoutes = (
       }),
     )
     .route('/api/admin', adminUserRoutes)
+    .route('/api/admin', suspensionRoutes({ notifyRider, closeSuspendedSockets }))
     .route('/api', sessionRoutes)
     .route('/api', passwordRoutes)
     .route('/api/admin', adminSessionRoutes);

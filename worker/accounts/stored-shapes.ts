@@ -23,6 +23,11 @@ export const ACCOUNTS_STORED_SHAPES: StoredShapes<typeof ACCOUNTS_COLLECTIONS> =
     'revokedSessions.$.until': 'date',
     role: 'text',
     imageUri: 'text',
+    // An admin's suspension (worker/accounts/suspension/); `until` may be null (until lifted).
+    'suspension.reason': 'text',
+    'suspension.by': 'id',
+    'suspension.until': 'date',
+    'suspension.at': 'date',
     // Kept on the account by other domains.
     spotListCount: 'number',
     followerCount: 'number',

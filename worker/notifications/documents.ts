@@ -4,8 +4,11 @@ import type { StoredDoc } from '../platform/db/stored-doc';
 // The interface spec's "Push token", "Notification preferences" and "Push notifications": the one module of
 // their enums (schemas, the sender and tests import these lists), and the stored shapes.
 
-/** The interface spec's two, and `events` (changes to events a rider follows, subscription digests). */
-export const PUSH_CATEGORIES = ['messages', 'reminders', 'events'] as const;
+/**
+ * The interface spec's two, `events` (changes to events a rider follows, subscription digests), and `account`
+ * (notices about the rider's own account, such as a suspension: no preference turns them off, quiet hours do not hold them).
+ */
+export const PUSH_CATEGORIES = ['messages', 'reminders', 'events', 'account'] as const;
 export type PushCategory = (typeof PUSH_CATEGORIES)[number];
 
 export const PUSH_PLATFORMS = ['ios', 'android', 'web'] as const;

@@ -538,4 +538,6 @@ export const LIMITS = {
     /** ...or this long after the first of them, at the latest. LEGACY_USAGE_FLUSH_MS. */
     legacyUsageFlushMs: 1000,
   },
+  /** A rider's suspension (worker/accounts/suspension/): the reason is read by the rider on their account screen. */
+  suspension: { reasonMax: 500 },
 } as const;

@@ -3,6 +3,7 @@ import type { MessagesEvent, RelayedClientEvent } from '../../durable-objects/re
 import type { ShardFigure } from '../../durable-objects/shard-figures';
 import type { SocketIdentity } from '../../durable-objects/socket-attachment';
 import { type RoomSettings, SocketShardBase } from '../../durable-objects/socket-shard';
+import { readUser } from '../accounts/users/read-user';
 import { BoundedCache } from '../platform/bounded-cache';
 import { openRequestConnection, type RequestConnection } from '../platform/db/connection';
 import type { Env } from '../platform/env';
@@ -13,7 +14,8 @@ import { recordPresence, recordViewing, sendToRiders } from '../platform/realtim
 import { roomSettings } from '../platform/realtime/settings';
 import { MissingSettingError } from '../platform/setting-error';
 import { signingKeys } from '../platform/tokens/keys';
-import { accountForToken } from '../platform/tokens/service';
+import { readAccountForToken } from '../platform/tokens/service';
+import { activeSuspension } from '../platform/tokens/suspension';
 import { tokenVersionOf, verifyWithKeys } from '../platform/tokens/token';
 import { findConversationWithBlock } from './conversations/service';
 
@@ -42,11 +44,12 @@ export class SocketShard extends SocketShardBase<Env> {
       const verified = await verifyWithKeys(token, signingKeys(this.env));
       if (!verified || verified === 'expired') return { refused: 'Invalid session token.' };
       const { claims } = verified;
-      const account = await this.withStore((store) => accountForToken(store, verified));
+      const account = await this.withStore((store) => readAccountForToken(store, verified, readUser));
+      if (!account) return { refused: 'This account no longer exists or no longer accepts this token.' };
+      // As every access check refuses a suspended rider (worker/platform/middleware/suspended.ts).
+      if (activeSuspension(account)) return { refused: 'Account suspended.' };
       const session = verified.sessionId ? { sessionId: verified.sessionId } : {};
-      return account
-        ? { userId: claims._id, tokenVersion: tokenVersionOf(claims), ...session }
-        : { refused: 'This account no longer exists or no longer accepts this token.' };
+      return { userId: claims._id, tokenVersion: tokenVersionOf(claims), ...session };
     } catch (error) {
       logError('socket-shard: namespace connect', error);
       return { refused: unavailable(error) };

@@ -79,3 +79,34 @@ describe('readUser', () => {
     });
   });
 });
+
+describe('readUser: a suspension', () => {
+  const id = new ObjectId();
+
+  it('reads one as stored, and one older code could not have stored leaves the rider unsuspended', () => {
+    const by = new ObjectId();
+    const at = new Date('2026-12-01T10:00:00Z');
+    const until = new Date('2026-12-31T00:00:00Z');
+    expect(readUser({ _id: id, suspension: { until, reason: 'spam', by, at } })!.suspension).toEqual({
+      until,
+      reason: 'spam',
+      by,
+      at,
+    });
+    expect(readUser({ _id: id })!.suspension).toBeUndefined();
+    expect(readUser({ _id: id, suspension: 'yes' })!.suspension).toBeUndefined();
+  });
+
+  it('reads an unreadable end as until lifted and a missing reason as empty, so a broken field never frees a rider', () => {
+    expect(readUser({ _id: id, suspension: { until: 'soon', by: 'nobody' } })!.suspension).toEqual({
+      until: null,
+      reason: '',
+    });
+    expect(
+      readUser({ _id: id, suspension: { until: '2027-01-01T00:00:00Z', reason: { text: 'x' } } })!.suspension,
+    ).toEqual({
+      until: new Date('2027-01-01T00:00:00Z'),
+      reason: '',
+    });
+  });
+});

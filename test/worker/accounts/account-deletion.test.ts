@@ -69,7 +69,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
   for (const cleanup of PERSONAL_DATA) {
     const owner = ['event_saves', 'eventChangeLog'].includes(cleanup.collection) ? userId.toHexString() : userId;
     const field = OWNER_FIELD[cleanup.collection];
-    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key, callId, pairKey).
+    // Fresh values for the fields unique indexes cover (eventId, token, idempotencyKey, providerEventId, slug, installationId, installationRecordId, familyId, dedupeKey, jobKey, key, callId, pairKey, email).
     const unique = {
       eventId: crypto.randomUUID(),
       token: crypto.randomUUID(),
@@ -84,6 +84,7 @@ async function seedPersonalData(db: Db, userId: ObjectId) {
       key: crypto.randomUUID(),
       callId: crypto.randomUUID(),
       pairKey: crypto.randomUUID(),
+      email: `${crypto.randomUUID()}@example.com`,
     };
     // Spots also embed stays (worker/riding/stays/), each naming its creator.
     const stay = { _id: new ObjectId().toHexString(), name: 'kept?', type: 'other', createdBy: owner, createdAt: now };

@@ -19,3 +19,7 @@ export async function endOtherSessionsAccess(c: RequestContext, userId: ObjectId
 /** Closes every socket of an account just deleted: its tokens are refused from then on, and nothing is sent to it. */
 export const closeDeletedAccountSockets = (c: RequestContext, userId: ObjectId) =>
   closeEndedSockets(c, userId, { accountDeleted: true });
+
+/** Closes every socket of a rider just suspended: a reconnect is refused while the suspension lasts. */
+export const closeSuspendedSockets = (c: RequestContext, userId: ObjectId) =>
+  closeEndedSockets(c, userId, { accountSuspended: true });

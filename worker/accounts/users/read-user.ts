@@ -45,6 +45,7 @@ const OWN_FIELDS = new Set([
   'isBot',
   'analyticsExcluded',
   'subscription',
+  'suspension',
   'createdAt',
   'updatedAt',
 ]);
@@ -67,6 +68,7 @@ export function readUser(stored: object): UserDoc | undefined {
     isBot: readBoolean(doc.isBot),
     analyticsExcluded: readBoolean(doc.analyticsExcluded),
     subscription: readSubscription(doc.subscription),
+    suspension: readSuspension(doc.suspension),
   });
   return {
     ...(Object.fromEntries(others) as Partial<UserDoc>),
@@ -113,6 +115,23 @@ function readSubscription(value: unknown): UserDoc['subscription'] {
     ...(interval ? { interval } : {}),
     ...(eventId ? { eventId } : {}),
     ...(eventCreatedAt ? { eventCreatedAt } : {}),
+  };
+}
+
+/**
+ * A suspension as stored: any record counts, so an unreadable field never frees a rider; an end that cannot be
+ * read as a date reads as none (until lifted), a missing reason as empty.
+ */
+function readSuspension(value: unknown): UserDoc['suspension'] {
+  const record = readRecord(value);
+  if (!record) return undefined;
+  const by = readId(record.by);
+  const at = readDate(record.at);
+  return {
+    until: readDate(record.until) ?? null,
+    reason: readString(record.reason) ?? '',
+    ...(by ? { by } : {}),
+    ...(at ? { at } : {}),
   };
 }
 

@@ -64,6 +64,15 @@ export const AdminUserUpdate = z
   })
   .strict();
 
+/** A suspension while it lasts, as the rider reads it on their account (docs/moderation.md). */
+export const SuspensionView = z
+  .object({
+    until: z.string().nullable().describe('when it ends (ISO 8601), or null: until an admin lifts it'),
+    reason: z.string().describe("the admin's reason"),
+    at: z.string().optional().describe('when it was set'),
+  })
+  .openapi('Suspension');
+
 const Subscription = z.object({ plan: z.string(), status: z.string(), renewsAt: z.string().optional() });
 
 /** The account as its owner (or an admin) sees it: never the password hash. */
@@ -82,6 +91,9 @@ export const User = z
     subscription: Subscription.optional(),
     isBot: z.boolean().optional(),
     analyticsExcluded: z.boolean().optional(),
+    suspension: SuspensionView.optional().describe(
+      'present while the account is suspended: every request but this account read and signing out is refused with 403',
+    ),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

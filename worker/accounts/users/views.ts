@@ -1,10 +1,21 @@
 import { shownWebUrl } from '../../platform/http/web-url';
-import type { UserDoc } from '../documents';
+import { activeSuspension } from '../../platform/tokens/suspension';
+import type { Suspension, UserDoc } from '../documents';
 import { addressProved } from './address-proof';
 
+/** A suspension as the rider and admins read it: until when and why; never which admin set it. */
+export function suspensionView(suspension: Suspension) {
+  return {
+    until: suspension.until?.toISOString() ?? null,
+    reason: suspension.reason,
+    ...(suspension.at ? { at: suspension.at.toISOString() } : {}),
+  };
+}
+
 /** The account as its owner or an admin sees it. Password hashes never leave the service. */
-export function userView(user: Omit<UserDoc, 'password'>) {
+export function userView(user: Omit<UserDoc, 'password'>, now = new Date()) {
   const imageUri = shownWebUrl(user.imageUri);
+  const suspension = activeSuspension(user, now);
   return {
     _id: user._id.toHexString(),
     name: user.name,
@@ -23,6 +34,7 @@ export function userView(user: Omit<UserDoc, 'password'>) {
       : {}),
     ...(user.isBot !== undefined ? { isBot: user.isBot } : {}),
     ...(user.analyticsExcluded !== undefined ? { analyticsExcluded: user.analyticsExcluded } : {}),
+    ...(suspension ? { suspension: suspensionView(suspension) } : {}),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

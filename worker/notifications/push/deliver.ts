@@ -88,7 +88,9 @@ export async function reachOf(
   return targets.map((target) => {
     const live = tokensByUser.get(target.userId.toHexString()) ?? [];
     const preferences = withDefaults(stored.get(target.userId.toHexString()), deviceTimeZone(live));
-    if (!preferences[target.category].push) return { status: 'skipped', reason: 'category-off' };
+    // A notice about the rider's own account has no switch: they must learn what happened to it.
+    if (target.category !== 'account' && !preferences[target.category].push)
+      return { status: 'skipped', reason: 'category-off' };
     if (QUIET_CATEGORIES.has(target.category) && isQuietAt(preferences.quietHours, now))
       return { status: 'skipped', reason: 'quiet-hours' };
     const sendable = sendableTokens(live, web);

@@ -12,8 +12,8 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** The Live access checks answer in plain text, exactly as existing clients read them. */
   plainText?: boolean;
-  /** Fields the JSON body carries beside `error` (a 402's balance and the credit needed). */
-  fields?: Record<string, string | number | boolean>;
+  /** Fields the JSON body carries beside `error` (a 402's balance and the credit needed, a suspension's end). */
+  fields?: Record<string, string | number | boolean | null>;
 }
 
 /**
@@ -25,7 +25,7 @@ export class ApiError extends HTTPException {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
   readonly plainText: boolean;
-  readonly fields?: Record<string, string | number | boolean>;
+  readonly fields?: Record<string, string | number | boolean | null>;
 
   constructor(status: ContentfulStatusCode, message: string, options: ApiErrorOptions = {}) {
     super(status, { message });

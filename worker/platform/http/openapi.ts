@@ -66,11 +66,15 @@ const enumValues = (schema: ZodType | undefined): string[] =>
 
 /**
  * Two documented answers under one status (a plain-text 400 and a JSON 400, or two access
- * texts) become one with every body: plain-text alternatives are joined into one enum.
+ * texts) become one with every body: plain-text alternatives are joined into one enum, two different JSON
+ * bodies into either of them (a route's own 403 and a suspended account's).
  */
-function mergeResponse(a: ResponseConfig | undefined, b: ResponseConfig): ResponseConfig {
+export function mergeResponse(a: ResponseConfig | undefined, b: ResponseConfig): ResponseConfig {
   if (!a) return b;
   const content = { ...b.content, ...a.content };
+  const aJson = a.content?.['application/json']?.schema;
+  const bJson = b.content?.['application/json']?.schema;
+  if (aJson && bJson && aJson !== bJson) content['application/json'] = { schema: z.union([aJson, bJson]) };
   const texts = [
     ...new Set([...enumValues(a.content?.['text/plain']?.schema), ...enumValues(b.content?.['text/plain']?.schema)]),
   ];

@@ -9,6 +9,7 @@ import { isAdminAccount } from '../tokens/service';
 import type { AccountReaderVariables } from './account-reader';
 import { acceptedAccount, type SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
+import { orSuspended } from './suspended';
 
 async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string | undefined> {
   try {
@@ -26,7 +27,7 @@ async function bodyEmail(request: { json(): Promise<unknown> }): Promise<string 
  * names an account, matching your own email must never open someone else's account.
  * Missing token: 401 `Access denied. No token provided.`; bad token, or one its account no longer accepts
  * (gone, or revoked): 400 `Invalid token.`;
- * otherwise a failed check is 403 `Access denied.`; an opt-in token past its exp: 401 JSON `Token expired.`
+ * otherwise a failed check is 403 `Access denied.`; a suspended account: 403 JSON `Account suspended.`; an opt-in token past its exp: 401 JSON `Token expired.`
  * @example router.openapi(defineRoute({ method: 'delete', path: '/{id}', middleware: [accountOrAdmin()] as const, ... }), handler)
  */
 export function accountOrAdmin() {
@@ -38,7 +39,7 @@ export function accountOrAdmin() {
         if (!match) throw plainTextError(401, ACCESS_TEXT.noToken);
         const verified = await claimsOrInvalid(c.env, match[1]!);
         const claims = verified.claims;
-        const account = await acceptedAccount(c.var, verified);
+        const account = await acceptedAccount(c.var, verified, c.req);
         const isAdmin = isAdminAccount(account);
         const pathId = c.req.param('id');
         const ownsAccount =
@@ -59,7 +60,7 @@ export function accountOrAdmin() {
       responses: {
         401: orExpired(textResponse([ACCESS_TEXT.noToken])),
         400: textResponse([ACCESS_TEXT.invalidToken]),
-        403: textResponse([ACCESS_TEXT.denied]),
+        403: orSuspended(textResponse([ACCESS_TEXT.denied])),
       },
     },
   );

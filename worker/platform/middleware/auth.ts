@@ -9,6 +9,7 @@ import { type CallerAccount, readAccountForToken } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
 import type { AccountReaderVariables } from './account-reader';
 import type { DatabaseVariables } from './database';
+import { refuseWhileSuspended, SUSPENDED_RESPONSE } from './suspended';
 
 /**
  * What the access checks set: the caller's token claims on `c.var.user`, the caller's account as stored now on
@@ -21,11 +22,17 @@ export type CheckVariables = Pick<DatabaseVariables, 'db'> & AccountReaderVariab
 
 /**
  * The account behind verified claims, read, or the Live 400 `Invalid token.` when it is gone or no longer accepts
- * the token (its tokens were revoked after this one was signed), so existing clients sign out.
+ * the token (its tokens were revoked after this one was signed), so existing clients sign out; or the 403
+ * `Account suspended.` when it is suspended and the request is not one a suspended rider may make (./suspended.ts).
  */
-export async function acceptedAccount(vars: CheckVariables, verified: VerifiedToken): Promise<CallerAccount> {
+export async function acceptedAccount(
+  vars: CheckVariables,
+  verified: VerifiedToken,
+  request: { method: string; path: string },
+): Promise<CallerAccount> {
   const account = await readAccountForToken(vars.db, verified, vars.readAccount);
   if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+  refuseWhileSuspended(account, request);
   return account;
 }
 
@@ -49,7 +56,8 @@ export const SECURITY_SCHEMES = {
  * Requires a valid session token in `x-auth-token` whose account still accepts it; its claims become
  * `c.var.user` and the stored account `c.var.account`.
  * Missing: 401 `Access denied. No token provided.`; unverifiable, or the account is gone or revoked the token: 400 `Invalid token.`;
- * an opt-in token past its exp: 401 JSON `Token expired.` (worker/platform/tokens/claims.ts).
+ * an opt-in token past its exp: 401 JSON `Token expired.` (worker/platform/tokens/claims.ts); a suspended account:
+ * 403 JSON `Account suspended.` (./suspended.ts).
  * @example router.openapi(defineRoute({ method: 'get', path: '/me', middleware: [auth()] as const, ... }), handler)
  */
 export function auth() {
@@ -59,7 +67,7 @@ export function auth() {
         const token = c.req.header('x-auth-token');
         if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
         const verified = await claimsOrInvalid(c.env, token);
-        c.set('account', await acceptedAccount(c.var, verified));
+        c.set('account', await acceptedAccount(c.var, verified, c.req));
         c.set('user', verified.claims);
         c.set('sessionId', verified.sessionId);
         countLegacyToken(verified, c);
@@ -71,6 +79,7 @@ export function auth() {
       responses: {
         401: orExpired(textResponse([ACCESS_TEXT.noToken])),
         400: textResponse([ACCESS_TEXT.invalidToken]),
+        403: SUSPENDED_RESPONSE,
       },
     },
   );

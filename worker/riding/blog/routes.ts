@@ -12,6 +12,7 @@ import { refusal } from '../../platform/http/refusals';
 import { slugify } from '../../platform/http/slug';
 import { admin } from '../../platform/middleware/admin';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { orSuspended } from '../../platform/middleware/suspended';
 import { indexDocuments, keepIndexed, unindexDocuments } from '../../platform/retrieval/vector-search';
 import { blogDocument } from '../search-index/documents';
 import type { BlogPost as StoredPost } from './reader';
@@ -39,7 +40,7 @@ const list = defineRoute({
   responses: {
     200: jsonResponse(pageOf(BlogPost), 'A page of posts'),
     ...OPTIONAL_TOKEN_REFUSALS,
-    403: errorResponse('`status=draft` without an admin token'),
+    403: orSuspended(errorResponse('`status=draft` without an admin token')),
   },
 });
 

@@ -5,6 +5,7 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { orSuspended } from '../../platform/middleware/suspended';
 import { callerOf } from '../../platform/tokens/service';
 import { spotExists } from '../spots/service';
 import { rankedPage } from './ranking';
@@ -39,7 +40,7 @@ const list = defineRoute({
   responses: {
     200: jsonResponse(StayPage, 'A page of stays'),
     ...OPTIONAL_TOKEN_REFUSALS,
-    403: adminsOnly,
+    403: orSuspended(adminsOnly),
     404: noSpot,
   },
 });
@@ -90,10 +91,18 @@ const search = defineRoute({
   summary: 'Search stays across spots, in the default ranking; each stay carries its spotId and spotName',
   security: PUBLIC_OR_TOKEN,
   request: { query: StaySearchQuery },
-  responses: { 200: jsonResponse(StayPage, 'A page of stays'), ...OPTIONAL_TOKEN_REFUSALS, 403: adminsOnly },
+  responses: {
+    200: jsonResponse(StayPage, 'A page of stays'),
+    ...OPTIONAL_TOKEN_REFUSALS,
+    403: orSuspended(adminsOnly),
+  },
 });
 
-type Ctx = { env: AppEnv['Bindings']; var: AppEnv['Variables']; req: { header(name: string): string | undefined } };
+type Ctx = {
+  env: AppEnv['Bindings'];
+  var: AppEnv['Variables'];
+  req: { method: string; path: string; header(name: string): string | undefined };
+};
 
 /**
  * includeUnreviewed on these public routes is for admins: the optional x-auth-token must verify

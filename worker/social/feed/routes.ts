@@ -15,6 +15,7 @@ import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { SUSPENDED_RESPONSE } from '../../platform/middleware/suspended';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { ACCESS_TEXT } from '../../platform/tokens/access-text';
 import { orExpired } from '../../platform/tokens/claims';
@@ -52,6 +53,7 @@ const list = defineRoute({
     // A bad token, and the following feed's own access check (followingAuthors): the texts the auth check answers.
     400: textResponse([ACCESS_TEXT.invalidToken]),
     401: orExpired(textResponse([ACCESS_TEXT.noToken])),
+    403: SUSPENDED_RESPONSE,
   },
 });
 
