@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { Withheld } from '../moderation/documents';
 import type { StoredDoc } from '../platform/db/stored-doc';
 
 // The accounts domain's stored shapes. The rider's account (users) also carries fields other domains keep on
@@ -37,6 +38,8 @@ export interface UserDoc extends StoredDoc {
   googleUserId?: string;
   isBot?: boolean;
   analyticsExcluded?: boolean;
+  /** The profile is shown to the rider only until a moderator decides (three riders reported it). */
+  withheld?: Withheld;
 }
 
 /** A revoked session's id (a token's `sid`) and when the last access token it can have issued expires. */

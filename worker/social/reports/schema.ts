@@ -39,3 +39,19 @@ export const Resolution = z
   .object({ action: z.enum(['remove', 'dismiss']) })
   .strict()
   .openapi('ReportResolution');
+
+export const OwnReport = z
+  .object({
+    _id: z.string(),
+    targetType: z.enum(REPORT_TARGETS),
+    targetId: z.string(),
+    reason: z.enum(REPORT_REASONS),
+    state: z
+      .enum(['open', 'removed', 'dismissed'])
+      .describe('open: waiting for an admin; removed: the content was taken down; dismissed: it stays'),
+    createdAt: z.string(),
+    decidedAt: z.string().optional(),
+  })
+  .openapi('OwnReport');
+
+export const OwnReportPage = pageOf(OwnReport);

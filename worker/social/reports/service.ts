@@ -10,6 +10,7 @@ import type { ReportDoc, ReportReason, ReportTargetType } from '../documents';
 import { removePost } from '../feed/removal';
 import { postExists } from '../feed/service';
 import { type Report, readReport } from '../stored-moderation';
+import { withholdIfReported } from './withholding';
 
 // Every query on reports. One open report per reporter and target: a partial unique index decides.
 
@@ -58,7 +59,9 @@ export async function fileReport(
   // The one found is matched on this service's own fields, so it reads; an unusable one is refused as gone.
   const report = readOne('reports', stored, readReport);
   if (!report) return 'not-found';
-  return { report, created: sameId(stored?._id, _id) };
+  const created = sameId(stored?._id, _id);
+  if (created) await withholdIfReported(store, fields.targetType, fields.targetId, now);
+  return { report, created };
 }
 
 /** A page of reports with this status, newest first (`limit + 1` rows for the pager). */
@@ -67,6 +70,15 @@ export function listReports(store: Store, query: { status: ReportDoc['status']; 
     .find({ status: query.status, ...idPageFilter(query.cursor) })
     .sort({ _id: -1 })
     .limit(query.limit + 1)
+    .toArray();
+}
+
+/** A page of the rider's own reports, newest first (`limit + 1` rows for the pager). */
+export function listOwnReports(store: Store, reporterId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+  return store.reports
+    .find({ reporterId: anyIdOf(reporterId), ...idPageFilter(page.cursor) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
     .toArray();
 }
 
