@@ -9,9 +9,10 @@ import { admin } from '../../platform/middleware/admin';
 import { auth } from '../../platform/middleware/auth';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { readReport } from '../stored-moderation';
+import { pushRemovalAfterWrite } from './queue/removal-notice';
 import { REPORT_REFUSALS } from './refusals';
 import { NewReport, OwnReportPage, Report, ReportPage, ReportQuery, Resolution } from './schema';
-import { fileReport, listOwnReports, listReports, resolveReport } from './service';
+import { DEFAULT_RESOLUTION_REASONS, fileReport, listOwnReports, listReports, resolveReport } from './service';
 import { ownReportView, reportView } from './views';
 
 const TAGS = ['moderation'];
@@ -98,18 +99,29 @@ export const adminReportRoutes = createRouter<AppEnv>()
     );
   })
   .openapi(resolve, async (c) => {
+    const decision = c.req.valid('json');
     const outcome = await resolveReport(
       c.var.db,
       new ObjectId(c.req.valid('param').id),
-      c.req.valid('json').action,
+      decision,
       new ObjectId(c.var.user._id),
     );
     if (typeof outcome === 'string') throw refusal(REPORT_REFUSALS, outcome);
-    if (outcome.action === 'remove' && outcome.targetType === 'post') {
-      const postId = outcome.targetId.toHexString();
-      publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
-        everyoneBut: [],
-      }));
+    const { report, subjectId } = outcome;
+    if (report.action === 'remove' && report.targetType !== 'user') {
+      if (report.targetType === 'post') {
+        const postId = report.targetId.toHexString();
+        publishAfterWrite(c, { namespace: '/feed', name: 'post:removed', payload: { postId } }, () => ({
+          everyoneBut: [],
+        }));
+      }
+      if (subjectId)
+        pushRemovalAfterWrite(c, {
+          authorId: subjectId,
+          targetType: report.targetType,
+          targetId: report.targetId,
+          reason: decision.reason ?? DEFAULT_RESOLUTION_REASONS.remove,
+        });
     }
-    return c.json(reportView(outcome), 200);
+    return c.json(reportView(report), 200);
   });

@@ -36,7 +36,16 @@ export const Report = z
 export const ReportPage = pageOf(Report);
 export const ReportQuery = PageQuery.extend({ status: z.enum(['open', 'resolved']).default('open') });
 export const Resolution = z
-  .object({ action: z.enum(['remove', 'dismiss']) })
+  .object({
+    action: z.enum(['remove', 'dismiss']),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(LIMITS.report.decisionReasonMax)
+      .optional()
+      .describe('why, for the moderator action log and the author of removed content; a plain default when absent'),
+  })
   .strict()
   .openapi('ReportResolution');
 
