@@ -7,6 +7,7 @@ import { deleteComment } from '../../comments/service';
 import type { ReportTargetType } from '../../documents';
 import { removePost } from '../../feed/removal';
 import { releaseWithheld } from '../withholding';
+import type { ItemDecision, QueueAction } from './item';
 import { authorOf } from './targets';
 
 // The admins' queue: open reports grouped by target, one item per post, comment or rider, answered as a whole.
@@ -107,18 +108,6 @@ export async function answeredFigures(store: Store, since: Date) {
     ])
     .toArray();
   return row;
-}
-
-export type QueueAction = 'remove' | 'dismiss';
-
-export interface ItemDecision {
-  targetType: ReportTargetType;
-  targetId: ObjectId;
-  action: QueueAction;
-  /** The rider the content was by (the reported rider for a user item); absent when unknown or gone. */
-  subjectId?: ObjectId;
-  /** Open reports this decision resolved. */
-  reports: number;
 }
 
 /**

@@ -5,19 +5,10 @@ import { anyIdOf } from '../../../platform/db/id-match';
 import type { Store } from '../../../platform/db/store';
 import { readArray, readDate, readId, readOneOf, readRecord, readString } from '../../../platform/db/stored-values';
 import type { ReportTargetType } from '../../documents';
+import { type TargetContent, targetKey } from './item';
 
 // What the queue shows of a reported target: its content, its author and its hold, read from the target's own
 // collection as stored (any field may be missing on older documents).
-
-export interface TargetContent {
-  authorId?: ObjectId;
-  postId?: ObjectId;
-  text?: string;
-  media: { type: 'image' | 'video'; url: string }[];
-  /** A reported rider's name. */
-  name?: string;
-  withheld?: Withheld;
-}
 
 const readWithheld = (value: unknown): Withheld | undefined => {
   const stored = readRecord(value);
@@ -82,8 +73,6 @@ export async function contentOf(
   );
   return found;
 }
-
-export const targetKey = (type: ReportTargetType, id: ObjectId) => `${type}:${id.toHexString()}`;
 
 /** Whom a target is by (a reported rider is their own author) and, for a comment, its post; null when it is gone. */
 export async function authorOf(

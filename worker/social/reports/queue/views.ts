@@ -11,8 +11,7 @@ import {
 } from '../../../platform/db/stored-values';
 import type { ReportReason, ReportTargetType } from '../../documents';
 import { REPORT_REASONS, REPORT_TARGETS } from '../schema';
-import type { ItemDecision } from './service';
-import { type TargetContent, targetKey } from './targets';
+import { type ItemDecision, type TargetContent, targetKey } from './item';
 
 const HOUR_MS = 60 * 60 * 1000;
 const hours = (ms: number) => Math.round((ms / HOUR_MS) * 10) / 10;
