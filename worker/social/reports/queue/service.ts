@@ -46,6 +46,7 @@ export function openItems(store: Store, limit: number): Promise<Document[]> {
 
 /** How many items are open, how many of them are older than `agedBefore`, and when the oldest was first reported. */
 export async function openItemFigures(store: Store, agedBefore: Date) {
+  const notYet = new Date(agedBefore.getTime() + 1);
   const [row] = await store.reports
     .aggregate([
       { $match: { status: 'open' } },
@@ -54,7 +55,8 @@ export async function openItemFigures(store: Store, agedBefore: Date) {
         $group: {
           _id: null,
           items: { $sum: 1 },
-          aged: { $sum: { $cond: [{ $lte: ['$firstAt', agedBefore] }, 1, 0] } },
+          // An item whose reports carry no date reads as reported now, as the queue shows it: not aged.
+          aged: { $sum: { $cond: [{ $lte: [{ $ifNull: ['$firstAt', notYet] }, agedBefore] }, 1, 0] } },
           oldestAt: { $min: '$firstAt' },
         },
       },
