@@ -11,6 +11,7 @@ import { describeError, log } from './platform/ops/log-line';
 import { roundedMs } from './platform/ops/request-timing';
 import { runReminders } from './riding/reminders/run';
 import { runMediaCleanup } from './social/media/cleanup';
+import { checkQueueAge } from './social/reports/queue/age-check';
 
 /**
  * What a job that isolates its items answers: how many it skipped (unreadable) and how many failed. Any
@@ -90,6 +91,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'media cleanup',
     run: (store, env) => runMediaCleanup(store, env),
     why: 'media never attached goes within an hour of its day running out, stale video uploads are aborted, so storage holds only what riders show',
+  },
+  {
+    cron: '*/30 * * * *',
+    job: 'moderation queue check',
+    run: (store, env) => checkQueueAge(store, env),
+    why: "an item past 20 hours is flagged while 4 of App Review's 24 are left; half-hourly, an alert comes within 20.5 hours of the first report",
   },
 ];
 

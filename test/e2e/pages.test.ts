@@ -6,9 +6,9 @@ import { DAY, seedEvents, seedRider } from '../support/analytics-seed';
 import { policyOf, watchPolicyViolations } from '../support/page-policy-watch';
 import { type RealtimeStack, startRealtimeStack } from '../support/realtime-stack';
 
-// The pages the Worker serves (the analytics dashboard, the operations page, the events desk, the API reference) in a real headless
+// The pages the Worker serves (the analytics dashboard, the operations page, the events desk, the moderation queue, the API reference) in a real headless
 // browser (Debian's chromium, installed by scripts/setup.mjs) against the Worker under `wrangler dev`: the same
-// bundle, Text rules included, that production serves. One stack and one browser for the four pages, since each
+// bundle, Text rules included, that production serves. One stack and one browser for the five pages, since each
 // start costs seconds of the machine; the pages run one after another, so no page's writes land amid another's checks.
 
 let stack: RealtimeStack;
@@ -292,6 +292,95 @@ describe('the events desk (/admin/events)', () => {
     expect(token).toMatch(/^ey/);
     expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
     // Under the page's Content-Security-Policy nothing was refused: no inline script or style is left.
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+});
+
+describe('the moderation queue (/admin/moderation)', () => {
+  const admin = { email: `mod-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'queue-password' };
+  let adminToken = '';
+  let author = { id: '', token: '' };
+  const posts = { reported: '', once: '', earlier: '' };
+
+  const newPost = async (text: string) => {
+    const res = await stack.api('/feed', { token: author.token, body: { text } });
+    expect(res.status).toBe(201);
+    return res.body._id as string;
+  };
+  const reportPost = async (postId: string, token: string) =>
+    expect(
+      (await stack.api('/reports', { token, body: { targetType: 'post', targetId: postId, reason: 'spam' } })).status,
+    ).toBe(201);
+
+  beforeAll(async () => {
+    const { body } = await stack.api('/users', { body: { name: 'Queue admin', ...admin } });
+    const client = new MongoClient(stack.databaseUri);
+    try {
+      await client
+        .db()
+        .collection('users')
+        .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+    } finally {
+      await client.close();
+    }
+    adminToken = (await stack.api('/auth', { body: admin })).body.token;
+    author = await stack.rider('Reported author');
+    const riders = [await stack.rider('One'), await stack.rider('Two'), await stack.rider('Three')];
+    posts.earlier = await newPost('An earlier spam post');
+    posts.reported = await newPost('Buy followers cheap');
+    posts.once = await newPost('A sketchy landing');
+    await reportPost(posts.earlier, riders[0]!.token);
+    const earlier = await stack.api(`/admin/moderation/queue/post/${posts.earlier}/decision`, {
+      token: adminToken,
+      body: { action: 'remove', reason: 'Spam, first warning.' },
+    });
+    expect(earlier.status).toBe(200);
+    for (const rider of riders) await reportPost(posts.reported, rider.token);
+    await reportPost(posts.once, riders[0]!.token);
+  }, 90_000);
+
+  /** Fills the row's reason, clicks an action and waits for the page's reload after it (the page counts its loads). */
+  async function decide(page: Page, postId: string, action: 'remove' | 'dismiss', reason: string) {
+    const row = `#items tr[data-target="post:${postId}"]`;
+    await page.fill(`${row} input[name=reason]`, reason);
+    const loads = Number(await page.getAttribute('body', 'data-loads'));
+    await page.click(`${row} button[data-action=${action}]`);
+    await page.waitForFunction((before) => Number((globalThis as any).document.body.dataset.loads) > before, loads, {
+      timeout: 15_000,
+    });
+    expect(await page.textContent('#error')).toBe('');
+  }
+
+  it("lists the items with their content and the author's history, then removes one and dismisses another, nothing refused", async () => {
+    const { page, requested, violations } = await signInOnPage('/admin/moderation', admin, 'loaded');
+    const rows = () => page.$$eval('#items tr', (trs) => trs.map((tr) => (tr as any).dataset.target as string));
+    // Three riders before one: the withheld post comes first.
+    expect(await rows()).toEqual([`post:${posts.reported}`, `post:${posts.once}`]);
+    const first = `#items tr[data-target="post:${posts.reported}"]`;
+    expect(await page.textContent(first)).toContain('Buy followers cheap');
+    expect(await page.textContent(`${first} .counts`)).toBe('3 rider(s), 3 report(s)');
+    expect(await page.textContent(first)).toContain('Hidden from others (reports)');
+    expect(await page.textContent(`${first} .history`)).toContain('content.remove: Spam, first warning.');
+    expect(await page.textContent('#open-items')).toBe('2');
+    expect(await page.textContent('#oldest-age')).toMatch(/h$/);
+    expect(await page.textContent('#answered-share')).toBe('100.0%');
+
+    await decide(page, posts.reported, 'remove', 'Selling followers is spam.');
+    expect(await rows()).toEqual([`post:${posts.once}`]);
+    expect((await stack.api(`/feed/${posts.reported}`)).status).toBe(404);
+
+    await decide(page, posts.once, 'dismiss', 'A real trick, not spam.');
+    expect(await page.textContent('#items')).toContain('Nothing to decide.');
+    expect((await stack.api(`/feed/${posts.once}`)).status).toBe(200);
+    expect(await page.textContent('#open-items')).toBe('0');
+
+    const removals = await stack.api('/users/me/moderation', { token: author.token });
+    expect(removals.body.items.map((item: { reason: string }) => item.reason)).toEqual([
+      'Selling followers is spam.',
+      'Spam, first warning.',
+    ]);
+    const token = await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-moderation-token'));
+    expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
     expect(await violations()).toEqual([]);
   }, 60_000);
 });

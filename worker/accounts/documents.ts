@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { Withheld } from '../moderation/documents';
 import type { StoredDoc } from '../platform/db/stored-doc';
 
 // The accounts domain's stored shapes. The rider's account (users) also carries fields other domains keep on
@@ -37,6 +38,8 @@ export interface UserDoc extends StoredDoc {
   googleUserId?: string;
   isBot?: boolean;
   analyticsExcluded?: boolean;
+  /** The profile is shown to the rider only until a moderator decides (three riders reported it). */
+  withheld?: Withheld;
   /**
    * Set by an admin's suspension, unset when lifted (worker/accounts/suspension/): while it is active (until null or
    * in the future) every access check refuses the rider but for reading their own account and signing out.

@@ -31,3 +31,12 @@ export interface ModeratorActionDoc extends StoredDoc {
   /** Whatever the action needs said beyond its reason: a suspension's end, the reports it answered. */
   details?: Record<string, unknown>;
 }
+
+/**
+ * Content or an account held from everyone but its author until a moderator decides: `review` when the filter's
+ * model flagged it, `reports` when three distinct riders reported it (worker/social/reports/withholding.ts).
+ */
+export interface Withheld {
+  reason: 'review' | 'reports';
+  at: Date;
+}

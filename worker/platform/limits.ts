@@ -158,7 +158,21 @@ export const LIMITS = {
   /** Feed posts and their comments (worker/social/feed/, worker/social/comments/): a caption and a carousel, not an article. */
   feed: { textMax: 2000, mediaMax: 10, commentMax: 1000 },
   /** Reports (worker/social/reports/): a reason from the list plus a short note for the admin desk. */
-  report: { noteMax: 1000 },
+  report: {
+    noteMax: 1000,
+    /** Distinct riders whose open reports hold a target from everyone but its author until an admin decides. */
+    withholdAtRiders: 3,
+    /** App Review asks for reports acted on within 24 hours: an item open this long is flagged while 4 are left. */
+    agedItemHours: 20,
+    /** The share of items answered within this many hours is the queue's figure of timeliness. */
+    answeredWithinHours: 24,
+    /** Items one page of the admins' queue shows; the admin works from the top. */
+    queuePageMax: 100,
+    /** Aged items named by an event line per cron run; the metric counts them all. */
+    agedLinesPerRun: 20,
+    /** A reason an admin gives for a decision: a sentence or two the rider reads. */
+    decisionReasonMax: 500,
+  },
   /** Riders' photos and videos (worker/social/media/, docs/media.md). */
   media: {
     /** One photo, sent in one request: a 12-megapixel phone JPEG is 3–8 MB, HEIF converted larger. */

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { Withheld } from '../moderation/documents';
 import type { StoredDoc } from '../platform/db/stored-doc';
 import type { MediaKind, MediaType, VideoType } from './media/sniff';
 
@@ -10,6 +11,8 @@ export interface FeedPostDoc extends StoredDoc {
   spotId?: ObjectId;
   /** Kept exact by `$inc` from each reaction's and comment's write (worker/social/reactions/, worker/social/comments/). */
   counts: { love: number; respect: number; comments: number };
+  /** Shown to its author only until a moderator decides. */
+  withheld?: Withheld;
 }
 
 export interface ReactionDoc extends StoredDoc {
@@ -22,6 +25,8 @@ export interface FeedCommentDoc extends StoredDoc {
   postId: ObjectId;
   userId: ObjectId;
   text: string;
+  /** Shown to its author only until a moderator decides. */
+  withheld?: Withheld;
 }
 
 export interface SavedPostDoc extends StoredDoc {
@@ -38,9 +43,14 @@ export interface UserBlockDoc extends StoredDoc {
 export type ReportTargetType = 'post' | 'comment' | 'user';
 export type ReportReason = 'spam' | 'harassment' | 'hate' | 'violence' | 'nudity' | 'self-harm' | 'other';
 
-/** A rider's report for the admin desk (worker/social/reports/); `reporterId` goes when the reporter deletes their account. */
+/**
+ * A report for the admins' queue (worker/social/reports/): a rider's, whose `reporterId` goes when they delete their
+ * account, or the moderation model's (`source: 'model'`, no reporter, the `categories` it flagged).
+ */
 export interface ReportDoc extends StoredDoc {
   reporterId?: ObjectId;
+  source?: 'model';
+  categories?: string[];
   targetType: ReportTargetType;
   targetId: ObjectId;
   /** The post a reported comment sits on, so removing it goes through worker/social/comments/service.ts. */

@@ -106,7 +106,19 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     collection: 'reports',
     key: { targetType: 1, targetId: 1 },
     options: { name: 'targetType_targetId' },
-    why: 'account deletion removes reports about the deleted rider',
+    why: 'account deletion removes reports about the deleted rider; the queue resolves all open reports of a target',
+  },
+  {
+    collection: 'reports',
+    key: { reporterId: 1, _id: -1 },
+    options: { name: 'reporterId__id' },
+    why: "a rider's own reports with their state, newest first (GET /api/reports/mine)",
+  },
+  {
+    collection: 'reports',
+    key: { status: 1, resolvedAt: -1 },
+    options: { name: 'status_resolvedAt' },
+    why: "the queue's share of items answered within 24 hours, over the items decided in the last 7 days",
   },
   {
     collection: 'dm_messages',

@@ -9,6 +9,8 @@ import { mediaRoutes } from './media/routes';
 import { messageRoutes } from './messages/routes';
 import { profileRoutes } from './profiles/routes';
 import { reactionRoutes } from './reactions/routes';
+import { queuePageRoutes } from './reports/queue/page-routes';
+import { queueRoutes } from './reports/queue/routes';
 import { adminReportRoutes, reportRoutes } from './reports/routes';
 import { mySavedPostRoutes, savedPostRoutes } from './saved-posts/routes';
 
@@ -26,4 +28,6 @@ export const socialRoutes = createRouter<AppEnv>()
   .route('/api/users', followRoutes)
   .route('/api/users', profileRoutes)
   .route('/api/reports', reportRoutes)
-  .route('/api/admin', adminReportRoutes);
+  .route('/api/admin', adminReportRoutes)
+  .route('/api/admin', queueRoutes)
+  .route('/', queuePageRoutes);

@@ -1,5 +1,13 @@
 import type { ObjectId } from 'mongodb';
-import { createdAtOf, readDate, readId, readOneOf, readRecord, readString } from '../platform/db/stored-values';
+import {
+  createdAtOf,
+  readDate,
+  readId,
+  readOneOf,
+  readRecord,
+  readString,
+  readStrings,
+} from '../platform/db/stored-values';
 import type { ReportDoc } from './documents';
 import { REPORT_REASONS, REPORT_TARGETS } from './reports/schema';
 
@@ -41,9 +49,11 @@ export function readReport(doc: unknown): Report | undefined {
   const action = readOneOf(stored.action, ['remove', 'dismiss'] as const);
   const resolvedBy = readId(stored.resolvedBy);
   const resolvedAt = readDate(stored.resolvedAt);
+  const source = readOneOf(stored.source, ['model'] as const);
   return {
     _id,
     ...(reporterId ? { reporterId } : {}),
+    ...(source ? { source, categories: readStrings(stored.categories) } : {}),
     targetType,
     targetId,
     ...(postId ? { postId } : {}),

@@ -12,9 +12,10 @@ export const SOCIAL_STORED_SHAPES: StoredShapes<typeof SOCIAL_COLLECTIONS> = {
     'counts.love': 'number',
     'counts.respect': 'number',
     'counts.comments': 'number',
+    'withheld.at': 'date',
   },
   reactions: { ...STAMPED, postId: 'id', userId: 'id' },
-  feed_comments: { ...STAMPED, postId: 'id', userId: 'id', text: 'text' },
+  feed_comments: { ...STAMPED, postId: 'id', userId: 'id', text: 'text', 'withheld.at': 'date' },
   saved_posts: { ...STAMPED, postId: 'id', userId: 'id' },
   conversations: {
     ...STAMPED,
@@ -27,7 +28,15 @@ export const SOCIAL_STORED_SHAPES: StoredShapes<typeof SOCIAL_COLLECTIONS> = {
   },
   dm_messages: { ...STAMPED, conversationId: 'id', userId: 'id', text: 'text' },
   user_blocks: { ...STAMPED, userId: 'id', blockedUserId: 'id' },
-  reports: { ...STAMPED, reporterId: 'id', targetId: 'id', postId: 'id', resolvedBy: 'id', resolvedAt: 'date' },
+  reports: {
+    ...STAMPED,
+    reporterId: 'id',
+    targetId: 'id',
+    postId: 'id',
+    categories: 'texts',
+    resolvedBy: 'id',
+    resolvedAt: 'date',
+  },
   follows: { ...STAMPED, followerId: 'id', followedId: 'id' },
   homies: { ...STAMPED, riderIds: 'ids' },
   media: {

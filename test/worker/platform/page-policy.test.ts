@@ -6,7 +6,7 @@ import { PAGE_POLICY, pagePolicy } from '../../../worker/platform/http/page-poli
 import { createApi, type TestEnv } from '../../support/worker-api';
 
 const api = createApi('page_policy');
-const PAGES = ['/admin/events', '/admin/analytics', '/admin/ops', '/api/docs'];
+const PAGES = ['/admin/events', '/admin/moderation', '/admin/analytics', '/admin/ops', '/api/docs'];
 
 /** What a page would need `unsafe-inline` (or a hash) for: inline scripts and styles, style attributes, event handler attributes. */
 function inlineParts(html: string): string[] {

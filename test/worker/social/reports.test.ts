@@ -118,6 +118,40 @@ describe('the admin desk', () => {
     expect(await refusedFields(bad)).toEqual(['status']);
   });
 
+  it('logs each per-report decision with its reason, or a plain one when the older client sends none', async () => {
+    const [admin, author, rider] = [await registerAdmin(api), await register(api), await register(api)];
+    const post = await newPost(api, author);
+    const made = await filed(rider, { targetType: 'post', targetId: post._id, reason: 'spam' });
+    const res = await call(api, 'PATCH', `/api/admin/reports/${made._id}`, {
+      as: admin,
+      json: { action: 'remove', reason: 'Spam.' },
+    });
+    expect(res.status).toBe(200);
+    const target = await register(api);
+    const other = await filed(rider, { targetType: 'user', targetId: target._id, reason: 'spam' });
+    expect((await resolve(other._id, 'dismiss', admin)).status).toBe(200);
+    const logged = async (subjectId: string) => {
+      const log = await call(api, 'GET', `/api/admin/moderation/actions?subjectId=${subjectId}`, { as: admin });
+      return (await log.json<{ items: unknown[] }>()).items;
+    };
+    expect(await logged(author._id)).toEqual([
+      expect.objectContaining({
+        action: 'content.remove',
+        actorId: admin._id,
+        target: { type: 'post', id: post._id },
+        reason: 'Spam.',
+        details: { reportId: made._id },
+      }),
+    ]);
+    expect(await logged(target._id)).toEqual([
+      expect.objectContaining({
+        action: 'report.dismiss',
+        target: { type: 'user', id: target._id },
+        reason: 'Report dismissed.',
+      }),
+    ]);
+  });
+
   it('removes a reported post with its comments, marks the report resolved, and refuses resolving twice', async () => {
     const [admin, author, rider] = [await registerAdmin(api), await register(api), await register(api)];
     const post = await newPost(api, author);

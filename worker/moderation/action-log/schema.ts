@@ -26,3 +26,16 @@ export const ModeratorActionQuery = PageQuery.extend({
   subjectId: IdString.optional().describe('only actions about this rider (their moderation history)'),
   action: z.enum(MODERATOR_ACTIONS).optional(),
 });
+
+export const OwnModerationEntry = z
+  .object({
+    _id: z.string(),
+    action: z.enum(MODERATOR_ACTIONS),
+    target: z.object({ type: z.enum(MODERATION_TARGETS), id: z.string().optional() }),
+    reason: z.string().describe("the moderator's reason, written for the rider"),
+    until: z.string().nullable().optional().describe('for a suspension, its end; null when indefinite'),
+    createdAt: z.string(),
+  })
+  .openapi('OwnModerationEntry');
+
+export const OwnModerationPage = pageOf(OwnModerationEntry);

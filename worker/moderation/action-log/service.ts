@@ -50,3 +50,15 @@ export function listModeratorActions(
     .limit(page.limit + 1)
     .toArray();
 }
+
+/** The actions a rider reads about themselves: what was done to their content or account, never a dismissed report. */
+export const ACTIONS_A_RIDER_READS: readonly ModeratorAction[] = ['content.remove', 'rider.suspend', 'rider.lift'];
+
+/** A page of the decisions about one rider that they may read, newest first (`limit + 1` rows for the pager). */
+export function listOwnModeration(store: Store, subjectId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+  return store.moderator_actions
+    .find({ subjectId: anyIdOf(subjectId), action: { $in: [...ACTIONS_A_RIDER_READS] }, ...idPageFilter(page.cursor) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}

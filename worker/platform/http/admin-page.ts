@@ -1,5 +1,5 @@
 /**
- * The shell every admin page the Worker serves shares (/admin/analytics, /admin/events): head, a header with the
+ * The shell every admin page the Worker serves shares (/admin/analytics, /admin/events, /admin/moderation): head, a header with the
  * title and sign-out, the sign-in form and error line that worker/platform/http/admin-page-sign-in.ts drives, and
  * <main> around the page's own part. Nothing inline: the page policy (worker/platform/http/page-policy.ts) refuses it.
  */

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { defineRoute } from './openapi';
 
 /**
- * The Content-Security-Policy of every HTML page the Worker serves (/admin/events, /admin/analytics, /admin/ops,
+ * The Content-Security-Policy of every HTML page the Worker serves (/admin/events, /admin/moderation, /admin/analytics, /admin/ops,
  * /api/docs): scripts, styles, images and fetches from this origin only, nothing inline (each page's
  * script and stylesheet are routes of their own, `pageAssetRoute`), and no page may be framed. A page may add
  * a directive only through PAGE_POLICY_ADDITIONS below, each with its reason.

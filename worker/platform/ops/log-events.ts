@@ -17,6 +17,8 @@ export interface LogEventFields {
   'push.web.vapid-unusable': { problem: string; subscriptions: number };
   'push.expo.send.failed': { messages: number; error: string };
   'push.receipt.failed': { ticketId: string; code: string | null };
+  'push.moderation.failed': { targetType: string; targetId: string; error: string };
+  'moderation.queue.aged': { targetType: string; targetId: string; riders: number; ageHours: number };
   'ingestion.event.failed': { dedupeKey: string; code: number | null; error: string };
   'ingestion.item.skipped': { source: string; sourceId: string; reason: string };
   'ingestion.event.skipped': { source: string; dedupeKey: string };
@@ -78,6 +80,14 @@ export const LOG_EVENTS = {
   'push.receipt.failed': {
     level: 'warn',
     when: "Expo's receipt for a ticket is an error (stored on its delivery-log row; DeviceNotRegistered kills the token)",
+  },
+  'push.moderation.failed': {
+    level: 'error',
+    when: "content was removed from the queue but its author's push was not sent (they can still read why)",
+  },
+  'moderation.queue.aged': {
+    level: 'warn',
+    when: 'a queue item has waited over 20 hours for an admin (App Review asks for 24); one line per item and run',
   },
   'ingestion.event.failed': {
     level: 'error',

@@ -1,6 +1,6 @@
 import type { ShardRefusal } from '../../../durable-objects/shard-figures';
 import type { Env } from '../env';
-import { REALTIME_FIGURE_PREFIX } from './figure-names';
+import { MODERATION_FIGURE_PREFIX, REALTIME_FIGURE_PREFIX } from './figure-names';
 import { standInDataset, type WaitUntil } from './metrics-stand-in-dataset';
 
 /**
@@ -77,5 +77,22 @@ export function recordRealtimeRefusal(
     blobs: [`${REALTIME_FIGURE_PREFIX}refusals`, figure.reason, figure.detail ?? ''],
     doubles: [figure.status],
     indexes: [figure.reason],
+  });
+}
+
+/**
+ * The moderation queue as its check found it (every 30 minutes): blob1 `moderation.queue`, double1 open items,
+ * double2 items waiting over `LIMITS.report.agedItemHours`, double3 the oldest open item's age in hours (0 when none);
+ * index1 `moderation.queue`.
+ */
+export function recordModerationQueue(
+  env: Env | undefined,
+  figure: { openItems: number; agedItems: number; oldestAgeHours: number },
+  waitUntil?: WaitUntil,
+): void {
+  datasetOf(env, waitUntil)?.writeDataPoint({
+    blobs: [`${MODERATION_FIGURE_PREFIX}queue`],
+    doubles: [figure.openItems, figure.agedItems, figure.oldestAgeHours],
+    indexes: [`${MODERATION_FIGURE_PREFIX}queue`],
   });
 }

@@ -1,5 +1,5 @@
 import { LIMITS } from '../limits';
-import { REALTIME_FIGURE_PREFIX } from './figure-names';
+import { isFigurePoint } from './figure-names';
 
 /** A data point as worker/platform/ops/metrics.ts lays it out, with the time it was written. */
 export interface RequestPoint {
@@ -49,8 +49,8 @@ export function requestFigures(points: readonly RequestPoint[], now: number): Re
   for (const point of points) {
     if (point.at < from || point.at > now) continue;
     const [route = '', method = ''] = point.blobs.map((b) => b ?? '');
-    // The real-time figures share the dataset; they are not requests.
-    if (route.startsWith(REALTIME_FIGURE_PREFIX)) continue;
+    // The real-time and moderation figures share the dataset; they are not requests.
+    if (isFigurePoint(route)) continue;
     const [durationMs = 0, status = 0] = point.doubles;
     const key = `${method} ${route}`;
     const entry = byRoute.get(key) ?? { method, route, durations: [], s5: 0, s4: 0 };

@@ -36,6 +36,31 @@ export const Report = z
 export const ReportPage = pageOf(Report);
 export const ReportQuery = PageQuery.extend({ status: z.enum(['open', 'resolved']).default('open') });
 export const Resolution = z
-  .object({ action: z.enum(['remove', 'dismiss']) })
+  .object({
+    action: z.enum(['remove', 'dismiss']),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(LIMITS.report.decisionReasonMax)
+      .optional()
+      .describe('why, for the moderator action log and the author of removed content; a plain default when absent'),
+  })
   .strict()
   .openapi('ReportResolution');
+
+export const OwnReport = z
+  .object({
+    _id: z.string(),
+    targetType: z.enum(REPORT_TARGETS),
+    targetId: z.string(),
+    reason: z.enum(REPORT_REASONS),
+    state: z
+      .enum(['open', 'removed', 'dismissed'])
+      .describe('open: waiting for an admin; removed: the content was taken down; dismissed: it stays'),
+    createdAt: z.string(),
+    decidedAt: z.string().optional(),
+  })
+  .openapi('OwnReport');
+
+export const OwnReportPage = pageOf(OwnReport);

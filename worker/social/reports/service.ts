@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
+import { recordModeratorAction } from '../../moderation/action-log/service';
 import { onDuplicateKey } from '../../platform/db/errors';
 import { anyIdOf } from '../../platform/db/id-match';
 import { idPageFilter } from '../../platform/db/id-page';
@@ -10,6 +11,8 @@ import type { ReportDoc, ReportReason, ReportTargetType } from '../documents';
 import { removePost } from '../feed/removal';
 import { postExists } from '../feed/service';
 import { type Report, readReport } from '../stored-moderation';
+import { authorOf } from './queue/targets';
+import { withholdIfReported } from './withholding';
 
 // Every query on reports. One open report per reporter and target: a partial unique index decides.
 
@@ -58,7 +61,9 @@ export async function fileReport(
   // The one found is matched on this service's own fields, so it reads; an unusable one is refused as gone.
   const report = readOne('reports', stored, readReport);
   if (!report) return 'not-found';
-  return { report, created: sameId(stored?._id, _id) };
+  const created = sameId(stored?._id, _id);
+  if (created) await withholdIfReported(store, fields.targetType, fields.targetId, now);
+  return { report, created };
 }
 
 /** A page of reports with this status, newest first (`limit + 1` rows for the pager). */
@@ -70,18 +75,35 @@ export function listReports(store: Store, query: { status: ReportDoc['status']; 
     .toArray();
 }
 
+/** A page of the rider's own reports, newest first (`limit + 1` rows for the pager). */
+export function listOwnReports(store: Store, reporterId: ObjectId, page: { limit: number; cursor?: ObjectId }) {
+  return store.reports
+    .find({ reporterId: anyIdOf(reporterId), ...idPageFilter(page.cursor) })
+    .sort({ _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+}
+
+/** The log's reason for a decision taken through the per-report route without one (older admin clients send none). */
+export const DEFAULT_RESOLUTION_REASONS = {
+  remove: 'Removed after a report.',
+  dismiss: 'Report dismissed.',
+} as const;
+
 /**
- * Resolves an open report. The report is claimed first (open → resolved in one update), so two
- * admins resolving at once remove the content once; the content goes through its own services,
- * which keep the post counts exact. A reported rider is never removed here: `remove` on a user report
- * is refused before anything changes. Removing content also closes the other open reports about it.
+ * Resolves one open report (the per-report route older admin clients use; the queue decides a whole target). The
+ * report is claimed first (open → resolved in one update), so two admins resolving at once remove the content once;
+ * the content goes through its own services, which keep the post counts exact. A reported rider is never removed
+ * here: `remove` on a user report is refused before anything changes. Removing content also closes the other open
+ * reports about it. The decision goes to the moderator action log; the answer names the content's author.
  */
 export async function resolveReport(
   store: Store,
   reportId: ObjectId,
-  action: NonNullable<ReportDoc['action']>,
+  decision: { action: NonNullable<ReportDoc['action']>; reason?: string },
   adminId: ObjectId,
-): Promise<Report | 'not-found' | 'resolved-already' | 'not-removable'> {
+): Promise<{ report: Report; subjectId?: ObjectId } | 'not-found' | 'resolved-already' | 'not-removable'> {
+  const { action } = decision;
   const now = new Date();
   const resolution = { status: 'resolved' as const, action, resolvedBy: adminId, resolvedAt: now, updatedAt: now };
   const resolved = await store.reports.findOneAndUpdate(
@@ -97,6 +119,8 @@ export async function resolveReport(
     return found.status === 'open' ? 'not-removable' : 'resolved-already';
   }
   if (!report) return 'not-found';
+  // Read before removing: the removal deletes the content and its author with it.
+  const subjectId = (await authorOf(store, report.targetType, report.targetId))?.userId;
   if (action === 'remove') {
     const caller = { userId: adminId, isAdmin: true };
     // Content already gone (removed by its author or another report) leaves nothing to do.
@@ -108,5 +132,13 @@ export async function resolveReport(
       { $set: resolution },
     );
   }
-  return report;
+  await recordModeratorAction(store, {
+    actorId: adminId,
+    action: action === 'remove' ? 'content.remove' : 'report.dismiss',
+    target: { type: report.targetType, id: report.targetId },
+    ...(subjectId ? { subjectId } : {}),
+    reason: decision.reason ?? DEFAULT_RESOLUTION_REASONS[action],
+    details: { reportId: report._id.toHexString() },
+  });
+  return { report, ...(subjectId ? { subjectId } : {}) };
 }

@@ -16,3 +16,17 @@ export function reportView(report: Report) {
     createdAt: report.createdAt.toISOString(),
   };
 }
+
+/** A rider's own report as they read it: its state, never who resolved it. */
+export function ownReportView(report: Report) {
+  const state = report.status === 'open' ? 'open' : report.action === 'remove' ? 'removed' : 'dismissed';
+  return {
+    _id: report._id.toHexString(),
+    targetType: report.targetType,
+    targetId: report.targetId.toHexString(),
+    reason: report.reason,
+    state,
+    createdAt: report.createdAt.toISOString(),
+    ...(report.status === 'resolved' && report.resolvedAt ? { decidedAt: report.resolvedAt.toISOString() } : {}),
+  } as const;
+}
