@@ -41,6 +41,17 @@ describe('refuseWhileSuspended', () => {
   it('lets through reading your own account and signing out, and any request once it ended', () => {
     expect(refusal({ method: 'GET', path: '/api/users/me' })).toBeNull();
     expect(refusal({ method: 'POST', path: '/api/auth/logout' })).toBeNull();
+    expect(refusal({ method: 'GET', path: '/api/users/me/moderation' })).toBeNull();
+  });
+
+  it("lets through deleting your own account and your data export, never another rider's account", () => {
+    const own = { _id: 'a'.repeat(24), ...suspended(null) };
+    expect(refusal({ method: 'DELETE', path: `/api/users/${'a'.repeat(24)}` }, own)).toBeNull();
+    expect(refusal({ method: 'DELETE', path: `/api/users/${'b'.repeat(24)}` }, own)?.status).toBe(403);
+    expect(refusal({ method: 'POST', path: '/api/users/me/export' }, own)).toBeNull();
+    expect(refusal({ method: 'GET', path: '/api/users/me/exports' }, own)).toBeNull();
+    expect(refusal({ method: 'GET', path: `/api/users/me/exports/${'c'.repeat(24)}/download` }, own)).toBeNull();
+    expect(refusal({ method: 'GET', path: '/api/users/me/exports/x/download/more' }, own)?.status).toBe(403);
     expect(refusal({ method: 'POST', path: '/api/feed' }, suspended(new Date(now.getTime() - 1)))).toBeNull();
   });
 });

@@ -9,9 +9,21 @@ export const SUSPENDED_TEXT = 'Account suspended.';
 
 /**
  * What a suspended rider may still do, by method and path: read their own account (it carries the suspension,
- * so the app can say why and until when) and sign out. Every other request an access check admits is refused.
+ * so the app can say why and until when) and the moderators' decisions about them, sign out, and what the law
+ * gives every rider whatever they did: delete their account, and ask for and fetch a copy of their data.
+ * Every other request an access check admits is refused.
  */
-const OPEN_WHILE_SUSPENDED = new Set(['GET /api/users/me', 'POST /api/auth/logout']);
+const OPEN_WHILE_SUSPENDED = new Set([
+  'GET /api/users/me',
+  'GET /api/users/me/moderation',
+  'POST /api/auth/logout',
+  'POST /api/users/me/export',
+  'GET /api/users/me/exports',
+]);
+const EXPORT_DOWNLOAD = /^GET \/api\/users\/me\/exports\/[0-9a-fA-F]{24}\/download$/;
+
+const openWhileSuspended = (accountId: string, request: string) =>
+  OPEN_WHILE_SUSPENDED.has(request) || EXPORT_DOWNLOAD.test(request) || request === `DELETE /api/users/${accountId}`;
 
 export const SuspendedBody = z
   .object({
@@ -23,7 +35,7 @@ export const SuspendedBody = z
 
 export const SUSPENDED_RESPONSE = jsonResponse(
   SuspendedBody,
-  `JSON {error: "${SUSPENDED_TEXT}", until, reason}: the account is suspended (every route but GET /api/users/me and POST /api/auth/logout; docs/moderation.md)`,
+  `JSON {error: "${SUSPENDED_TEXT}", until, reason}: the account is suspended (every route but reading your own account and the decisions about you, signing out, deleting your account and your data export; docs/moderation.md)`,
 );
 
 /** A check's or a route's own 403 plus the suspended refusal. */
@@ -34,12 +46,12 @@ export const orSuspended = (own: ResponseConfig): ResponseConfig => mergeRespons
  * still make. The account is the one the check already read, so this costs no query.
  */
 export function refuseWhileSuspended(
-  account: { suspension?: AccountSuspension },
+  account: { _id?: unknown; suspension?: AccountSuspension },
   request: { method: string; path: string },
   now: Date = new Date(),
 ): void {
   const suspension = activeSuspension(account, now);
-  if (!suspension || OPEN_WHILE_SUSPENDED.has(`${request.method} ${request.path}`)) return;
+  if (!suspension || openWhileSuspended(String(account._id), `${request.method} ${request.path}`)) return;
   throw new ApiError(403, SUSPENDED_TEXT, {
     fields: {
       until: suspension.until?.toISOString() ?? null,
