@@ -13,7 +13,17 @@
 // Inside the platform, imports run one way too:
 //   middleware → tokens → db, http → the base files (env, config, limits, version, setting-error, sports)
 // And no two files import each other, directly or round a circle.
-const DOMAINS = ['growth', 'moderation', 'accounts', 'notifications', 'billing', 'riding', 'social', 'events', 'companion'];
+const DOMAINS = [
+  'growth',
+  'moderation',
+  'accounts',
+  'notifications',
+  'billing',
+  'riding',
+  'social',
+  'events',
+  'companion',
+];
 const PLATFORM = '^worker/platform/';
 const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports)\\.ts$';
 const COMPOSITION = '^worker/(app|index|schedules|data)\\.ts$|^worker/[^/]+/router\\.ts$';
