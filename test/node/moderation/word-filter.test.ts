@@ -1,4 +1,6 @@
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import { describe, expect, it } from 'vitest';
+import { BUILT_IN_ALLOWED } from '../../../worker/moderation/word-filter/built-in-terms';
 import { buildWordFilter, collapsedAsMatched, normalizeTerm } from '../../../worker/moderation/word-filter/matching';
 import { spacedLetterRuns } from '../../../worker/moderation/word-filter/spaced-letters';
 import { DISGUISED_BAD_WORDS, RIDER_SLANG } from '../../support/rider-slang';
@@ -72,5 +74,52 @@ describe('spaced letters', () => {
     expect(spacedLetterRuns('a b a d word')).toEqual(['abad', 'bad']);
     expect(spacedLetterRuns('a kickflip on the 50-50 rail')).toEqual([]);
     expect(spacedLetterRuns('I am a rider')).toEqual([]);
+  });
+});
+
+describe('reading only the text around a listed pattern', () => {
+  // The matcher as it comes, reading the whole text: the windows must answer exactly as it does.
+  const built = englishDataset.build();
+  const whole = new RegExpMatcher({
+    ...built,
+    whitelistedTerms: [...(built.whitelistedTerms ?? []), ...BUILT_IN_ALLOWED],
+    ...englishRecommendedTransformers,
+  });
+  const reference = (text: string) => whole.hasMatch(text) || spacedLetterRuns(text).some((run) => whole.hasMatch(run));
+
+  it('answers as the matcher reading the whole text does, on texts mixing listed, allowed and disguised words', () => {
+    const pieces = [
+      ...RIDER_SLANG,
+      ...DISGUISED_BAD_WORDS,
+      ...BUILT_IN_ALLOWED,
+      'pen is',
+      'an al',
+      'ass',
+      'class',
+      'a s s',
+      'sssss',
+      '   ',
+      '\n',
+      '!!',
+      '4',
+      '$',
+      '🛹',
+      'é',
+      'с',
+      'x'.repeat(90),
+      `fu${'u'.repeat(120)}ck`,
+    ];
+    // A fixed sequence, so a failure repeats.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let i = 0; i < 1500; i++) {
+      const count = 1 + (next() % 40);
+      const parts = Array.from({ length: count }, () => pieces[next() % pieces.length]!);
+      const text = parts.join(next() % 3 ? ' ' : '');
+      expect(filter.matches(text), text).toBe(reference(text));
+    }
   });
 });

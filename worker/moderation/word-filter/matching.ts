@@ -1,5 +1,6 @@
 import { DataSet, englishDataset, englishRecommendedTransformers, parseRawPattern, RegExpMatcher } from 'obscenity';
 import { BUILT_IN_ALLOWED } from './built-in-terms';
+import { listedPatternWindows } from './prescreen';
 import { spacedLetterRuns } from './spaced-letters';
 
 /** How an admin's term is matched: only as a whole word ("kook" but not "kooky"), or also inside other words. */
@@ -67,7 +68,12 @@ export function buildWordFilter(terms: readonly FilterTerm[]): WordFilter {
     whitelistedTerms: [...(built.whitelistedTerms ?? []), ...BUILT_IN_ALLOWED, ...allowed],
     ...englishRecommendedTransformers,
   });
-  return {
-    matches: (text) => matcher.hasMatch(text) || spacedLetterRuns(text).some((run) => matcher.hasMatch(run)),
-  };
+  const windowsOf = listedPatternWindows(built.blacklistedTerms);
+  const matches = (text: string) =>
+    windowsOf(text).some(({ text: part, from, to }) =>
+      from === 0 && to === part.length
+        ? matcher.hasMatch(part)
+        : matcher.getAllMatches(part).some((match) => match.startIndex >= from && match.endIndex < to),
+    );
+  return { matches: (text) => matches(text) || spacedLetterRuns(text).some(matches) };
 }
