@@ -1,8 +1,11 @@
+import { ObjectId } from 'mongodb';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ALLOWED } from '../../../worker/moderation/word-filter/built-in-terms';
 import { buildWordFilter, collapsedAsMatched, normalizeTerm } from '../../../worker/moderation/word-filter/matching';
+import { readTerm } from '../../../worker/moderation/word-filter/reader';
 import { spacedLetterRuns } from '../../../worker/moderation/word-filter/spaced-letters';
+import { readDirectMessage } from '../../../worker/social/stored-messaging';
 import { DISGUISED_BAD_WORDS, RIDER_SLANG } from '../../support/rider-slang';
 
 const filter = buildWordFilter([]);
@@ -121,5 +124,25 @@ describe('reading only the text around a listed pattern', () => {
       const text = parts.join(next() % 3 ? ' ' : '');
       expect(filter.matches(text), text).toBe(reference(text));
     }
+  });
+});
+
+describe('stored terms and marks', () => {
+  it('reads a term stored without kind or match as a blocked whole word, and leaves out one holding no word', () => {
+    const _id = new ObjectId();
+    expect(readTerm({ _id, term: ' Kook ' })).toMatchObject({ _id, term: 'kook', kind: 'block', match: 'word' });
+    expect(readTerm({ _id, term: 'kook', kind: 'allow', match: 'part' })).toMatchObject({
+      kind: 'allow',
+      match: 'part',
+    });
+    expect(readTerm({ _id, term: ' [] ' })).toBeUndefined();
+    expect(readTerm({ _id, term: { word: 'kook' } })).toBeUndefined();
+  });
+
+  it('reads a direct message as filtered only when it is stored so', () => {
+    const message = { _id: new ObjectId(), conversationId: new ObjectId(), text: 'hi' };
+    expect(readDirectMessage({ ...message, filtered: true })?.filtered).toBe(true);
+    expect(readDirectMessage(message)).not.toHaveProperty('filtered');
+    expect(readDirectMessage({ ...message, filtered: 'yes' })).not.toHaveProperty('filtered');
   });
 });
