@@ -126,11 +126,12 @@ function workerProject(
       testTimeout: 20_000,
       deps: {
         // The driver's document sequence module too, in the same pre-bundle: the driver must see the very class it
-        // checks for (durable-objects/encoded-documents.ts), not a second copy.
+        // checks for (durable-objects/encoded-documents.ts), not a second copy. obscenity's ES entry re-exports its
+        // CommonJS build, which workerd's module loader leaves undefined until pre-bundled.
         optimizer: {
           ssr: {
             enabled: true,
-            include: ['mongodb', 'mongodb/lib/cmap/commands'],
+            include: ['mongodb', 'mongodb/lib/cmap/commands', 'obscenity'],
             rolldownOptions: { external: nodeBuiltins },
           },
         },

@@ -48,6 +48,19 @@ describe('/messages', () => {
     expect(await toBob).toEqual({ conversationId: id, message: body });
   });
 
+  it('marks a matched message filtered for the participants who do not follow its sender, and only for them', async () => {
+    const [alice, bob, carol] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Carol')]);
+    expect((await stack.api(`/users/${alice.id}/follow`, { token: carol.token, method: 'PUT' })).status).toBe(200);
+    const id = await conversation(alice.token, [bob.id, carol.id]);
+    const toBob = next(bob.socket, 'message:created');
+    const toCarol = next(carol.socket, 'message:created');
+    const { status, body } = await send(alice.token, id, 'f u c k that rail');
+    expect(status).toBe(201);
+    expect(body).not.toHaveProperty('filtered');
+    expect(await toBob).toEqual({ conversationId: id, message: { ...body, filtered: true } });
+    expect(await toCarol).toEqual({ conversationId: id, message: body });
+  });
+
   it('never sends an event of a conversation to a rider outside it', async () => {
     const [alice, bob, eve] = await Promise.all([messenger('Alice'), messenger('Bob'), messenger('Eve')]);
     const id = await conversation(alice.token, [bob.id]);

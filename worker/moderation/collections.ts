@@ -1,9 +1,10 @@
 import { holds } from '../platform/db/collections';
-import type { ModeratorActionDoc } from './documents';
+import type { ModerationTermDoc, ModeratorActionDoc } from './documents';
 
-/** Moderation: the moderator action log. Each collection's name and the type of its documents. */
+/** Moderation: the moderator action log and the word filter's terms. Each collection's name and the type of its documents. */
 export const MODERATION_COLLECTIONS = {
   moderator_actions: holds<ModeratorActionDoc>(),
+  moderation_terms: holds<ModerationTermDoc>(),
 };
 
 type ModerationCollections = typeof MODERATION_COLLECTIONS;

@@ -1,5 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { StoredDoc } from '../platform/db/stored-doc';
+import type { TermKind, TermMatch } from './word-filter/matching';
 
 /** What a moderator did. One source for the log's kinds: the routes, the views and the page read this list. */
 export const MODERATOR_ACTIONS = [
@@ -39,4 +40,14 @@ export interface ModeratorActionDoc extends StoredDoc {
 export interface Withheld {
   reason: 'review' | 'reports';
   at: Date;
+}
+
+/**
+ * A term admins added to the word filter (worker/moderation/word-filter/): refused in what riders publish, or allowed
+ * where the built-in list would refuse it. Stored normalised (`normalizeTerm`), once (a unique index).
+ */
+export interface ModerationTermDoc extends StoredDoc {
+  term: string;
+  kind: TermKind;
+  match: TermMatch;
 }

@@ -14,4 +14,10 @@ export const MODERATION_INDEXES: IndexDeclaration[] = [
     options: { name: 'actorId' },
     why: 'account deletion detaches an admin from the actions they took',
   },
+  {
+    collection: 'moderation_terms',
+    key: { term: 1 },
+    options: { name: 'term_unique', unique: true },
+    why: 'a term is listed once, blocked or allowed: two admins adding it at once store it once',
+  },
 ];

@@ -208,6 +208,19 @@ export const LIMITS = {
     /** Records one cleanup run handles per kind, well inside a Cron Trigger's time. */
     cleanupBatch: 500,
   },
+  /** The word filter of what riders publish (worker/moderation/word-filter/, docs/moderation.md). */
+  wordFilter: {
+    /** One admin term: a word or a short phrase. */
+    termMax: 64,
+    /** Terms admins may list at once: every text is matched against all of them. */
+    termsMax: 2000,
+    /** A Worker reads the term list again after this: an admin's edit is in force everywhere within a minute. */
+    termListCacheMs: 30_000,
+    /** Databases whose term lists a Worker keeps at once (one in production; tests give each file its own). */
+    termListCacheEntries: 16,
+    /** Why an admin edited the list, for the action log. */
+    reasonMax: 500,
+  },
   ops: {
     /** The local metrics stand-in and /admin/ops cover the last hour, as the page's figures say. */
     figuresWindowMs: 60 * 60_000,

@@ -86,6 +86,8 @@ export interface DirectMessageDoc extends StoredDoc {
   /** The sender; absent once their account is deleted (the message stays for the others). */
   userId?: ObjectId;
   text: string;
+  /** The text matched the word filter: shown folded (`filtered: true`) to participants who do not follow the sender. */
+  filtered?: true;
 }
 
 /** One rider following another (worker/social/follows/); one row per direction and pair (a unique index). */

@@ -2,6 +2,7 @@ import type { ObjectId } from 'mongodb';
 import {
   createdAtOf,
   readArray,
+  readBoolean,
   readDate,
   readId,
   readIds,
@@ -30,6 +31,8 @@ export interface DirectMessage {
   /** Absent once the sender's account is deleted, or when older code stored none. */
   userId?: ObjectId;
   text: string;
+  /** The text matched the word filter (DirectMessageDoc). */
+  filtered?: true;
   createdAt: Date;
 }
 
@@ -74,6 +77,7 @@ export function readDirectMessage(doc: unknown): DirectMessage | undefined {
     ...(conversationId ? { conversationId } : {}),
     ...(userId ? { userId } : {}),
     text,
+    ...(readBoolean(stored.filtered) ? { filtered: true as const } : {}),
     createdAt: createdAtOf(stored),
   };
 }

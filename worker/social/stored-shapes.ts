@@ -26,7 +26,7 @@ export const SOCIAL_STORED_SHAPES: StoredShapes<typeof SOCIAL_COLLECTIONS> = {
     'readMarkers.$.messageId': 'id',
     'readMarkers.$.readAt': 'date',
   },
-  dm_messages: { ...STAMPED, conversationId: 'id', userId: 'id', text: 'text' },
+  dm_messages: { ...STAMPED, conversationId: 'id', userId: 'id', text: 'text', filtered: 'boolean' },
   user_blocks: { ...STAMPED, userId: 'id', blockedUserId: 'id' },
   reports: {
     ...STAMPED,

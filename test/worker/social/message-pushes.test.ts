@@ -88,6 +88,16 @@ describe('message pushes', () => {
     });
   });
 
+  it('leave the words of a message that matched the word filter out of its push', async () => {
+    await push.script({});
+    const [alice, bob] = [await rider('Alice'), await rider('Bob')];
+    const id = await conversation(alice, [bob]);
+    await send(alice, id, 'sh1t session');
+    const [sent, ...more] = await push.sent();
+    expect(more).toEqual([]);
+    expect(sent).toMatchObject({ to: bob.device, title: 'Alice', body: 'Sent you a message.' });
+  });
+
   it('never push the sender, on any of their devices, and push every other participant', async () => {
     await push.script({});
     const [alice, bob, carol] = [await rider('Alice'), await rider('Bob'), await rider('Carol')];

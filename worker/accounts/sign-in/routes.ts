@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { recordServerEvent } from '../../growth/analytics/server-events';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { requireSetting } from '../../platform/config';
 import { clientAddress } from '../../platform/http/client-address';
@@ -74,6 +75,7 @@ const register = defineRoute({
   responses: {
     201: jsonResponse(Session, 'Account created; the token is also in the x-auth-token header', SESSION_HEADER),
     409: errorResponse('Email taken'),
+    ...OBJECTIONABLE_TEXT,
     429: errorResponse(
       'Too many registration attempts from this address, or across the service; Retry-After gives the seconds to wait',
       RETRY_AFTER,
@@ -152,6 +154,7 @@ export const signInRoutes = createRouter<AppEnv>()
     requireSetting(c.env, 'JWT_SECRET');
     if (optsIn(c.req.header(SESSION_MODE_HEADER))) sessionSettings(c.env);
     const { name, email, password } = c.req.valid('json');
+    await refuseObjectionable(c, { name });
     const user = await insertUser(c.var.db, {
       name,
       email,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { type Cleanup, collectionsCleaned } from '../../platform/db/personal-data';
 import { ApiError } from '../../platform/http/errors';
@@ -48,6 +49,7 @@ const patchMe = defineRoute({
     200: theAccount,
     404: errorResponse('No such account, or imageMediaId names no upload of yours'),
     409: errorResponse('The upload is attached to a post'),
+    ...OBJECTIONABLE_TEXT,
   },
 });
 
@@ -67,6 +69,7 @@ const patchUser = defineRoute({
     ),
     404: noAccount,
     409: errorResponse('Email taken, or the address changed meanwhile'),
+    ...OBJECTIONABLE_TEXT,
     429: errorResponse('Too many wrong passwords; Retry-After gives the seconds to wait', RETRY_AFTER),
     502: errorResponse("The identity provider's signing keys could not be fetched to verify identityProof"),
   },
@@ -156,6 +159,7 @@ export const userRoutes = (deps: UserRouteDeps) => {
       .openapi(getMe, (c) => c.json(userView(c.var.account), 200))
       .openapi(patchMe, async (c) => {
         const { imageMediaId, ...changes } = c.req.valid('json');
+        await refuseObjectionable(c, { name: changes.name });
         const userId = new ObjectId(c.var.user._id);
         // profilePicture writes imageUri itself, in the write that tells which picture it replaced; writing it
         // again here could put back a picture a racing change already let go.
@@ -169,6 +173,7 @@ export const userRoutes = (deps: UserRouteDeps) => {
         const { email, currentPassword, identityProof, ...rest } = c.req.valid('json');
         if (email === undefined && currentPassword !== undefined) throw proofWithoutEmail('currentPassword');
         if (email === undefined && identityProof !== undefined) throw proofWithoutEmail('identityProof');
+        await refuseObjectionable(c, { name: rest.name });
         const outcome =
           email === undefined
             ? await updateUser(c.var.db, id, rest)

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import {
@@ -13,7 +14,7 @@ import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { submissionDocument, utcTimes } from './document';
 import { takeSubmitAllowance } from './limit';
-import { SubmitBody, SubmittedEvent } from './schema';
+import { SubmitBody, type SubmitInput, SubmittedEvent } from './schema';
 import { storeSubmission } from './service';
 import { submittedEventView } from './views';
 
@@ -34,8 +35,19 @@ const submit = defineRoute({
   request: jsonBody(SubmitBody),
   responses: {
     201: jsonResponse(SubmittedEvent, 'The stored submission, approvalStatus pending'),
+    ...OBJECTIONABLE_TEXT,
     429: errorResponse('The daily submission allowance is spent; Retry-After gives the seconds to wait', RETRY_AFTER),
   },
+});
+
+/** What a submission would publish in its own words, by body field: the desk shows these, and approval publishes them. */
+const submittedTexts = (body: SubmitInput) => ({
+  title: body.title,
+  description: body.description,
+  series: body.series,
+  'organizer.name': body.organizer?.name,
+  'venue.name': body.venue?.name,
+  ...Object.fromEntries((body.schedule ?? []).map((session, at) => [`schedule.${at}.name`, session.name])),
 });
 
 /** Mounted under /api/events, before the events routes (so `/submit` is not a slug). */
@@ -43,6 +55,7 @@ export const eventSubmissionRoutes = createRouter<AppEnv>().openapi(submit, asyn
   const body = c.req.valid('json');
   const { times, errors } = utcTimes(body, body.timezone);
   if (errors.length) throw new ApiError(400, 'Invalid request body.', { details: errors });
+  await refuseObjectionable(c, submittedTexts(body));
   await takeSubmitAllowance(c.env, c.var.user._id);
   const doc = submissionDocument(body, times, {
     id: new ObjectId(),

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -38,6 +39,7 @@ const put = defineRoute({
     201: jsonResponse(Review, 'Your first review of this spot'),
     200: jsonResponse(Review, 'Your review, replaced'),
     404: noSpot,
+    ...OBJECTIONABLE_TEXT,
   },
 });
 
@@ -81,7 +83,9 @@ export const spotReviewRoutes = createRouter<AppEnv>()
   .openapi(put, async (c) => {
     const spotId = await existingSpot(c, c.req.valid('param').spotId);
     const userId = new ObjectId(c.var.user._id);
-    const { review, created } = await putReview(c.var.db, spotId, userId, c.req.valid('json'));
+    const body = c.req.valid('json');
+    await refuseObjectionable(c, { text: body.text });
+    const { review, created } = await putReview(c.var.db, spotId, userId, body);
     const authors = await publicUsers(c.var.db, [userId]);
     return c.json(reviewView(review, authors.get(userId.toHexString())), created ? 201 : 200);
   })

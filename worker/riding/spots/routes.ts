@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import type { Store } from '../../platform/db/store';
 import { readEach } from '../../platform/db/stored-values';
@@ -58,7 +59,7 @@ const createSpot = defineRoute({
   summary: 'Add a spot',
   middleware: [auth()] as const,
   request: jsonBody(NewSpotBody),
-  responses: { 201: jsonResponse(Spot, 'The new spot') },
+  responses: { 201: jsonResponse(Spot, 'The new spot'), ...OBJECTIONABLE_TEXT },
 });
 
 const getSpot = defineRoute({
@@ -82,6 +83,7 @@ const patchSpot = defineRoute({
     400: errorResponse("A new city, state or country contradicts one of the spot's stays (`details` names the fields)"),
     403: notYours,
     404: noSpot,
+    ...OBJECTIONABLE_TEXT,
   },
 });
 
@@ -138,7 +140,9 @@ export const spotRoutes = ({ detachSpotFromPosts }: SpotFeedLinks) =>
       );
     })
     .openapi(createSpot, async (c) => {
-      const spot = await insertSpot(c.var.db, new ObjectId(c.var.user._id), c.req.valid('json'));
+      const body = c.req.valid('json');
+      await refuseObjectionable(c, { name: body.name, description: body.description });
+      const spot = await insertSpot(c.var.db, new ObjectId(c.var.user._id), body);
       keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(spot)]));
       return c.json(spotView(spot, { ratingAverage: null, reviewCount: 0 }), 201);
     })
@@ -149,7 +153,9 @@ export const spotRoutes = ({ detachSpotFromPosts }: SpotFeedLinks) =>
     })
     .openapi(patchSpot, async (c) => {
       const id = new ObjectId(c.req.valid('param').spotId);
-      const result = await updateSpot(c.var.db, id, callerOf(c.var.account), c.req.valid('json'));
+      const changes = c.req.valid('json');
+      await refuseObjectionable(c, { name: changes.name, description: changes.description });
+      const result = await updateSpot(c.var.db, id, callerOf(c.var.account), changes);
       if (typeof result === 'string' || 'outcome' in result) throw refusal(SPOT_REFUSALS, result);
       keepIndexed(c.env, c.var.inBackground, 'spot', () => indexDocuments(c.env, 'spot', [spotDocument(result)]));
       return c.json(spotView(result, await ratingSummary(c.var.db, result._id)), 200);

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -52,7 +53,7 @@ const create = defineRoute({
   summary: 'Add a stay to a spot',
   middleware: [auth()] as const,
   request: { params: SpotParam, ...jsonBody(StayBody) },
-  responses: { 201: jsonResponse(Stay, 'The stay, created'), 404: noSpot, 409: conflict },
+  responses: { 201: jsonResponse(Stay, 'The stay, created'), 404: noSpot, 409: conflict, ...OBJECTIONABLE_TEXT },
 });
 
 const replace = defineRoute({
@@ -67,6 +68,7 @@ const replace = defineRoute({
     403: notYours,
     404: errorResponse('No such spot, or no such stay on it'),
     409: conflict,
+    ...OBJECTIONABLE_TEXT,
   },
 });
 
@@ -129,14 +131,18 @@ export const stayRoutes = createRouter<AppEnv>()
   })
   .openapi(create, async (c) => {
     const spotId = new ObjectId(c.req.valid('param').spotId);
-    const written = await createStay(c.var.db, spotId, c.req.valid('json'), new ObjectId(c.var.user._id));
+    const stay = c.req.valid('json');
+    await refuseObjectionable(c, { notes: stay.notes });
+    const written = await createStay(c.var.db, spotId, stay, new ObjectId(c.var.user._id));
     if (!('stay' in written)) throw refusal(STAY_REFUSALS, written);
     return c.json(stayView(written.stay, { spotId, spotName: written.spotName }), 201);
   })
   .openapi(replace, async (c) => {
     const { spotId, stayId } = c.req.valid('param');
     const id = new ObjectId(spotId);
-    const written = await replaceStay(c.var.db, id, stayId.toLowerCase(), c.req.valid('json'), caller(c));
+    const stay = c.req.valid('json');
+    await refuseObjectionable(c, { notes: stay.notes });
+    const written = await replaceStay(c.var.db, id, stayId.toLowerCase(), stay, caller(c));
     if (!('stay' in written)) throw refusal(STAY_REFUSALS, written);
     return c.json(stayView(written.stay, { spotId: id, spotName: written.spotName }), 200);
   })

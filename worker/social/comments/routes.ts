@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach, readOne } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -41,7 +42,7 @@ const create = defineRoute({
   summary: 'Comment on a post',
   middleware: [auth()] as const,
   request: { params: PostParam, ...jsonBody(NewComment) },
-  responses: { 201: jsonResponse(Comment, 'The new comment'), 404: noPost },
+  responses: { 201: jsonResponse(Comment, 'The new comment'), 404: noPost, ...OBJECTIONABLE_TEXT },
 });
 
 const remove = defineRoute({
@@ -88,7 +89,9 @@ export const commentRoutes = createRouter<AppEnv>()
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId(c.req.valid('param').postId);
     await refuseUnreachablePost(c, postId);
-    const comment = await insertComment(c.var.db, postId, userId, c.req.valid('json').text);
+    const { text } = c.req.valid('json');
+    await refuseObjectionable(c, { text });
+    const comment = await insertComment(c.var.db, postId, userId, text);
     if (comment === 'not-found') throw refusal(COMMENT_REFUSALS, 'post-not-found');
     const authors = await publicUsers(c.var.db, [userId]);
     const view = commentView(comment, postId, authors.get(userId.toHexString()));

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach, readOne } from '../../platform/db/stored-values';
 import { plainTextError } from '../../platform/http/errors';
@@ -70,6 +71,7 @@ const create = defineRoute({
     201: jsonResponse(FeedPost, 'The new post'),
     404: errorResponse('A mediaId names no upload of yours'),
     409: errorResponse('An upload is already attached to a post or a profile'),
+    ...OBJECTIONABLE_TEXT,
   },
 });
 
@@ -153,6 +155,7 @@ export const feedRoutes = createRouter<AppEnv>()
   })
   .openapi(create, async (c) => {
     const { spotId, ...fields } = c.req.valid('json');
+    await refuseObjectionable(c, { text: fields.text });
     const spot = spotId ? new ObjectId(spotId) : undefined;
     if (spot && !(await spotExists(c.var.db, spot))) {
       throw refusal(POST_REFUSALS, 'unknown-spot');

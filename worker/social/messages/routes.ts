@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
+import { isObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach } from '../../platform/db/stored-values';
 import { ApiError } from '../../platform/http/errors';
@@ -12,6 +13,7 @@ import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
 import { ownConversation } from '../conversations/own';
 import { readDirectMessage } from '../stored-messaging';
+import { foldedFor, followersAmong } from './filtered';
 import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
 import { sendMessage } from './send';
@@ -19,6 +21,7 @@ import { listMessages } from './service';
 import { messageView } from './views';
 
 const TAGS = ['direct messages'];
+const FOLDED_PUSH_TEXT = 'Sent you a message.';
 const noConversation = errorResponse('No such conversation among yours');
 
 const list = defineRoute({
@@ -63,18 +66,29 @@ export const messageRoutes = createRouter<AppEnv>()
     // The cursor moves on the messages as fetched, also past one left out as unreadable.
     const page = toPage(rows, limit, (row) => row);
     const messages = readEach('dm_messages', page.items, readDirectMessage);
-    const senders = await publicUsers(
-      c.var.db,
-      messages.flatMap((message) => message.userId ?? []),
-    );
+    const [senders, folded] = await Promise.all([
+      publicUsers(
+        c.var.db,
+        messages.flatMap((message) => message.userId ?? []),
+      ),
+      foldedFor(c.var.db, new ObjectId(c.var.user._id), messages),
+    ]);
     const items = messages.map((message) =>
-      messageView(message, conversation._id, message.userId && senders.get(message.userId.toHexString())),
+      messageView(
+        message,
+        conversation._id,
+        message.userId && senders.get(message.userId.toHexString()),
+        folded.has(message._id.toHexString()),
+      ),
     );
     return c.json({ items, nextCursor: after ? null : page.nextCursor }, 200);
   })
   .openapi(send, async (c) => {
     const senderId = new ObjectId(c.var.user._id);
-    const sent = await sendMessage(c.var.db, new ObjectId(c.req.valid('param').id), senderId, c.req.valid('json').text);
+    const { text } = c.req.valid('json');
+    // Never refused for its words (it is private): a matched message is stored marked, and folded for non-followers.
+    const filtered = await isObjectionable(c.var.db, text);
+    const sent = await sendMessage(c.var.db, new ObjectId(c.req.valid('param').id), senderId, text, filtered);
     if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
     const { conversation, message } = sent;
@@ -84,12 +98,40 @@ export const messageRoutes = createRouter<AppEnv>()
     // The delivery and the push decision read each participant's directory entry once between them.
     const presence = new PresenceReads(c.env);
     const sid = c.req.valid('header')['x-socket-id'];
-    publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
-      // Every participant's connections, the sender's other devices included, but not the one that sent it.
-      riders: conversation.participantIds.map((id) => id.toHexString()),
-      except: sid ? { sid, userId: senderId.toHexString() } : undefined,
-      presence,
-    }));
-    pushAfterWrite(c, { conversation, message, senderName: view.sender?.name ?? '' }, presence);
+    // Every participant's connections, the sender's other devices included, but not the one that sent it.
+    const riders = conversation.participantIds.map((id) => id.toHexString());
+    const except = sid ? { sid, userId: senderId.toHexString() } : undefined;
+    if (!message.filtered) {
+      publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, () => ({
+        riders,
+        except,
+        presence,
+      }));
+    } else {
+      // Read in the background, and only for a matched message: who of the others follows the sender sees it unfolded.
+      const sender = senderId.toHexString();
+      const followers = followersAmong(
+        c.var.db,
+        senderId,
+        conversation.participantIds.filter((id) => !id.equals(senderId)),
+      );
+      followers.catch(() => undefined);
+      const unfolded = async () => {
+        const following = await followers;
+        return (id: string) => id === sender || following.has(id);
+      };
+      publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: event }, async () => {
+        const isUnfolded = await unfolded();
+        return { riders: riders.filter(isUnfolded), except, presence };
+      });
+      const folded = { ...event, message: { ...view, filtered: true as const } };
+      publishAfterWrite(c, { namespace: '/messages', name: 'message:created', payload: folded }, async () => {
+        const isUnfolded = await unfolded();
+        return { riders: riders.filter((id) => !isUnfolded(id)), presence };
+      });
+    }
+    // A matched message's words stay out of lock screens: the push says only that a message came.
+    const pushed = message.filtered ? { ...message, text: FOLDED_PUSH_TEXT } : message;
+    pushAfterWrite(c, { conversation, message: pushed, senderName: view.sender?.name ?? '' }, presence);
     return c.json(view, 201);
   });

@@ -32,6 +32,12 @@ export const Message = z
     conversationId: z.string(),
     sender: PublicUser.nullable().describe('null when the sender has since deleted their account'),
     text: z.string(),
+    filtered: z
+      .literal(true)
+      .optional()
+      .describe(
+        'present when the text matched the word filter and you do not follow the sender: show it folded (docs/moderation.md)',
+      ),
     createdAt: z.string(),
   })
   .openapi('DirectMessage');

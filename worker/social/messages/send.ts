@@ -20,12 +20,13 @@ export async function sendMessage(
   conversationId: ObjectId,
   senderId: ObjectId,
   text: string,
+  filtered = false,
 ): Promise<SendRefused | { conversation: Conversation; message: DirectMessageDoc }> {
   const found = await findConversationWithBlock(store, conversationId, senderId);
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
-  const message = newMessage(conversation._id, senderId, text);
+  const message = newMessage(conversation._id, senderId, text, filtered);
   await writeInOrder(store, [
     (s) => insertMessage(s, message),
     (s) => recordSentMessage(s, conversation._id, { ...message, userId: senderId }),

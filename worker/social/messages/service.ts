@@ -9,9 +9,22 @@ import { type DirectMessage, readDirectMessage } from '../stored-messaging';
 // Every query on direct messages (dm_messages).
 
 /** A message as it will be stored, its id made here so the conversation's write can name it. */
-export function newMessage(conversationId: ObjectId, userId: ObjectId, text: string): DirectMessageDoc {
+export function newMessage(
+  conversationId: ObjectId,
+  userId: ObjectId,
+  text: string,
+  filtered = false,
+): DirectMessageDoc {
   const now = new Date();
-  return { _id: new ObjectId(), conversationId, userId, text, createdAt: now, updatedAt: now };
+  return {
+    _id: new ObjectId(),
+    conversationId,
+    userId,
+    text,
+    ...(filtered ? { filtered } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export async function insertMessage(store: Store, message: DirectMessageDoc): Promise<void> {
