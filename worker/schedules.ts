@@ -11,6 +11,7 @@ import { describeError, log } from './platform/ops/log-line';
 import { roundedMs } from './platform/ops/request-timing';
 import { runReminders } from './riding/reminders/run';
 import { runMediaCleanup } from './social/media/cleanup';
+import { runContentChecks } from './social/review/run';
 
 /**
  * What a job that isolates its items answers: how many it skipped (unreadable) and how many failed. Any
@@ -90,6 +91,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'media cleanup',
     run: (store, env) => runMediaCleanup(store, env),
     why: 'media never attached goes within an hour of its day running out, stale video uploads are aborted, so storage holds only what riders show',
+  },
+  {
+    cron: '*/3 * * * *',
+    job: 'moderation later checks',
+    run: (store, env) => runContentChecks(store, env),
+    why: 'content published while the moderation model was out is checked within minutes of its next try falling due, so a flagged post is held soon after the model answers again',
   },
 ];
 
