@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { moderationModel } from '../../../worker/moderation/model/settings';
 import { readVerdict } from '../../../worker/moderation/model/verdict';
+import { wholeNumberSetting } from '../../../worker/platform/config';
 import type { Env } from '../../../worker/platform/env';
 import { LIMITS } from '../../../worker/platform/limits';
 import { retryDelayMinutes } from '../../../worker/social/review/checks';
@@ -87,5 +88,19 @@ describe('the moderation settings', () => {
     expect(() =>
       moderationModel(env({ MODERATION_PROVIDER: 'openai', MODERATION_API_KEY: 'k', MODERATION_TIMEOUT_MS: 'soon' })),
     ).toThrow(/MODERATION_TIMEOUT_MS/);
+  });
+});
+
+describe('a whole-number setting where 0 means none', () => {
+  const env = (value?: string) => ({ HIDDEN_RIDERS_CACHE_MS: value }) as Env;
+  it('takes 0 and positive whole numbers, the fallback when unset, and refuses anything else by name', () => {
+    expect(wholeNumberSetting(env('0'), 'HIDDEN_RIDERS_CACHE_MS', 5)).toBe(0);
+    expect(wholeNumberSetting(env(' 250 '), 'HIDDEN_RIDERS_CACHE_MS', 5)).toBe(250);
+    expect(wholeNumberSetting(env(), 'HIDDEN_RIDERS_CACHE_MS', 5)).toBe(5);
+    for (const bad of ['-1', '1.5', 'soon']) {
+      expect(() => wholeNumberSetting(env(bad), 'HIDDEN_RIDERS_CACHE_MS', 5)).toThrow(
+        /HIDDEN_RIDERS_CACHE_MS must be a whole number/,
+      );
+    }
   });
 });
