@@ -2,6 +2,7 @@ import type { Filter, ObjectId } from 'mongodb';
 import type { UserDoc } from '../accounts/documents';
 import { BoundedCache } from '../platform/bounded-cache';
 import { wholeNumberSetting } from '../platform/config';
+import { databaseName } from '../platform/db/database-name';
 import { anyIdOf } from '../platform/db/id-match';
 import type { Store } from '../platform/db/store';
 import { readDate, readId, readRecord, sameId } from '../platform/db/stored-values';
@@ -58,7 +59,8 @@ async function readHiddenRiders(store: Store, now: Date): Promise<Set<string>> {
 export async function hiddenRiders(store: Store, env: Env): Promise<Set<string>> {
   const ttl = wholeNumberSetting(env, 'HIDDEN_RIDERS_CACHE_MS', LIMITS.moderation.hiddenRidersCacheMs);
   const now = Date.now();
-  const key = store.db.databaseName;
+  // Named from the settings: a gateway store's Db is a stand-in that knows no name (worker/platform/db/gateway-store.ts).
+  const key = databaseName(env.MONGODB_URI, env.MONGODB_DB);
   const cached = ttl > 0 ? cache.get(key) : undefined;
   if (cached && now - cached.readAt < ttl) return cached.ids;
   const ids = readHiddenRiders(store, new Date(now));

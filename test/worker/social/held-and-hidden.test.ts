@@ -205,4 +205,20 @@ describe('the cached set of hidden riders', () => {
     // The set read by the first page is still trusted within the hour.
     expect(await ids()).toEqual([post._id]);
   });
+
+  it("is kept per database: another database's first read is its own", async () => {
+    const [first, second] = ['held-and-hidden-db-a', 'held-and-hidden-db-b'].map((label) =>
+      createApi(label, { HIDDEN_RIDERS_CACHE_MS: '3600000' }),
+    );
+    const feedOf = async (api: typeof first) =>
+      (await (await call(api!, 'GET', '/api/feed')).json<{ items: { _id: string }[] }>()).items.map((item) => item._id);
+    await newPost(first!, await register(first!));
+    await feedOf(first!);
+    const rider = await register(second!);
+    await second!.db((db) =>
+      db.collection('users').updateOne({ _id: new ObjectId(rider._id) }, { $set: suspension(null) }),
+    );
+    const post = await newPost(second!, rider);
+    expect(await feedOf(second!)).not.toContain(post._id);
+  });
 });
