@@ -13,6 +13,8 @@ import { runReminders } from './riding/reminders/run';
 import { runMediaCleanup } from './social/media/cleanup';
 import { checkQueueAge } from './social/reports/queue/age-check';
 
+import { runContentChecks } from './social/review/run';
+
 /**
  * What a job that isolates its items answers: how many it skipped (unreadable) and how many failed. Any
  * makes its cron line `partial` with the counts, so a run that left work undone never logs `ok`.
@@ -97,6 +99,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'moderation queue check',
     run: (store, env) => checkQueueAge(store, env),
     why: "an item past 20 hours is flagged while 4 of App Review's 24 are left; half-hourly, an alert comes within 20.5 hours of the first report",
+  },
+  {
+    cron: '*/3 * * * *',
+    job: 'moderation later checks',
+    run: (store, env) => runContentChecks(store, env),
+    why: 'content published while the moderation model was out is checked within minutes of its next try falling due, so a flagged post is held soon after the model answers again',
   },
 ];
 

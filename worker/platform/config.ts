@@ -27,3 +27,13 @@ export function positiveIntSetting(env: Env, name: SettingName, fallback: number
     throw new MissingSettingError(name, `must be a positive whole number, not "${raw}"`);
   return value;
 }
+
+/** An optional whole number where 0 means none (e.g. no cache); unset means `fallback`, anything else unusable is refused by name. */
+export function wholeNumberSetting(env: Env, name: SettingName, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new MissingSettingError(name, `must be a whole number (0 or more), not "${raw}"`);
+  return value;
+}

@@ -64,6 +64,18 @@ export interface Env {
   OPENAI_MODEL?: string;
   /** Per model request; default in worker/platform/limits.ts. */
   OPENAI_TIMEOUT_MS?: string;
+  /** `openai`: posts, comments and photos also go to an OpenAI-compatible moderation model; unset: the word filter alone (docs/moderation.md). */
+  MODERATION_PROVIDER?: string;
+  /** The moderation model's base URL (`/v1/moderations` is appended); unset means OpenAI's own. */
+  MODERATION_BASE_URL?: string;
+  /** The moderation model's key (a secret); required once MODERATION_PROVIDER is set. */
+  MODERATION_API_KEY?: string;
+  /** The moderation model's name; default `omni-moderation-latest`. */
+  MODERATION_MODEL?: string;
+  /** How long a text check waits inside the request; default in worker/platform/limits.ts. */
+  MODERATION_TIMEOUT_MS?: string;
+  /** How long a list trusts its set of suspended and withheld riders, `0` for every request; default in worker/platform/limits.ts. */
+  HIDDEN_RIDERS_CACHE_MS?: string;
   /** Companion chat messages per rider per minute; default in worker/platform/limits.ts. */
   COMPANION_MESSAGES_PER_MINUTE?: string;
   /** Rider searches allowed per rider, and per client address, per minute; defaults in worker/platform/limits.ts. */

@@ -173,6 +173,32 @@ export const LIMITS = {
     /** A reason an admin gives for a decision: a sentence or two the rider reads. */
     decisionReasonMax: 500,
   },
+  /** What keeps riders' content within the rules (docs/moderation.md, "Held for review"). */
+  moderation: {
+    /**
+     * A post's or comment's text waits this long for the moderation model inside the request (it runs beside the
+     * post's other reads): longer, and the post is published and checked later. MODERATION_TIMEOUT_MS.
+     */
+    modelTimeoutMs: 1500,
+    /** A photo is sent whole (up to LIMITS.media.photoMaxBytes), so it may take longer; still inside the upload. */
+    photoTimeoutMs: 5000,
+    /** How long a list trusts its set of hidden riders (suspended or withheld): a lift or suspension shows within it. HIDDEN_RIDERS_CACHE_MS. */
+    hiddenRidersCacheMs: 15_000,
+    /** Hidden riders one list reads at most: a suspended rider among more would show; far above any real count. */
+    hiddenRidersMax: 10_000,
+    /** Databases an isolate keeps a hidden-rider set for (one in production; the tests' files each have their own). */
+    hiddenRidersCacheEntries: 64,
+    /** Later checks (the model was out): first retried this long after, doubling each time up to the cap. */
+    checkRetryMinutes: 5,
+    checkRetryMaxMinutes: 60,
+    /** ...and given up after this many tries (about a day), logged so an operator checks it by hand. */
+    checkMaxAttempts: 30,
+    /** A later-check run claims this many rows at a time, and sees at most this many, inside the Cron Trigger's time. */
+    checkBatchRows: 20,
+    checkRunMaxRows: 200,
+    /** Longer than any run: a crashed run's rows come back after it. */
+    checkLeaseMinutes: 10,
+  },
   /** Riders' photos and videos (worker/social/media/, docs/media.md). */
   media: {
     /** One photo, sent in one request: a 12-megapixel phone JPEG is 3–8 MB, HEIF converted larger. */

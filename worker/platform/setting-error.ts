@@ -57,7 +57,13 @@ export type SettingName =
   | 'AI_REPLY_MAX_CREDITS'
   | 'AI_SPEECH_CREDITS_PER_1K_CHARS'
   | 'AI_PREMIUM_MONTHLY_CREDITS'
-  | 'OPENAI_EMBEDDING_MODEL';
+  | 'OPENAI_EMBEDDING_MODEL'
+  | 'MODERATION_PROVIDER'
+  | 'MODERATION_BASE_URL'
+  | 'MODERATION_API_KEY'
+  | 'MODERATION_MODEL'
+  | 'MODERATION_TIMEOUT_MS'
+  | 'HIDDEN_RIDERS_CACHE_MS';
 
 /**
  * A required setting is missing or unusable: an operator error. worker/platform/http/on-error.ts

@@ -1,5 +1,6 @@
 import { holds } from '../platform/db/collections';
 import type {
+  ContentCheckDoc,
   ConversationDoc,
   DirectMessageDoc,
   FeedCommentDoc,
@@ -30,6 +31,7 @@ export const SOCIAL_COLLECTIONS = {
   media: holds<MediaDoc>(),
   media_uploads: holds<MediaUploadDoc>(),
   media_usage: holds<MediaUsageDoc>(),
+  content_checks: holds<ContentCheckDoc>(),
 };
 
 type SocialCollections = typeof SOCIAL_COLLECTIONS;

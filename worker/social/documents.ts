@@ -11,7 +11,7 @@ export interface FeedPostDoc extends StoredDoc {
   spotId?: ObjectId;
   /** Kept exact by `$inc` from each reaction's and comment's write (worker/social/reactions/, worker/social/comments/). */
   counts: { love: number; respect: number; comments: number };
-  /** Shown to its author only until a moderator decides. */
+  /** Held: shown to its author only (worker/social/visibility.ts) until a moderator decides. */
   withheld?: Withheld;
 }
 
@@ -25,7 +25,7 @@ export interface FeedCommentDoc extends StoredDoc {
   postId: ObjectId;
   userId: ObjectId;
   text: string;
-  /** Shown to its author only until a moderator decides. */
+  /** As a post's. */
   withheld?: Withheld;
 }
 
@@ -49,8 +49,6 @@ export type ReportReason = 'spam' | 'harassment' | 'hate' | 'violence' | 'nudity
  */
 export interface ReportDoc extends StoredDoc {
   reporterId?: ObjectId;
-  source?: 'model';
-  categories?: string[];
   targetType: ReportTargetType;
   targetId: ObjectId;
   /** The post a reported comment sits on, so removing it goes through worker/social/comments/service.ts. */
@@ -58,6 +56,10 @@ export interface ReportDoc extends StoredDoc {
   reason: ReportReason;
   note?: string;
   status: 'open' | 'resolved';
+  /** `model`: filed by the moderation model for content it held (no reporter; worker/social/review/hold.ts). */
+  source?: 'model';
+  /** The model's flagged categories (`harassment`, `violence/graphic`, …), for a `model` report. */
+  categories?: string[];
   action?: 'remove' | 'dismiss';
   resolvedBy?: ObjectId;
   resolvedAt?: Date;
@@ -123,6 +125,23 @@ export interface MediaDoc extends StoredDoc {
   attachedTo?: MediaAttachment;
   /** Set when moderation removed its post: served to no one, deleted after LIMITS.media.hiddenDays. */
   hiddenAt?: Date;
+  /** A photo the moderation model flagged: served to its owner only; a post it is attached to is held too. */
+  withheld?: { reason: 'review'; at: Date; categories: string[] };
+}
+
+/** What the moderation model checks later, when it could not answer at write time (worker/social/review/). */
+export type CheckTarget = { type: 'post' | 'comment' | 'media'; id: ObjectId };
+
+/** A later check: pending until the model answered (or it was given up), worked by the cron pass under a lease. */
+export interface ContentCheckDoc extends StoredDoc {
+  target: CheckTarget;
+  status: 'pending' | 'clear' | 'flagged' | 'gone' | 'abandoned';
+  /** When the next try is due; the soonest are claimed first. */
+  dueAt: Date;
+  attempts: number;
+  lastError?: string;
+  leaseId: string | null;
+  leaseUntil: Date;
 }
 
 /** A video upload in progress: an R2 multipart upload and the parts that arrived. Its id becomes the media's. */

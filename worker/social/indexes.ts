@@ -163,6 +163,18 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     why: "the following feed: followed riders' posts newest first; a profile's post count; account deletion",
   },
   {
+    collection: 'users',
+    key: { 'suspension.until': 1 },
+    options: { name: 'suspension.until_hidden', partialFilterExpression: { suspension: { $exists: true } } },
+    why: 'the riders hidden from others while suspended (worker/social/visibility.ts); partial: suspended riders only',
+  },
+  {
+    collection: 'users',
+    key: { 'withheld.at': 1 },
+    options: { name: 'withheld.at_hidden', partialFilterExpression: { withheld: { $exists: true } } },
+    why: 'the riders hidden from others while withheld by reports (worker/social/visibility.ts); partial: those riders only',
+  },
+  {
     collection: 'media',
     key: { ownerId: 1 },
     options: { name: 'ownerId' },
@@ -209,5 +221,11 @@ export const SOCIAL_INDEXES: IndexDeclaration[] = [
     key: { day: 1 },
     options: { name: 'day' },
     why: "the cleanup run forgets past days' quota rows",
+  },
+  {
+    collection: 'content_checks',
+    key: { status: 1, dueAt: 1 },
+    options: { name: 'status_dueAt' },
+    why: 'the later-check run claims the soonest due pending checks (worker/social/review/run.ts)',
   },
 ];

@@ -22,6 +22,8 @@ export interface FeedPost {
   media: PostMedia[];
   spotId?: ObjectId;
   counts: FeedPostDoc['counts'];
+  /** Held for review or by reports (`withheld` stored): only its author reads it (worker/social/visibility.ts). */
+  held: boolean;
   createdAt: Date;
 }
 
@@ -30,6 +32,8 @@ export interface FeedComment {
   postId?: ObjectId;
   userId?: ObjectId;
   text: string;
+  /** As a post's. */
+  held: boolean;
   createdAt: Date;
 }
 
@@ -70,6 +74,7 @@ export function readFeedPost(doc: unknown): FeedPost | undefined {
     media,
     ...(spotId ? { spotId } : {}),
     counts: readPostCounts(stored.counts),
+    held: stored.withheld !== undefined,
     createdAt: createdAtOf(stored),
   };
 }
@@ -87,6 +92,7 @@ export function readFeedComment(doc: unknown): FeedComment | undefined {
     ...(postId ? { postId } : {}),
     ...(userId ? { userId } : {}),
     text,
+    held: stored.withheld !== undefined,
     createdAt: createdAtOf(stored),
   };
 }

@@ -50,4 +50,5 @@ export const SOCIAL_STORED_SHAPES: StoredShapes<typeof SOCIAL_COLLECTIONS> = {
   },
   media_uploads: { ...STAMPED, ownerId: 'id', bytes: 'number', partBytes: 'number', completingAt: 'date' },
   media_usage: { userId: 'id', bytes: 'number' },
+  content_checks: { ...STAMPED, 'target.id': 'id', dueAt: 'date', attempts: 'number', leaseUntil: 'date' },
 };

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createEventSourcesHandler } from './event-sources';
 import { createExpoPushHandler } from './expo-push';
 import { createJwksHandler } from './jwks';
+import { createModerationHandler } from './moderation';
 import { createOpenAiHandler } from './openai';
 import { closeVoiceSockets, createVoiceHandler, upgradeVoice } from './voice';
 import { createWebPushHandler } from './web-push';
@@ -21,6 +22,7 @@ export async function startStandIns(): Promise<{ url: string; close(): Promise<v
     createVoiceHandler(),
     createExpoPushHandler(),
     createWebPushHandler(),
+    createModerationHandler(),
   ];
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;

@@ -39,6 +39,9 @@ export interface LogEventFields {
   'companion.speak.refused': { status: number };
   'companion.speak.failed': { error: string };
   'companion.tool.failed': { tool: string; error: string };
+  'moderation.check.deferred': { targetType: string; targetId: string; error: string };
+  'moderation.check.abandoned': { targetType: string; targetId: string; attempts: number; error: string };
+  'moderation.content.held': { targetType: string; targetId: string; categories: string };
 }
 
 export type LogEventName = keyof LogEventFields;
@@ -128,4 +131,16 @@ export const LOG_EVENTS = {
   'companion.speak.refused': { level: 'warn', when: 'the voice box answered a speak request with an error status' },
   'companion.speak.failed': { level: 'warn', when: 'a speak request to the voice box failed or timed out' },
   'companion.tool.failed': { level: 'warn', when: 'a companion tool threw; the model is told and answers without it' },
+  'moderation.check.deferred': {
+    level: 'warn',
+    when: 'the moderation model did not answer for a post, comment or photo (timeout, 5xx, network): it was published and queued for a later check',
+  },
+  'moderation.check.abandoned': {
+    level: 'error',
+    when: 'a later check got no answer from the moderation model after `LIMITS.moderation.checkMaxAttempts` tries: the content stays published unchecked',
+  },
+  'moderation.content.held': {
+    level: 'info',
+    when: 'the moderation model flagged a post, comment or photo: held for review, shown to its author only, on the queue',
+  },
 } as const satisfies Record<LogEventName, { level: EventLevel; when: string }>;

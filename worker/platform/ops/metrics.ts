@@ -96,3 +96,21 @@ export function recordModerationQueue(
     indexes: [`${MODERATION_FIGURE_PREFIX}queue`],
   });
 }
+
+/** What became of one moderation model check (docs/moderation.md, "Held for review"). */
+export type ModerationCheckOutcome = 'clear' | 'flagged' | 'deferred' | 'retried' | 'abandoned';
+
+/**
+ * One check of a post, comment or photo by the moderation model: blob1 `moderation.checks`, blob2 target type,
+ * blob3 outcome, double1 1; index1 the outcome, so sampling keeps every outcome represented.
+ */
+export function recordModerationCheck(
+  env: Env | undefined,
+  figure: { target: 'post' | 'comment' | 'media'; outcome: ModerationCheckOutcome },
+): void {
+  env?.METRICS?.writeDataPoint({
+    blobs: ['moderation.checks', figure.target, figure.outcome],
+    doubles: [1],
+    indexes: [figure.outcome],
+  });
+}

@@ -17,6 +17,12 @@ export const Comment = z
     postId: z.string(),
     author: PublicUser.nullable().describe('null when the author has since deleted their account'),
     text: z.string(),
+    held: z
+      .boolean()
+      .optional()
+      .describe(
+        'true while the comment is held for review: only its author sees it (docs/moderation.md); absent otherwise',
+      ),
     createdAt: z.string(),
   })
   .openapi('FeedComment');

@@ -7,6 +7,7 @@ import { readId, sameId } from '../../platform/db/stored-values';
 import type { Caller } from '../../platform/tokens/service';
 import type { FeedCommentDoc } from '../documents';
 import { adjustCounts, findPost } from '../feed/service';
+import { shownTo } from '../visibility';
 
 // Every query on feed comments. Each insert and delete moves the post's `counts.comments` by one `$inc`.
 
@@ -16,9 +17,18 @@ export async function insertComment(
   postId: ObjectId,
   userId: ObjectId,
   text: string,
+  hold: { withheld?: FeedCommentDoc['withheld'] } = {},
 ): Promise<FeedCommentDoc | 'not-found'> {
   const now = new Date();
-  const comment: FeedCommentDoc = { _id: new ObjectId(), postId, userId, text, createdAt: now, updatedAt: now };
+  const comment: FeedCommentDoc = {
+    _id: new ObjectId(),
+    postId,
+    userId,
+    text,
+    ...hold,
+    createdAt: now,
+    updatedAt: now,
+  };
   await store.feed_comments.insertOne(comment);
   if (await adjustCounts(store, postId, { comments: 1 })) {
     await recordServerEvent(store, userId, 'comment_created', {
@@ -31,11 +41,14 @@ export async function insertComment(
   return 'not-found';
 }
 
-/** A page of the post's comments, newest first (`limit + 1` rows for the pager), without those by the hidden authors (hex ids). */
+/**
+ * A page of the post's comments, newest first (`limit + 1` rows for the pager), without those by the hidden authors
+ * (hex ids) and those held from the reader (worker/social/visibility.ts).
+ */
 export function listComments(
   store: Store,
   postId: ObjectId,
-  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string> },
+  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string>; readerId: ObjectId | null },
 ) {
   const hidden = [...(page.hiddenAuthors ?? [])].map((id) => new ObjectId(id));
   return store.feed_comments
@@ -44,6 +57,7 @@ export function listComments(
       postId: anyIdOf(postId),
       ...idPageFilter(page.cursor),
       ...(hidden.length ? { userId: noIdOf(...hidden) } : {}),
+      ...shownTo(page.readerId),
     })
     .sort({ _id: -1 })
     .limit(page.limit + 1)

@@ -12,6 +12,7 @@ export function commentView(comment: FeedComment, postId: ObjectId, author: Auth
     postId: postId.toHexString(),
     author: author ? publicUserView(author) : null,
     text: comment.text,
+    ...(comment.held ? { held: true } : {}),
     createdAt: comment.createdAt.toISOString(),
   };
 }

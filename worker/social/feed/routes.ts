@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
+import { screenText } from '../../moderation/model/screen';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach, readOne } from '../../platform/db/stored-values';
 import { plainTextError } from '../../platform/http/errors';
@@ -28,13 +29,15 @@ import { followedIdsOf } from '../follows/service';
 import { attachRefusals } from '../media/refusals';
 import { claimForPost, releaseFromPost } from '../media/service';
 import { mediaUrl } from '../media/views';
+import { afterScreening, flaggedCategories, holdAtWrite } from '../review/screening';
 import { readFeedPost } from '../stored-feed';
+import { hiddenRiders, postAudience } from '../visibility';
 import { postViews } from './post-views';
-import { readerOf } from './reader';
+import { readerOf, visiblePost } from './reader';
 import { POST_REFUSALS } from './refusals';
 import { removePost } from './removal';
 import { DeletedPost, FeedPage, FeedPost, FeedQuery, NewPost, PostParam } from './schema';
-import { insertPost, listPosts, reachablePost } from './service';
+import { insertPost, listPosts } from './service';
 import { postView } from './views';
 
 const TAGS = ['feed'];
@@ -66,7 +69,7 @@ const create = defineRoute({
   middleware: [auth()] as const,
   request: jsonBody(NewPost),
   description:
-    "`media` items are links (`{type, url}`) or your own uploads (`{mediaId}`, docs/media.md): an upload is attached to this post alone and served publicly from then on; another rider's upload is a 404, one already attached a 409.",
+    "`media` items are links (`{type, url}`) or your own uploads (`{mediaId}`, docs/media.md): an upload is attached to this post alone and served publicly from then on; another rider's upload is a 404, one already attached a 409. With a moderation model configured, a post it flags (its text, or a photo on it) is stored held for review: answered with `held: true` and shown to you alone until an admin decides (docs/moderation.md).",
   responses: {
     201: jsonResponse(FeedPost, 'The new post'),
     404: errorResponse('A mediaId names no upload of yours'),
@@ -79,7 +82,8 @@ const getOne = defineRoute({
   method: 'get',
   path: '/{postId}',
   tags: TAGS,
-  summary: 'One post (404 when a block stands between the reader and its author, either way)',
+  summary:
+    'One post (404 when a block stands between the reader and its author, either way, or when it is hidden from the reader)',
   security: PUBLIC_OR_TOKEN,
   request: { params: PostParam },
   responses: { 200: jsonResponse(FeedPost, 'The post'), ...OPTIONAL_TOKEN_REFUSALS, 404: noPost },
@@ -115,13 +119,13 @@ async function attachedMedia(
   userId: ObjectId,
   postId: ObjectId,
   items: { type?: 'image' | 'video'; url?: string; mediaId?: string }[],
-): Promise<FeedPostDoc['media']> {
+): Promise<{ media: FeedPostDoc['media']; flagged: string[] }> {
   const uploads = [...items.entries()].flatMap(([at, item]) =>
     item.mediaId ? [{ at, id: new ObjectId(item.mediaId) }] : [],
   );
   // The schema let through either a link (type and url) or an upload (mediaId alone).
   const link = (item: (typeof items)[number]) => ({ type: item.type!, url: item.url! });
-  if (!uploads.length) return items.map(link);
+  if (!uploads.length) return { media: items.map(link), flagged: [] };
   const claimed = await claimForPost(
     c.var.db,
     userId,
@@ -131,11 +135,13 @@ async function attachedMedia(
   if (!Array.isArray(claimed))
     throw refusal(attachRefusals(`media.${uploads[claimed.at]!.at}.mediaId`), claimed.refused);
   const byId = new Map(claimed.map((media) => [media._id.toHexString(), media]));
-  return items.map((item) => {
+  const media = items.map((item) => {
     if (!item.mediaId) return link(item);
     const media = byId.get(item.mediaId.toLowerCase())!;
     return { type: media.kind, url: mediaUrl(c, media._id), mediaId: media._id };
   });
+  // A photo the moderation model flagged holds the post it is attached to.
+  return { media, flagged: claimed.flatMap((media) => media.withheld?.categories ?? []) };
 }
 
 /** Feed posts, mounted under /api/feed. */
@@ -145,7 +151,7 @@ export const feedRoutes = createRouter<AppEnv>()
     const { readerId, hidden } = await readerOf(c);
     const authors = scope === 'following' ? await followingAuthors(c, readerId) : undefined;
     const page = toPage(
-      await listPosts(c.var.db, { ...query, hiddenAuthors: hidden, authors }),
+      await listPosts(c.var.db, { ...query, hiddenAuthors: hidden, authors, readerId }),
       query.limit,
       (post) => post,
     );
@@ -162,33 +168,43 @@ export const feedRoutes = createRouter<AppEnv>()
     }
     const userId = new ObjectId(c.var.user._id);
     const postId = new ObjectId();
+    // Asked first, beside the post's other work, so the rider waits at most MODERATION_TIMEOUT_MS for the model.
+    const screened = screenText(c.env, fields.text);
     // Read while the post is stored rather than after: the audience is on the path to every receiver.
     const blocked = blockedEitherWay(c.var.db, userId);
     // A refused or failed write never publishes; a failed read is reported by the publish that awaits it.
     blocked.catch(() => undefined);
-    const media = await attachedMedia(c, userId, postId, fields.media);
+    const { media, flagged } = await attachedMedia(c, userId, postId, fields.media);
+    const verdict = await screened;
+    const categories = flaggedCategories(verdict, flagged);
     const post = await insertPost(c.var.db, userId, {
       _id: postId,
       ...fields,
       media,
       ...(spot ? { spotId: spot } : {}),
+      ...holdAtWrite(categories, new Date()),
     }).catch(async (err) => {
       // Media claimed for a post that was not stored would stay attached to nothing.
       await releaseFromPost(c.var.db, postId);
       throw err;
     });
     // Nothing to read for a new post's view: its author is the caller's account, and nobody reacted to or saved it yet.
-    const view = postView(post, c.var.account, { myReaction: null, saved: false });
+    await afterScreening(c.var.db, c.env, { type: 'post', id: post._id }, verdict, categories);
+    const view = postView({ ...post, held: post.withheld !== undefined }, c.var.account, {
+      myReaction: null,
+      saved: false,
+    });
     const { myReaction: _reaction, saved: _saved, ...publicPost } = view;
-    publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => ({
-      everyoneBut: [...(await blocked)],
-    }));
+    publishAfterWrite(c, { namespace: '/feed', name: 'post:created', payload: { post: publicPost } }, async () => {
+      const [blockedIds, moderated] = await Promise.all([blocked, hiddenRiders(c.var.db, c.env)]);
+      return postAudience(post, moderated.has(userId.toHexString()), blockedIds);
+    });
     return c.json(view, 201);
   })
   .openapi(getOne, async (c) => {
     const postId = new ObjectId(c.req.valid('param').postId);
     const readerId = (await optionalCaller(c))?.userId ?? null;
-    const post = readOne('feed_posts', await reachablePost(c.var.db, postId, readerId), readFeedPost);
+    const post = readOne('feed_posts', await visiblePost(c, postId, readerId), readFeedPost);
     if (!post) throw refusal(POST_REFUSALS, 'not-found');
     const [view] = await postViews(c.var.db, [post], readerId);
     return c.json(view!, 200);

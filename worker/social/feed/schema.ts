@@ -67,6 +67,12 @@ export const FeedPost = z
     counts: PostCounts,
     myReaction: ReactionType.nullable().optional().describe("the caller's own reaction; only with a valid token"),
     saved: z.boolean().optional().describe('whether the caller saved the post; only with a valid token'),
+    held: z
+      .boolean()
+      .optional()
+      .describe(
+        'true while the post is held for review: only its author sees it (docs/moderation.md); absent otherwise',
+      ),
     createdAt: z.string(),
   })
   .openapi('FeedPost');

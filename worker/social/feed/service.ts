@@ -8,11 +8,18 @@ import type { Caller } from '../../platform/tokens/service';
 import { blockBetweenLookups, blockedBetween } from '../blocks/service';
 import type { FeedPostDoc } from '../documents';
 import { readPostCounts } from '../stored-feed';
+import { shownTo } from '../visibility';
 import { type CountDelta, countsMovedBy } from './counts';
 
 // Every query on feed posts. Reactions, comments and saves change a post only through `adjustCounts`.
 
-export type NewPostFields = { _id?: ObjectId; text?: string; media: FeedPostDoc['media']; spotId?: ObjectId };
+export type NewPostFields = {
+  _id?: ObjectId;
+  text?: string;
+  media: FeedPostDoc['media'];
+  spotId?: ObjectId;
+  withheld?: FeedPostDoc['withheld'];
+};
 
 export async function insertPost(store: Store, userId: ObjectId, fields: NewPostFields): Promise<FeedPostDoc> {
   const now = new Date();
@@ -22,6 +29,7 @@ export async function insertPost(store: Store, userId: ObjectId, fields: NewPost
     ...(fields.text !== undefined ? { text: fields.text } : {}),
     media: fields.media,
     ...(fields.spotId ? { spotId: fields.spotId } : {}),
+    ...(fields.withheld ? { withheld: fields.withheld } : {}),
     counts: { love: 0, respect: 0, comments: 0 },
     createdAt: now,
     updatedAt: now,
@@ -71,12 +79,18 @@ export const findPosts = (store: Store, postIds: ObjectId[]) =>
   store.feed_posts.find({ _id: { $in: postIds } }).toArray();
 
 /**
- * A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids);
- * with `authors`, only theirs (the following feed).
+ * A page of the feed, newest first (`limit + 1` rows for the pager), without posts by the hidden authors (hex ids)
+ * and without posts held from the reader (worker/social/visibility.ts); with `authors`, only theirs (the following feed).
  */
 export function listPosts(
   store: Store,
-  page: { limit: number; cursor?: ObjectId; hiddenAuthors?: Set<string>; authors?: ObjectId[] },
+  page: {
+    limit: number;
+    cursor?: ObjectId;
+    hiddenAuthors?: Set<string>;
+    authors?: ObjectId[];
+    readerId: ObjectId | null;
+  },
 ) {
   const hidden = page.hiddenAuthors ?? new Set<string>();
   const authors = page.authors?.filter((id) => !hidden.has(id.toHexString()));
@@ -84,6 +98,8 @@ export function listPosts(
   return store.feed_posts
     .find({
       ...idPageFilter(page.cursor),
+      // Held posts are rare: the same index serves the page, this only skips them (but the reader's own).
+      ...shownTo(page.readerId),
       ...(authors
         ? { userId: anyIdOf(...authors) }
         : hidden.size

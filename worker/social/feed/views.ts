@@ -20,6 +20,7 @@ export function postView(post: FeedPost, author: Author | undefined, viewer?: Vi
     ...(post.spotId ? { spotId: post.spotId.toHexString() } : {}),
     counts: { ...post.counts },
     ...(viewer ?? {}),
+    ...(post.held ? { held: true } : {}),
     createdAt: post.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
-import { ObjectId } from 'mongodb';
+import type { ObjectId } from 'mongodb';
 import { accountExists } from '../../accounts/users/service';
 import type { Store } from '../../platform/db/store';
-import { blockedBetween, blockedEitherWay } from '../blocks/service';
+import { blockedBetween } from '../blocks/service';
 
 /**
  * Whether the caller may follow, list or see the other rider: the account exists and, for a signed-in caller, no
@@ -10,9 +10,4 @@ import { blockedBetween, blockedEitherWay } from '../blocks/service';
 export async function reachable(store: Store, callerId: ObjectId | null, otherId: ObjectId): Promise<boolean> {
   if (!(await accountExists(store, otherId))) return false;
   return !callerId || !(await blockedBetween(store, callerId, [otherId]));
-}
-
-/** The riders a reader must not see in anyone's lists: those on either side of a block with them (none for the public). */
-export async function hiddenFrom(store: Store, readerId: ObjectId | null): Promise<ObjectId[]> {
-  return [...(await blockedEitherWay(store, readerId))].map((hex) => new ObjectId(hex));
 }

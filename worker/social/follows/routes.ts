@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
-import { publicUsers } from '../../accounts/users/service';
+import { accountExists, publicUsers } from '../../accounts/users/service';
 import { publicUserView } from '../../accounts/users/views';
 import type { AppEnv } from '../../platform/app-env';
 import { readId } from '../../platform/db/stored-values';
@@ -10,8 +10,8 @@ import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
 import { publishAfterWrite } from '../../platform/realtime/publish';
-import { readerOf } from '../feed/reader';
-import { hiddenFrom, reachable } from './reach';
+import { hiddenFrom, readerOf } from '../feed/reader';
+import { reachable } from './reach';
 import { FOLLOW_REFUSALS } from './refusals';
 import { FollowState, HomiePage, ListedRiderPage, RiderParam } from './schema';
 import { follow, followedAmong, listFollowers, listFollowing, listHomies, otherOf, unfollow } from './service';
@@ -148,24 +148,28 @@ export const followRoutes = createRouter<AppEnv>()
   .openapi(followers, async (c) => {
     const query = c.req.valid('query');
     const riderId = new ObjectId(c.req.valid('param').id);
-    const { readerId } = await readerOf(c);
-    const [visible, hidden] = await Promise.all([
-      reachable(c.var.db, readerId, riderId),
-      hiddenFrom(c.var.db, readerId),
-    ]);
-    if (!visible) throw refusal(FOLLOW_REFUSALS, 'not-found');
-    const rows = await listFollowers(c.var.db, riderId, query, hidden);
+    const [{ readerId, hidden }, exists] = await Promise.all([readerOf(c), accountExists(c.var.db, riderId)]);
+    // A rider on either side of a block with the reader, suspended or withheld, reads as not found and is left out.
+    if (!exists || hiddenFrom(hidden, riderId)) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const rows = await listFollowers(
+      c.var.db,
+      riderId,
+      query,
+      [...hidden].map((hex) => new ObjectId(hex)),
+    );
     return c.json(await riderPage(c, rows, query.limit, (row) => row.followerId, readerId), 200);
   })
   .openapi(following, async (c) => {
     const query = c.req.valid('query');
     const riderId = new ObjectId(c.req.valid('param').id);
-    const { readerId } = await readerOf(c);
-    const [visible, hidden] = await Promise.all([
-      reachable(c.var.db, readerId, riderId),
-      hiddenFrom(c.var.db, readerId),
-    ]);
-    if (!visible) throw refusal(FOLLOW_REFUSALS, 'not-found');
-    const rows = await listFollowing(c.var.db, riderId, query, hidden);
+    const [{ readerId, hidden }, exists] = await Promise.all([readerOf(c), accountExists(c.var.db, riderId)]);
+    // A rider on either side of a block with the reader, suspended or withheld, reads as not found and is left out.
+    if (!exists || hiddenFrom(hidden, riderId)) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const rows = await listFollowing(
+      c.var.db,
+      riderId,
+      query,
+      [...hidden].map((hex) => new ObjectId(hex)),
+    );
     return c.json(await riderPage(c, rows, query.limit, (row) => row.followedId, readerId), 200);
   });

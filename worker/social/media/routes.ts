@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import { screenPhoto } from '../../moderation/model/screen';
+import { moderationModel } from '../../moderation/model/settings';
 import type { AppEnv } from '../../platform/app-env';
 import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
@@ -9,6 +11,11 @@ import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
+import { recordModerationCheck } from '../../platform/ops/metrics';
+import type { MediaDoc } from '../documents';
+import { deferCheck } from '../review/checks';
+import { holdForReview } from '../review/hold';
+import { photoInput } from '../review/photo-input';
 import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
@@ -176,14 +183,35 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
+/**
+ * A stored photo as the moderation model sees it (docs/moderation.md, "Held for review"): flagged, it is held (its
+ * owner's alone); unanswered, it stays as it is and is checked later. The photo sent is read back stripped of its
+ * metadata, so no location leaves for the model. Without a model, the photo as stored.
+ */
+async function screenUpload(c: Context<AppEnv>, media: MediaDoc): Promise<MediaDoc> {
+  const verdict = await screenPhoto(c.env, () => photoInput(c.env.MEDIA, media));
+  if (!verdict) return media;
+  const target = { type: 'media' as const, id: media._id };
+  if (verdict.outcome === 'unavailable') await deferCheck(c.var.db, c.env, target, verdict.error);
+  if (verdict.outcome !== 'flagged') {
+    if (verdict.outcome === 'clear') recordModerationCheck(c.env, { target: 'media', outcome: 'clear' });
+    return media;
+  }
+  recordModerationCheck(c.env, { target: 'media', outcome: 'flagged' });
+  await holdForReview(c.var.db, target, verdict.categories);
+  return { ...media, withheld: { reason: 'review', at: new Date(), categories: verdict.categories } };
+}
+
 /** Photos and videos: uploads, parts and reads, mounted under /api/media. */
 export const mediaRoutes = createRouter<AppEnv>()
   .openapi(uploadPhoto, async (c) => {
+    // A moderation setting missing is refused before anything is stored.
+    moderationModel(c.env);
     const sent = await readCapped(c.req.raw.body, LIMITS.media.photoMaxBytes);
     if (sent === 'too-large') throw refusal(MEDIA_REFUSALS, 'photo-too-large');
     const outcome = await storePhoto(c.var.db, c.env.MEDIA, ownerOf(c), sent);
     if (typeof outcome === 'string' || 'outcome' in outcome) throw refusal(MEDIA_REFUSALS, outcome);
-    return c.json(mediaView(c, outcome), 201);
+    return c.json(mediaView(c, await screenUpload(c, outcome)), 201);
   })
   .openapi(newUpload, async (c) => {
     const outcome = await startUpload(c.var.db, c.env.MEDIA, ownerOf(c), c.req.valid('json'));

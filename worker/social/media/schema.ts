@@ -37,6 +37,12 @@ export const Media = z
     height: z.number().int().optional(),
     durationMs: z.number().int().optional().describe("a video's, from its movie header"),
     url: z.string().describe('GET it; only you can until it is attached to a post or your profile'),
+    held: z
+      .boolean()
+      .optional()
+      .describe(
+        'true when the moderation model flagged the photo: served to you alone, and a post it is attached to is held for review (docs/moderation.md)',
+      ),
   })
   .openapi('Media');
 

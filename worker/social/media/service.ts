@@ -258,8 +258,8 @@ async function completeInBucket(bucket: R2Bucket, upload: MediaUploadDoc): Promi
 }
 
 /**
- * Media a reader may fetch: attached media is public, media not yet attached only its owner's, and media
- * of a post removed by moderation no one's. `null` reads as not found.
+ * Media a reader may fetch: attached media is public, media not yet attached or held for review only its
+ * owner's, and media of a post removed by moderation no one's. `null` reads as not found.
  */
 export async function findServable(
   store: Store,
@@ -268,7 +268,8 @@ export async function findServable(
 ): Promise<{ media: MediaDoc; isPublic: boolean } | null> {
   const media = await store.media.findOne({ _id: mediaId });
   if (!media || media.hiddenAt) return null;
-  if (media.attachedTo) return { media, isPublic: true };
+  // A photo the moderation model flagged is its owner's alone, attached or not (worker/social/visibility.ts).
+  if (media.attachedTo && !media.withheld) return { media, isPublic: true };
   return readerId?.equals(media.ownerId) ? { media, isPublic: false } : null;
 }
 

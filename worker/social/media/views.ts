@@ -17,6 +17,7 @@ export function mediaView(c: Context<AppEnv>, media: MediaDoc) {
     ...(media.width !== undefined ? { width: media.width, height: media.height } : {}),
     ...(media.durationMs !== undefined ? { durationMs: media.durationMs } : {}),
     url: mediaUrl(c, media._id),
+    ...(media.withheld ? { held: true } : {}),
   };
 }
 

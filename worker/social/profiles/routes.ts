@@ -11,7 +11,7 @@ import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
-import { readerOf } from '../feed/reader';
+import { hiddenAuthorsFor, hiddenFrom, readerOf } from '../feed/reader';
 import { reachable } from '../follows/reach';
 import { FOLLOW_REFUSALS } from '../follows/refusals';
 import { RiderParam } from '../follows/schema';
@@ -45,7 +45,7 @@ const profile = defineRoute({
   tags: TAGS,
   summary: "A rider's public profile: who they are and their counts",
   description:
-    'With a valid `x-auth-token`, `relationship` says whether you follow the rider, they follow you, and whether you are homies. 404 when a block stands between you.',
+    'With a valid `x-auth-token`, `relationship` says whether you follow the rider, they follow you, and whether you are homies. 404 when a block stands between you, or while the rider is suspended or withheld (docs/moderation.md).',
   security: PUBLIC_OR_TOKEN,
   request: { params: RiderParam },
   responses: {
@@ -59,7 +59,8 @@ const profile = defineRoute({
 export const profileRoutes = createRouter<AppEnv>()
   .openapi(search, async (c) => {
     const query = c.req.valid('query');
-    const rows = await searchRiders(c.var.db, new ObjectId(c.var.user._id), query);
+    const callerId = new ObjectId(c.var.user._id);
+    const rows = await searchRiders(c.var.db, query, await hiddenAuthorsFor(c, callerId));
     return c.json(
       toReadPage('users', rows, query.limit, (row) => {
         const user = readPublicUser(row);
@@ -70,11 +71,13 @@ export const profileRoutes = createRouter<AppEnv>()
   })
   .openapi(profile, async (c) => {
     const riderId = new ObjectId(c.req.valid('param').id);
-    const { readerId } = await readerOf(c);
-    if (!(await reachable(c.var.db, readerId, riderId))) throw refusal(FOLLOW_REFUSALS, 'not-found');
+    const { readerId, hidden } = await readerOf(c);
+    // A suspended or withheld rider's profile reads as not found to everyone else while it lasts.
+    if (hiddenFrom(hidden, riderId) || !(await reachable(c.var.db, readerId, riderId)))
+      throw refusal(FOLLOW_REFUSALS, 'not-found');
     const [users, counts] = await Promise.all([
       publicUsers(c.var.db, [riderId]),
-      profileOf(c.var.db, riderId, readerId && !readerId.equals(riderId) ? readerId : null),
+      profileOf(c.var.db, riderId, readerId),
     ]);
     const user = users.get(riderId.toHexString());
     if (!user) throw refusal(FOLLOW_REFUSALS, 'not-found');

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import type { ReactionCountsPayload } from '../../../durable-objects/realtime-events';
 import type { AppEnv } from '../../platform/app-env';
+import { readId } from '../../platform/db/stored-values';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
@@ -11,6 +12,7 @@ import { refuseUnreachablePost } from '../feed/reader';
 import { POST_REFUSALS } from '../feed/refusals';
 import { PostParam } from '../feed/schema';
 import { findPost } from '../feed/service';
+import { hiddenRiders, postAudience } from '../visibility';
 import { ReactionBody, ReactionState } from './schema';
 import { deleteReaction, putReaction } from './service';
 
@@ -18,12 +20,17 @@ const TAGS = ['feed'];
 
 const noPost = errorResponse('No such post');
 
-/** Tells every feed reader the post's new reaction counts but those on either side of a block with its author. */
+/** Tells the feed readers who may see the post its new reaction counts (worker/social/visibility.ts postAudience). */
 function publishCounts(c: Context<AppEnv>, postId: string, counts: ReactionCountsPayload) {
   const payload = { postId, counts: { love: counts.love, respect: counts.respect } };
   publishAfterWrite(c, { namespace: '/feed', name: 'post:reactions', payload }, async () => {
     const post = await findPost(c.var.db, new ObjectId(postId));
-    return { everyoneBut: post ? [...(await blockedEitherWay(c.var.db, post.userId))] : [] };
+    if (!post) return { everyoneBut: [] };
+    const [blocked, moderated] = await Promise.all([
+      blockedEitherWay(c.var.db, post.userId),
+      hiddenRiders(c.var.db, c.env),
+    ]);
+    return postAudience(post, moderated.has(readId(post.userId)?.toHexString() ?? ''), blocked);
   });
 }
 

@@ -5,13 +5,13 @@ import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../pl
 import { PageQuery, toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
-import { blockedEitherWay } from '../blocks/service';
 import { postViews } from '../feed/post-views';
-import { hiddenFrom, refuseUnreachablePost } from '../feed/reader';
+import { hiddenAuthorsFor, hiddenFrom, refuseUnreachablePost } from '../feed/reader';
 import { POST_REFUSALS } from '../feed/refusals';
 import { FeedPage, PostParam } from '../feed/schema';
 import { findPosts } from '../feed/service';
 import { readFeedPost } from '../stored-feed';
+import { heldFrom } from '../visibility';
 import { SaveState } from './schema';
 import { listSaves, savePost, unsavePost } from './service';
 
@@ -72,9 +72,11 @@ export const mySavedPostRoutes = createRouter<AppEnv>().openapi(mine, async (c) 
   // The cursor moves on the saves as fetched, also past one naming no usable post (left out as unreadable).
   const page = toPage(await listSaves(c.var.db, userId, query), query.limit, (save) => save);
   const postIds = readEach('saved_posts', page.items, (save) => readId(save.postId));
-  const [found, hidden] = await Promise.all([findPosts(c.var.db, postIds), blockedEitherWay(c.var.db, userId)]);
-  const posts = new Map(readEach('feed_posts', found, readFeedPost).map((post) => [post._id.toHexString(), post]));
-  // Posts deleted since are gone, and those of riders on either side of a block with the caller are hidden, as in the feed.
+  const [found, hidden] = await Promise.all([findPosts(c.var.db, postIds), hiddenAuthorsFor(c, userId)]);
+  const shown = found.filter((post) => !heldFrom(post, userId));
+  const posts = new Map(readEach('feed_posts', shown, readFeedPost).map((post) => [post._id.toHexString(), post]));
+  // Posts deleted since are gone; those held from the caller, and those of riders on either side of a block with
+  // the caller or suspended, are hidden, as in the feed.
   const kept = postIds
     .flatMap((postId) => posts.get(postId.toHexString()) ?? [])
     .filter((post) => !hiddenFrom(hidden, post.userId));
