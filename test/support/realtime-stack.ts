@@ -43,6 +43,11 @@ export interface RealtimeStackOptions {
   logLevel?: 'warn' | 'info';
   /** The direct runner's `--metrics` (scripts/workerd-direct-args.ts): a bench of the request's cost discards them. */
   metrics?: DirectMetrics;
+  /**
+   * `wrangler dev`'s local trace collector (X_LOCAL_OBSERVABILITY): every invocation of the Worker and its objects
+   * streamed to a trace store on disk. Unset: wrangler's own default.
+   */
+  localObservability?: boolean;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -204,7 +209,14 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     : ['node_modules/.bin/wrangler'];
   const worker = spawn(command!, [...prefix, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
+    env: {
+      ...process.env,
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_SEND_METRICS: 'false',
+      ...(options.localObservability === undefined
+        ? {}
+        : { X_LOCAL_OBSERVABILITY: String(options.localObservability) }),
+    },
   });
   // A stack whose start was given up (a hook that timed out, a bench that threw) is never stopped by its caller;
   // left running, each such wrangler and its workerd kept gigabytes and a core busy after the run had ended.

@@ -7,7 +7,12 @@ const statLine = (pid: number, name: string, ppid: number, utime: number, stime:
 
 describe('parseStat', () => {
   it('reads the parent, the name and user + system CPU in seconds', () => {
-    expect(parseStat(42, statLine(42, 'workerd', 7, 150, 50))).toEqual({ pid: 42, ppid: 7, name: 'workerd', seconds: 2 });
+    expect(parseStat(42, statLine(42, 'workerd', 7, 150, 50))).toEqual({
+      pid: 42,
+      ppid: 7,
+      name: 'workerd',
+      seconds: 2,
+    });
   });
 
   it('counts the fields from after the last parenthesis: a name may hold spaces and parentheses', () => {
