@@ -16,8 +16,9 @@
  * ratios those of the medians.
  * Run: npx tsx bench/conversation-messages.ts   (CONVERSATIONS=20, MESSAGES=30 per conversation per run, RUNS=5,
  * WARM_UP=MESSAGES)
- * WRANGLER=1 adds the project under `wrangler dev` twice, as wrangler starts it and with its local trace collector
- * off (X_LOCAL_OBSERVABILITY=false): what the local runner costs, beside the direct runner in the same rounds.
+ * WRANGLER=1 adds the project under `wrangler dev` three times: as wrangler starts it, with its local trace collector
+ * off (X_LOCAL_OBSERVABILITY=false), and with that and no line per request (--log-level warn): what the local runner
+ * costs, beside the direct runner in the same rounds.
  * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -28,7 +29,7 @@ import { createInterface } from 'node:readline';
 import { MongoClient, ObjectId } from 'mongodb';
 import { io, type Socket } from 'socket.io-client';
 import { freePort } from '../test/e2e/processes.js';
-import { type RealtimeStack, startRealtimeStack } from '../test/support/realtime-stack.js';
+import { type RealtimeStack, type RealtimeStackOptions, startRealtimeStack } from '../test/support/realtime-stack.js';
 import { applyIndexes } from '../worker/data.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
 import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
@@ -130,18 +131,22 @@ async function main() {
       /Ready on (http:\/\/\S+)/,
     );
     children.push(minimal.child);
-    // The project as `wrangler dev` serves it, and with its local trace collector off, for the runner's cost.
+    // The project as `wrangler dev` serves it (its request line printed, as `npm run dev` has it), with its local trace
+    // collector off, and with neither: what the local runner costs, beside the direct runner in the same rounds.
     const onOneDatabase = { ...stackOptions, vars: { MONGODB_URI: stack.databaseUri } };
     const wranglers = WRANGLER
       ? [
-          { name: 'wrangler', stack: await startRealtimeStack({ ...onOneDatabase, localObservability: true }) },
-          {
-            name: 'wrangler-no-traces',
-            stack: await startRealtimeStack({ ...onOneDatabase, localObservability: false }),
-          },
-        ]
+          { name: 'wrangler', logLevel: 'info', localObservability: true },
+          { name: 'wrangler-no-traces', logLevel: 'info', localObservability: false },
+          { name: 'wrangler-warn-no-traces', logLevel: 'warn', localObservability: false },
+        ].map(async ({ name, ...options }) => ({
+          name,
+          stack: await startRealtimeStack({ ...onOneDatabase, ...(options as RealtimeStackOptions) }),
+        }))
       : [];
-    stacks.push(...wranglers.map(({ stack }) => stack));
+    const wranglerStacks = [];
+    for (const starting of wranglers) wranglerStacks.push(await starting);
+    stacks.push(...wranglerStacks.map(({ stack }) => stack));
     await applyIndexes(db);
     const seed = async (): Promise<{ conversation: ObjectId; tokens: [string, string] }[]> => {
       const riders = Array.from({ length: CONVERSATIONS * 2 }, (_, i) => ({
@@ -208,7 +213,7 @@ async function main() {
       await serverOf('project', stack.url, stack.pid),
       await serverOf('minimal', minimal.match[1]!, minimal.child.pid!),
       await serverOf('node', nodeUrl, node.child.pid!),
-      ...(await Promise.all(wranglers.map(({ name, stack }) => serverOf(name, stack.url, stack.pid)))),
+      ...(await Promise.all(wranglerStacks.map(({ name, stack }) => serverOf(name, stack.url, stack.pid)))),
     ];
     const opcount = async () => {
       const status = await client.db('admin').command({ serverStatus: 1 });

@@ -225,12 +225,23 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
   let output = '';
   worker.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
   await new Promise<void>((resolve, reject) => {
+    // wrangler prints `Ready on` at `info` only: below it, the first answer on the port says it serves.
+    const answering = setInterval(() => {
+      fetch(`http://127.0.0.1:${place.port}/`).then(ready, () => undefined);
+    }, 250);
+    const ready = () => {
+      clearInterval(answering);
+      resolve();
+    };
     worker.stdout!.on('data', (chunk: Buffer) => {
       log(chunk.toString());
       output += chunk.toString();
-      if (/Ready on/.test(output)) resolve();
+      if (/Ready on/.test(output)) ready();
     });
-    worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    worker.on('exit', (code) => {
+      clearInterval(answering);
+      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
+    });
   });
   const stop = () => {
     process.off('exit', stopOnExit);
