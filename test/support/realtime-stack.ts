@@ -44,8 +44,9 @@ export interface RealtimeStackOptions {
   /** The direct runner's `--metrics` (scripts/workerd-direct-args.ts): a bench of the request's cost discards them. */
   metrics?: DirectMetrics;
   /**
-   * `wrangler dev`'s local trace collector (X_LOCAL_OBSERVABILITY): every invocation of the Worker and its objects
-   * streamed to a trace store on disk. Unset: wrangler's own default.
+   * `wrangler dev`'s local trace collector (X_LOCAL_OBSERVABILITY, on in wrangler by default): every invocation of the
+   * Worker and its objects streamed, with its spans, to a trace store on disk. Off unless asked for, here or by
+   * X_LOCAL_OBSERVABILITY=true in the environment (docs/data-path.md).
    */
   localObservability?: boolean;
 }
@@ -213,9 +214,7 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
       ...process.env,
       CLOUDFLARE_CF_FETCH_ENABLED: 'false',
       WRANGLER_SEND_METRICS: 'false',
-      ...(options.localObservability === undefined
-        ? {}
-        : { X_LOCAL_OBSERVABILITY: String(options.localObservability) }),
+      X_LOCAL_OBSERVABILITY: String(options.localObservability ?? process.env.X_LOCAL_OBSERVABILITY === 'true'),
     },
   });
   // A stack whose start was given up (a hook that timed out, a bench that threw) is never stopped by its caller;
