@@ -64,6 +64,14 @@ function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProces
   });
 }
 
+/** Stops a child process and resolves once it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  return exited;
+}
+
 interface Pair {
   id: string;
   tokenA: string;
@@ -299,7 +307,8 @@ async function main() {
     for (const socket of sockets) socket.disconnect();
     await client.close();
     for (const one of stacks) await one.stop();
-    for (const child of children) child.kill('SIGTERM');
+    // The dev database writes its folder until it has exited: removed before, the folder was found not empty.
+    await Promise.all(children.map(stopChild));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
