@@ -197,7 +197,7 @@ async function main() {
       sockets.push(socket);
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
+        socket.once('connect_error', (error) => reject(new Error(`${url}: ${error.message}`, { cause: error })));
       });
       return socket;
     };
