@@ -1,45 +1,56 @@
 /**
- * A direct message end to end, the project beside a conventional Node server in the same run: CONVERSATIONS
- * concurrent two-rider conversations, the sender POSTs `/api/conversations/{id}/messages` (with its own socket's
- * `x-socket-id`) and the recipient's socket.io-client receives `message:created`. The project runs in workerd with no
- * proxy (the direct runner, scripts/workerd-direct.ts); the conventional server is node:http + socket.io + the mongodb
- * driver doing the same stores and delivery (bench/conversation-node-server.ts). Both use one dev database, run as a
- * process of its own, in one database (the project's indexes applied), each on conversations of its own.
- * Per server: p50/p95 from POST start to receipt, messages/s, CPU per message of the server's processes (workerd and
- * its runner; the Node server) from /proc/<pid>/stat, and database calls per message (the dev database's
- * opcounters). The dev database's CPU per message is shown apart for each: it serves both and is counted for neither.
- * RUNS rounds alternate the two servers on the same warm processes; the figures printed are the medians.
- * Run: npx tsx bench/conversation-messages.ts   (CONVERSATIONS=20, MESSAGES=30 per conversation per run, RUNS=3,
+ * A direct message end to end on three servers in the same rounds: the project, the minimal Worker on the same shape
+ * (bench/minimal-worker/: the floor the platform itself sets) and a conventional Node server. CONVERSATIONS concurrent
+ * two-rider conversations; the sender POSTs `/api/conversations/{id}/messages` (with its own socket's `x-socket-id`)
+ * and the recipient's socket.io-client receives `message:created`. Both Workers run in workerd with no proxy, each
+ * in a workerd of its own (scripts/workerd-direct.ts, bench/minimal-worker/serve.ts), so neither's load lands in the
+ * other's process; the Node server is node:http + socket.io + the mongodb driver doing the same stores and delivery
+ * (bench/conversation-node-server.ts). All use one dev database, run as a process of its own, in one database (the
+ * project's indexes applied), each on conversations of its own, with riders seeded the same way and one token each
+ * that every server accepts (the project's signing).
+ * Per server: p50/p95 from POST start to receipt, messages/s, CPU per message from /proc/<pid>/stat (each entry read
+ * once per sample): for a Worker, workerd's apart from its local runner's (the Node process that started workerd and
+ * relays its output, which production does not have), and database calls per message (the dev database's
+ * opcounters). The dev database's CPU per message is shown apart for each: it serves all and is counted for none.
+ * RUNS rounds on the same warm processes, the servers' order rotating each round; the figures are the medians, the
+ * ratios those of the medians.
+ * Run: npx tsx bench/conversation-messages.ts   (CONVERSATIONS=20, MESSAGES=30 per conversation per run, RUNS=5,
  * WARM_UP=MESSAGES)
- * WORKER_PROFILE=file.cpuprofile profiles the Worker's isolate over one more project run and prints its top rows.
+ * WRANGLER=1 adds the project under `wrangler dev` three times: as wrangler starts it, with its local trace collector
+ * off (X_LOCAL_OBSERVABILITY=false), and with that and no line per request (--log-level warn): what the local runner
+ * costs, beside the direct runner in the same rounds.
+ * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { MongoClient, ObjectId } from 'mongodb';
 import { io, type Socket } from 'socket.io-client';
-import { startRealtimeStack } from '../test/support/realtime-stack.js';
+import { freePort } from '../test/e2e/processes.js';
+import { type RealtimeStack, type RealtimeStackOptions, startRealtimeStack } from '../test/support/realtime-stack.js';
 import { applyIndexes } from '../worker/data.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
 import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
 import { printProfile, profileIsolate } from './isolate-profile.js';
 import { percentile } from './local-stack.js';
-import { treeCpuSeconds } from './process-cpu.js';
+import { isWorkerd, processSnapshot, treeCpu } from './process-cpu.js';
 
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
 const MESSAGES = Number(process.env.MESSAGES ?? 30);
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS ?? 5);
 /**
  * Messages per conversation sent first on each server and left out: code not yet compiled, pools not yet grown.
  * A whole run's worth: with 5, the Node server's per-message CPU still halved over the next runs as V8 optimised it.
  */
 const WARM_UP = Number(process.env.WARM_UP ?? MESSAGES);
+const WRANGLER = process.env.WRANGLER === '1';
 
 /** Starts a child process and resolves once a line of its output matches `ready`, with the match. */
 function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  process.once('exit', () => child.kill('SIGTERM'));
   return new Promise((resolve, reject) => {
     let said = '';
     const onLine = (line: string) => {
@@ -53,6 +64,14 @@ function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProces
   });
 }
 
+/** Stops a child process and resolves once it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  return exited;
+}
+
 interface Pair {
   id: string;
   tokenA: string;
@@ -64,13 +83,25 @@ interface Figures {
   p50: number;
   p95: number;
   perSecond: number;
+  /** workerd's CPU for a Worker, the whole process for the Node server. */
   serverCpuMs: number;
+  /** The local runner above workerd (wrangler, the direct runner); none for the Node server. */
+  runnerCpuMs: number;
   databaseCpuMs: number;
   databaseCalls: number;
   failures: number;
 }
 
+interface Server {
+  name: string;
+  url: string;
+  pid: number;
+  pairs: Pair[];
+}
+
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+const range = (values: number[], digits: number) =>
+  `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'conversation-bench-db-'));
@@ -79,23 +110,51 @@ async function main() {
     /devdb ready (mongodb:\/\/\S+)/,
   );
   const devdbUri = devdb.match[1]!.replace(/\/$/, '');
-  console.log('Starting the project (workerd, direct) and the conventional Node server…');
-  const stack = await startRealtimeStack({
-    direct: true,
-    logLevel: 'warn',
+  console.log('Starting the project (workerd, direct), the minimal Worker and the conventional Node server…');
+  const stackOptions = {
+    logLevel: 'warn' as const,
     // Production's Analytics Engine writes are in-process; the local stand-in would add a call per point.
-    metrics: 'discard',
+    metrics: 'discard' as const,
     routeDatabase: async () => devdbUri,
-  });
+  };
+  const stack = await startRealtimeStack({ ...stackOptions, direct: true });
+  const stacks: RealtimeStack[] = [stack];
   const client = new MongoClient(stack.databaseUri);
   const db = client.db(databaseName(stack.databaseUri, undefined));
-  const node = await startChild(
-    ['bench/conversation-node-server.ts', stack.databaseUri, stack.jwtSecret],
-    /listening (\d+)/,
-  );
-  const nodeUrl = `http://127.0.0.1:${node.match[1]}`;
+  const children: ChildProcess[] = [devdb.child];
   const sockets: Socket[] = [];
   try {
+    const node = await startChild(
+      ['bench/conversation-node-server.ts', stack.databaseUri, stack.jwtSecret],
+      /listening (\d+)/,
+    );
+    children.push(node.child);
+    const minimalPort = await freePort();
+    const minimal = await startChild(
+      [
+        'bench/minimal-worker/serve.ts',
+        ...['--ip', '127.0.0.1', '--port', String(minimalPort), '--log-level', 'warn', '--metrics', 'discard'],
+        ...['--var', `MONGODB_URI:${stack.databaseUri}`, '--var', `JWT_SECRET:${stack.jwtSecret}`],
+      ],
+      /Ready on (http:\/\/\S+)/,
+    );
+    children.push(minimal.child);
+    // The project as `wrangler dev` serves it (its request line printed, as `npm run dev` has it), with its local trace
+    // collector off, and with neither: what the local runner costs, beside the direct runner in the same rounds.
+    const onOneDatabase = { ...stackOptions, vars: { MONGODB_URI: stack.databaseUri } };
+    const wranglers = WRANGLER
+      ? [
+          { name: 'wrangler', logLevel: 'info', localObservability: true },
+          { name: 'wrangler-no-traces', logLevel: 'info', localObservability: false },
+          { name: 'wrangler-warn-no-traces', logLevel: 'warn', localObservability: false },
+        ].map(async ({ name, ...options }) => ({
+          name,
+          stack: await startRealtimeStack({ ...onOneDatabase, ...(options as RealtimeStackOptions) }),
+        }))
+      : [];
+    const wranglerStacks = [];
+    for (const starting of wranglers) wranglerStacks.push(await starting);
+    stacks.push(...wranglerStacks.map(({ stack }) => stack));
     await applyIndexes(db);
     const seed = async (): Promise<{ conversation: ObjectId; tokens: [string, string] }[]> => {
       const riders = Array.from({ length: CONVERSATIONS * 2 }, (_, i) => ({
@@ -138,7 +197,7 @@ async function main() {
       sockets.push(socket);
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
+        socket.once('connect_error', (error) => reject(new Error(`${url}: ${error.message}`, { cause: error })));
       });
       return socket;
     };
@@ -151,17 +210,33 @@ async function main() {
           b: await join(url, tokens[1]),
         })),
       );
+    const serverOf = async (name: string, url: string, pid: number): Promise<Server> => ({
+      name,
+      url,
+      pid,
+      pairs: await pairsOn(url),
+    });
+    const nodeUrl = `http://127.0.0.1:${node.match[1]}`;
     const servers = [
-      { name: 'project', url: stack.url, pid: stack.pid, pairs: await pairsOn(stack.url) },
-      { name: 'node', url: nodeUrl, pid: node.child.pid!, pairs: await pairsOn(nodeUrl) },
+      await serverOf('project', stack.url, stack.pid),
+      await serverOf('minimal', minimal.match[1]!, minimal.child.pid!),
+      await serverOf('node', nodeUrl, node.child.pid!),
+      ...(await Promise.all(wranglerStacks.map(({ name, stack }) => serverOf(name, stack.url, stack.pid)))),
     ];
     const opcount = async () => {
       const status = await client.db('admin').command({ serverStatus: 1 });
       return Object.values(status.opcounters as Record<string, number>).reduce((sum, n) => sum + n, 0);
     };
+    /** The server's workerd (or whole process) and runner CPU seconds, and the dev database's, from one snapshot. */
+    const cpuOf = (server: Server) => {
+      const snapshot = processSnapshot();
+      const { part, rest } = treeCpu(snapshot, server.pid, server.name === 'node' ? () => true : isWorkerd);
+      const database = treeCpu(snapshot, devdb.child.pid!);
+      return { server: part, runner: rest, database: database.part + database.rest };
+    };
 
     /** Every pair sends `count` messages one after another, a→b; each timed from POST start to b's receipt. */
-    const exchange = async (server: (typeof servers)[number], count: number) => {
+    const exchange = async (server: Server, count: number) => {
       const latencies: number[] = [];
       let failures = 0;
       await Promise.all(
@@ -190,30 +265,34 @@ async function main() {
     for (const server of servers) await exchange(server, WARM_UP);
     const runs = new Map<string, Figures[]>(servers.map((server) => [server.name, []]));
     for (let run = 0; run < RUNS; run++) {
-      for (const server of servers) {
+      // Each round starts with the next server: none is always measured first, or always after the same one.
+      const order = servers.map((_, i) => servers[(i + run) % servers.length]!);
+      for (const server of order) {
         // Let the previous server's background work (pushes, publishes) finish before counting.
         await new Promise((resolve) => setTimeout(resolve, 300));
-        const [cpu0, db0, ops0] = [treeCpuSeconds(server.pid)!, treeCpuSeconds(devdb.child.pid!)!, await opcount()];
+        const [cpu0, ops0] = [cpuOf(server), await opcount()];
         const began = performance.now();
         const { latencies, failures } = await exchange(server, MESSAGES);
         const seconds = (performance.now() - began) / 1000;
         await new Promise((resolve) => setTimeout(resolve, 300));
-        const [cpu1, db1, ops1] = [treeCpuSeconds(server.pid)!, treeCpuSeconds(devdb.child.pid!)!, await opcount()];
+        const [cpu1, ops1] = [cpuOf(server), await opcount()];
         const sent = latencies.length + failures;
         latencies.sort((x, y) => x - y);
+        const perMessage = (seconds: number) => (seconds * 1000) / sent;
         const figures: Figures = {
           p50: percentile(latencies, 50),
           p95: percentile(latencies, 95),
           perSecond: latencies.length / seconds,
-          serverCpuMs: ((cpu1 - cpu0) * 1000) / sent,
-          databaseCpuMs: ((db1 - db0) * 1000) / sent,
+          serverCpuMs: perMessage(cpu1.server - cpu0.server),
+          runnerCpuMs: perMessage(cpu1.runner - cpu0.runner),
+          databaseCpuMs: perMessage(cpu1.database - cpu0.database),
           // The two serverStatus reads are left out.
           databaseCalls: (ops1 - ops0 - 1) / sent,
           failures,
         };
         runs.get(server.name)!.push(figures);
         console.log(
-          `run ${run + 1} ${server.name.padEnd(7)} p50 ${figures.p50.toFixed(1)} ms  p95 ${figures.p95.toFixed(1)} ms  ${figures.perSecond.toFixed(0)} msg/s  server CPU ${figures.serverCpuMs.toFixed(2)} ms/msg  devdb CPU ${figures.databaseCpuMs.toFixed(2)} ms/msg  db calls ${figures.databaseCalls.toFixed(2)}/msg  failures ${failures}`,
+          `run ${run + 1} ${server.name.padEnd(18)} p50 ${figures.p50.toFixed(1)} ms  p95 ${figures.p95.toFixed(1)} ms  ${figures.perSecond.toFixed(0)} msg/s  CPU ${figures.serverCpuMs.toFixed(2)} ms/msg (runner ${figures.runnerCpuMs.toFixed(2)})  devdb ${figures.databaseCpuMs.toFixed(2)} ms/msg  db calls ${figures.databaseCalls.toFixed(2)}/msg  failures ${failures}`,
         );
       }
     }
@@ -223,41 +302,54 @@ async function main() {
       await exchange(servers[0]!, MESSAGES);
       printProfile(await profiling.stop(), CONVERSATIONS * MESSAGES, 'message', 30, profileFile, stack.sourceMap());
     }
-    const medians = (name: string) => {
-      const list = runs.get(name)!;
-      const of = (key: keyof Figures) => median(list.map((figures) => figures[key]));
-      return {
-        p50: of('p50'),
-        p95: of('p95'),
-        perSecond: of('perSecond'),
-        serverCpuMs: of('serverCpuMs'),
-        databaseCpuMs: of('databaseCpuMs'),
-        databaseCalls: of('databaseCalls'),
-        failures: of('failures'),
-      };
-    };
-    const [ours, theirs] = [medians('project'), medians('node')];
-    const row = (label: string, a: number, b: number, digits = 1) =>
-      `| ${label} | ${a.toFixed(digits)} | ${b.toFixed(digits)} | ${(a / b).toFixed(2)}× |`;
-    console.log(
-      `\n${CONVERSATIONS} concurrent conversations, ${MESSAGES} messages each per run, medians of ${RUNS} runs (load ${(await import('node:os')).loadavg()[0]!.toFixed(2)})`,
-    );
-    console.log('| figure | project | node (socket.io) | project / node |\n|---|---|---|---|');
-    console.log(row('p50 POST → receipt (ms)', ours.p50, theirs.p50));
-    console.log(row('p95 POST → receipt (ms)', ours.p95, theirs.p95));
-    console.log(row('messages/s', ours.perSecond, theirs.perSecond, 0));
-    console.log(row('server CPU per message (ms)', ours.serverCpuMs, theirs.serverCpuMs, 2));
-    console.log(row('dev database CPU per message (ms)', ours.databaseCpuMs, theirs.databaseCpuMs, 2));
-    console.log(row('database calls per message', ours.databaseCalls, theirs.databaseCalls, 2));
-    console.log(`failures (median): project ${ours.failures}, node ${theirs.failures}`);
+    report(servers, runs);
   } finally {
     for (const socket of sockets) socket.disconnect();
     await client.close();
-    await stack.stop();
-    node.child.kill('SIGTERM');
-    devdb.child.kill('SIGTERM');
+    for (const one of stacks) await one.stop();
+    // The dev database writes its folder until it has exited: removed before, the folder was found not empty.
+    await Promise.all(children.map(stopChild));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The medians side by side, the ratios of the medians, and each ratio's range over the rounds. */
+function report(servers: Server[], runs: Map<string, Figures[]>) {
+  const names = servers.map((server) => server.name);
+  const of = (name: string, key: keyof Figures) => median(runs.get(name)!.map((figures) => figures[key]));
+  const perRound = (a: string, b: string, key: keyof Figures) =>
+    runs.get(a)!.map((figures, i) => figures[key] / runs.get(b)![i]![key]);
+  const pairs: [string, string][] = [
+    ['project', 'minimal'],
+    ['project', 'node'],
+    ['minimal', 'node'],
+    ...names.filter((name) => name.startsWith('wrangler')).map((name): [string, string] => [name, 'project']),
+  ];
+  console.log(
+    `\n${CONVERSATIONS} concurrent conversations, ${MESSAGES} messages each per run, medians of ${RUNS} rounds (load ${loadavg()[0]!.toFixed(2)})`,
+  );
+  console.log(
+    `| figure | ${names.join(' | ')} | ${pairs.map(([a, b]) => `${a} ÷ ${b}`).join(' | ')} |\n|---|${names.map(() => '---|').join('')}${pairs.map(() => '---|').join('')}`,
+  );
+  const rows: [string, keyof Figures, number][] = [
+    ['p50 POST → receipt (ms)', 'p50', 1],
+    ['p95 POST → receipt (ms)', 'p95', 1],
+    ['messages/s', 'perSecond', 0],
+    ['CPU per message: workerd / the Node server (ms)', 'serverCpuMs', 2],
+    ['CPU per message: local runner, not in production (ms)', 'runnerCpuMs', 2],
+    ['dev database CPU per message (ms)', 'databaseCpuMs', 2],
+    ['database calls per message', 'databaseCalls', 2],
+  ];
+  for (const [label, key, digits] of rows) {
+    const ratios =
+      key === 'runnerCpuMs'
+        ? pairs.map(() => '')
+        : pairs.map(([a, b]) => `${(of(a, key) / of(b, key)).toFixed(2)}× (${range(perRound(a, b, key), 2)})`);
+    console.log(
+      `| ${label} | ${names.map((name) => of(name, key).toFixed(digits)).join(' | ')} | ${ratios.join(' | ')} |`,
+    );
+  }
+  console.log(`failures (median): ${names.map((name) => `${name} ${of(name, 'failures')}`).join(', ')}`);
 }
 
 main().then(

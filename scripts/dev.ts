@@ -126,6 +126,9 @@ function startWorker(uri: string, dbName: string): void {
         // Offline starts stay quiet: no Request.cf download from workers.cloudflare.com, no telemetry.
         CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? 'false',
         WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? 'false',
+        // wrangler's local trace collector streams every invocation, with its spans, to a store on disk: more Worker
+        // CPU per request than anything else wrangler adds (docs/data-path.md). X_LOCAL_OBSERVABILITY=true for its explorer.
+        X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? 'false',
       },
     },
   );

@@ -11,11 +11,13 @@ import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { directArguments } from './workerd-direct-args';
 import { directOptions, type WorkerBuild } from './workerd-direct-options';
 
-/** Bundles the Worker into `outdir` as a deploy does (no Docker needed: the voice box image is not built). */
-export function buildWorker(outdir: string): WorkerBuild {
+/**
+ * Bundles the Worker of `config` into `outdir` as a deploy does (no Docker needed: the voice box image is not built).
+ */
+export function buildWorker(outdir: string, config = 'wrangler.toml'): WorkerBuild {
   const built = spawnSync(
     'node_modules/.bin/wrangler',
-    ['deploy', '--dry-run', '--outdir', outdir, '--config', 'wrangler.toml', '--env', ''],
+    ['deploy', '--dry-run', '--outdir', outdir, '--config', config, '--env', ''],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
@@ -27,7 +29,7 @@ export function buildWorker(outdir: string): WorkerBuild {
     },
   );
   if (built.status !== 0) throw new Error(`the Worker did not build (wrangler exited with ${built.status})`);
-  const { workerOptions } = unstable_getMiniflareWorkerOptions('wrangler.toml', undefined, {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config, undefined, {
     overrides: { enableContainers: false },
   });
   return { outdir, workerOptions: workerOptions as unknown as Record<string, unknown> };

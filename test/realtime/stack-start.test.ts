@@ -21,3 +21,16 @@ describe('a local stack that does not start', () => {
     }
   });
 });
+
+describe('a local stack under wrangler dev', () => {
+  it('is ready at --log-level warn, where wrangler prints no "Ready on" line', async () => {
+    const stack = await startRealtimeStack({ logLevel: 'warn' });
+    try {
+      const res = await fetch(`${stack.url}/api/openapi.json`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    } finally {
+      await stack.stop();
+    }
+  }, 240_000);
+});

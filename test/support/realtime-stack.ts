@@ -43,6 +43,12 @@ export interface RealtimeStackOptions {
   logLevel?: 'warn' | 'info';
   /** The direct runner's `--metrics` (scripts/workerd-direct-args.ts): a bench of the request's cost discards them. */
   metrics?: DirectMetrics;
+  /**
+   * `wrangler dev`'s local trace collector (X_LOCAL_OBSERVABILITY, on in wrangler by default): every invocation of the
+   * Worker and its objects streamed, with its spans, to a trace store on disk. Off unless asked for, here or by
+   * X_LOCAL_OBSERVABILITY=true in the environment (docs/data-path.md).
+   */
+  localObservability?: boolean;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -204,7 +210,12 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     : ['node_modules/.bin/wrangler'];
   const worker = spawn(command!, [...prefix, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
+    env: {
+      ...process.env,
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_SEND_METRICS: 'false',
+      X_LOCAL_OBSERVABILITY: String(options.localObservability ?? process.env.X_LOCAL_OBSERVABILITY === 'true'),
+    },
   });
   // A stack whose start was given up (a hook that timed out, a bench that threw) is never stopped by its caller;
   // left running, each such wrangler and its workerd kept gigabytes and a core busy after the run had ended.
@@ -213,12 +224,23 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
   let output = '';
   worker.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
   await new Promise<void>((resolve, reject) => {
+    // wrangler prints `Ready on` at `info` only: below it, the first answer on the port says it serves.
+    const answering = setInterval(() => {
+      fetch(`http://127.0.0.1:${place.port}/`).then(ready, () => undefined);
+    }, 250);
+    const ready = () => {
+      clearInterval(answering);
+      resolve();
+    };
     worker.stdout!.on('data', (chunk: Buffer) => {
       log(chunk.toString());
       output += chunk.toString();
-      if (/Ready on/.test(output)) resolve();
+      if (/Ready on/.test(output)) ready();
     });
-    worker.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    worker.on('exit', (code) => {
+      clearInterval(answering);
+      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
+    });
   });
   const stop = () => {
     process.off('exit', stopOnExit);

@@ -1,5 +1,6 @@
 import type { Filter, ObjectId } from 'mongodb';
 import type { UserDoc } from '../accounts/documents';
+import type { Withheld } from '../moderation/documents';
 import { BoundedCache } from '../platform/bounded-cache';
 import { wholeNumberSetting } from '../platform/config';
 import { databaseName } from '../platform/db/database-name';
@@ -9,7 +10,6 @@ import { readDate, readId, readRecord, sameId } from '../platform/db/stored-valu
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
 import type { Audience } from '../platform/realtime/publish';
-import type { Withheld } from '../moderation/documents';
 
 // What others may not see (docs/moderation.md, "Held for review"): a post, comment or photo carrying `withheld`
 // (held for review or by reports) is its author's alone, and a rider with an active suspension or a withheld

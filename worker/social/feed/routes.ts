@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
-import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import { screenText } from '../../moderation/model/screen';
+import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
 import { readEach, readOne } from '../../platform/db/stored-values';
 import { plainTextError } from '../../platform/http/errors';

@@ -1,10 +1,10 @@
 import type { ObjectId } from 'mongodb';
+import type { Withheld } from '../../moderation/documents';
 import type { Verdict } from '../../moderation/model/verdict';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { logEvent } from '../../platform/ops/log-line';
 import { recordModerationCheck } from '../../platform/ops/metrics';
-import type { Withheld } from '../../moderation/documents';
 import { deferCheck } from './checks';
 import { fileModelReport } from './hold';
 
