@@ -74,7 +74,7 @@ export function readFeedPost(doc: unknown): FeedPost | undefined {
     media,
     ...(spotId ? { spotId } : {}),
     counts: readPostCounts(stored.counts),
-    held: stored.withheld !== undefined,
+    held: stored.withheld !== undefined && stored.withheld !== null,
     createdAt: createdAtOf(stored),
   };
 }
@@ -92,7 +92,7 @@ export function readFeedComment(doc: unknown): FeedComment | undefined {
     ...(postId ? { postId } : {}),
     ...(userId ? { userId } : {}),
     text,
-    held: stored.withheld !== undefined,
+    held: stored.withheld !== undefined && stored.withheld !== null,
     createdAt: createdAtOf(stored),
   };
 }

@@ -18,6 +18,7 @@ describe('the feed readers', () => {
       userId: id,
       media: [{ type: 'image', url: 'https://a.example/1.jpg' }],
       counts: { love: 2, respect: 0, comments: 0 },
+      held: false,
       createdAt: new Date(0),
     });
   });
