@@ -1,6 +1,9 @@
 import type { AppEnv } from '../platform/app-env';
 import type { Cleanup } from '../platform/db/personal-data';
 import { createRouter } from '../platform/http/openapi';
+import { adminExportRoutes } from './exports/admin-routes';
+import { exportFileRoutes } from './exports/file-routes';
+import { exportRoutes } from './exports/routes';
 import { adminSessionRoutes } from './sessions/admin-routes';
 import { checkCurrentPassword } from './sessions/current-password';
 import { closeDeletedAccountSockets, endOtherSessionsAccess } from './sessions/end-access';
@@ -11,7 +14,7 @@ import { adminUserRoutes } from './users/admin-routes';
 import { type UserRouteDeps, userRoutes } from './users/routes';
 
 /**
- * Accounts: registration and sign-in, the rider's account, sessions and passwords. A deletion runs every
+ * Accounts: registration and sign-in, the rider's account, sessions and passwords, copies of a rider's data. A deletion runs every
  * domain's personal-data cleanups, and a profile picture from an upload is social's media: both handed in
  * where the app is composed.
  */
@@ -34,4 +37,7 @@ export const accountsRoutes = (
     .route('/api/admin', adminUserRoutes)
     .route('/api', sessionRoutes)
     .route('/api', passwordRoutes)
-    .route('/api/admin', adminSessionRoutes);
+    .route('/api/admin', adminSessionRoutes)
+    .route('/api/users/me', exportRoutes)
+    .route('/api/admin', adminExportRoutes)
+    .route('/api/exports', exportFileRoutes);

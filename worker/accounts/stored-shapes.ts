@@ -40,4 +40,18 @@ export const ACCOUNTS_STORED_SHAPES: StoredShapes<typeof ACCOUNTS_COLLECTIONS> =
     revokedAt: 'date',
     rotatedAt: 'date',
   },
+  data_exports: {
+    ...STAMPED,
+    riderId: 'id',
+    day: 'text',
+    state: 'text',
+    requestedBy: 'id',
+    dueAt: 'date',
+    attempts: 'number',
+    key: 'text',
+    bytes: 'number',
+    readyAt: 'date',
+    expiresAt: 'date',
+    failure: 'text',
+  },
 };

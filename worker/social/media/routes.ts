@@ -5,11 +5,11 @@ import type { AppEnv } from '../../platform/app-env';
 import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { parseRange } from '../../platform/http/ranges';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
 import { OPTIONAL_TOKEN_REFUSALS, optionalCaller, PUBLIC_OR_TOKEN } from '../../platform/middleware/optional-token';
-import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
   binaryContent,
