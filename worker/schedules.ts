@@ -1,8 +1,12 @@
+import { writeExportArchive } from './accounts/exports/archive';
+import { type ExportRunDeps, runDataExports } from './accounts/exports/run';
 import { grantMonthlyCredits } from './billing/ai-credits/grants';
 import { reconcileYesterday } from './billing/ai-credits/reconciliation';
 import { sweepStaleReservations } from './billing/ai-credits/reservations';
+import { PERSONAL_DATA } from './data';
 import { ingestionTally, runIngestion } from './events/ingestion/runner';
 import { runEventNotifications } from './events/notifications/run';
+import { sendDataExportReady } from './notifications/push/data-export-ready';
 import { runReceipts } from './notifications/push/receipts';
 import { openRequestConnection } from './platform/db/connection';
 import type { Store } from './platform/db/store';
@@ -31,6 +35,16 @@ function tallyOf(result: unknown): JobTally | undefined {
   const tally = { skipped: count(summary?.skipped) + count(summary?.unreadable), failed: count(summary?.failed) };
   return tally.skipped + tally.failed > 0 ? tally : undefined;
 }
+
+/**
+ * What the data exports' run is handed: the archive writer over every domain's personal-data rules, and the push
+ * from notifications (accounts imports neither).
+ */
+export const DATA_EXPORT_DEPS: ExportRunDeps = {
+  writeArchive: (store, bucket, riderId, key, options) =>
+    writeExportArchive(store, bucket, riderId, key, { ...options, personalData: PERSONAL_DATA }),
+  notifyReady: sendDataExportReady,
+};
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -90,6 +104,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'media cleanup',
     run: (store, env) => runMediaCleanup(store, env),
     why: 'media never attached goes within an hour of its day running out, stale video uploads are aborted, so storage holds only what riders show',
+  },
+  {
+    cron: '* * * * *',
+    job: 'data exports',
+    run: (store, env) => runDataExports(store, env, DATA_EXPORT_DEPS),
+    why: "a rider's export starts within a minute of asking, a build whose Worker died is taken up again once its lease runs out, and files past their 7 days are deleted",
   },
 ];
 
