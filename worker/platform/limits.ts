@@ -527,8 +527,11 @@ export const LIMITS = {
     attempts: 3,
     /** The wait before the second attempt, doubled for each one after: faults that last a while get time to clear. */
     retryAfterMinutes: 5,
-    /** Builds one cron run starts one after another: each may take minutes, and the run ends within its wall time. */
-    buildsPerRun: 2,
+    /**
+     * Builds one cron run makes: one, so a large rider's build has the run's whole wall time; runs a minute apart
+     * overlap, so exports still build side by side.
+     */
+    buildsPerRun: 1,
     /** Expired files one cleanup run deletes. */
     cleanupBatch: 100,
     /** `GET /api/users/me/exports` answers this many, newest first: one a day, so two weeks. */
