@@ -4,6 +4,7 @@ import { anyIdOf } from '../../platform/db/id-match';
 import type { Cleanup } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
 import { readId, readString, sameId } from '../../platform/db/stored-values';
+import { UNNAMED_RIDER } from '../users/read-user';
 import { PartWriter } from './part-writer';
 import { ANOTHER_RIDER, asObjectIds, idsIn, type ReadableContext, readableDocument } from './readable';
 import { exportReadme, type ReadmeEntry } from './readme';
@@ -197,7 +198,10 @@ async function readableBatch(
     for await (const rider of riders) {
       const hex = readId(rider._id)?.toHexString();
       if (!hex) continue;
-      others.set(hex, section.others === 'display name' ? (readString(rider.name) ?? 'a rider') : ANOTHER_RIDER);
+      others.set(
+        hex,
+        section.others === 'display name' ? readString(rider.name)?.trim() || UNNAMED_RIDER : ANOTHER_RIDER,
+      );
     }
   }
   const riderId = readId(context.riderHex)!;
