@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { extensionOf } from '../../../worker/accounts/exports/archive';
+import { extensionOf } from '../../../worker/accounts/exports/media-files';
 import { exportReadme } from '../../../worker/accounts/exports/readme';
 import { exportSections } from '../../../worker/accounts/exports/sections';
 import { PERSONAL_DATA } from '../../../worker/data';
