@@ -4,10 +4,12 @@ import { anyIdOf } from '../../platform/db/id-match';
 import type { Cleanup } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
 import { readId, readString, sameId } from '../../platform/db/stored-values';
+import { UNNAMED_RIDER } from '../users/read-user';
+import { MEDIA_FILES, mediaFileName } from './media-files';
 import { PartWriter } from './part-writer';
 import { ANOTHER_RIDER, asObjectIds, idsIn, type ReadableContext, readableDocument } from './readable';
 import { exportReadme, type ReadmeEntry } from './readme';
-import { type ExportSection, exportSections, MEDIA_FILES } from './sections';
+import { type ExportSection, exportSections } from './sections';
 
 /** Documents converted together: one accounts lookup names the other riders of the whole batch. */
 const BATCH = 200;
@@ -197,7 +199,10 @@ async function readableBatch(
     for await (const rider of riders) {
       const hex = readId(rider._id)?.toHexString();
       if (!hex) continue;
-      others.set(hex, section.others === 'display name' ? (readString(rider.name) ?? 'a rider') : ANOTHER_RIDER);
+      others.set(
+        hex,
+        section.others === 'display name' ? readString(rider.name)?.trim() || UNNAMED_RIDER : ANOTHER_RIDER,
+      );
     }
   }
   const riderId = readId(context.riderHex)!;
@@ -234,7 +239,7 @@ async function writeMedia(
         found.missing++;
         continue;
       }
-      const file = new ZipPassThrough(`media/${id.toHexString()}${extensionOf(readString(doc[MEDIA_FILES.type]))}`);
+      const file = new ZipPassThrough(mediaFileName(id, readString(doc[MEDIA_FILES.type])));
       file.mtime = options.now;
       zip.add(file);
       const reader = object.body.getReader();
@@ -246,14 +251,4 @@ async function writeMedia(
     await cursor.close();
   }
   return found;
-}
-
-const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', quicktime: 'mov', 'x-m4v': 'm4v' };
-
-/** A file extension from a stored media type (`image/jpeg` → `.jpg`); none for an unreadable one. */
-export function extensionOf(type: string | undefined): string {
-  const subtype = type?.split('/')[1]?.toLowerCase();
-  if (!subtype) return '';
-  const extension = EXTENSIONS[subtype] ?? subtype.replace(/[^a-z0-9]/g, '');
-  return extension ? `.${extension}` : '';
 }

@@ -66,6 +66,3 @@ function cleanupFilter(cleanup: Cleanup): (riderId: ObjectId) => Filter<Document
   if ('removeEach' in cleanup) return cleanup.removeEach;
   return (riderId) => cleanup.detach(riderId).filter;
 }
-
-/** Where the rider's uploads are listed: each document names its file in the MEDIA bucket (worker/social/media/). */
-export const MEDIA_FILES = { collection: 'media' as CollectionName, key: 'key', type: 'type' };
