@@ -2,6 +2,7 @@ import { type Db, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, PERSONAL_DATA } from '../../../worker/data';
 import { register, registerAdmin } from '../../support/accounts';
+import { seedReadyExport } from '../../support/data-exports';
 import { seedPersonalData } from '../../support/personal-data';
 import { createApi } from '../../support/worker-api';
 
@@ -25,6 +26,11 @@ describe('account deletion', () => {
       await seedPersonalData(db, new ObjectId(doomed._id));
       await seedPersonalData(db, new ObjectId(bystander._id));
     });
+    // A data export as the service stores it, with its file: the rules above seed only collections they name.
+    const [doomedExport, keptExport] = [
+      await seedReadyExport(api, doomed._id),
+      await seedReadyExport(api, bystander._id),
+    ];
     expect((await api.db((db) => traces(db, doomed._id))).length).toBeGreaterThan(PERSONAL_DATA.length);
 
     const res = await api.fetch(`/api/users/${doomed._id}`, {
@@ -35,6 +41,8 @@ describe('account deletion', () => {
     expect(await res.json()).toEqual({ deleted: true, userId: doomed._id });
 
     expect(await api.db((db) => traces(db, doomed._id))).toEqual([]);
+    expect(await api.env.MEDIA.head(doomedExport.key)).toBeNull();
+    expect(await api.env.MEDIA.head(keptExport.key)).not.toBeNull();
     const kept = await api.db((db) => traces(db, bystander._id));
     expect(kept.length).toBeGreaterThan(PERSONAL_DATA.length);
     const spotsSeeded = 2 * PERSONAL_DATA.filter((cleanup) => cleanup.collection === 'spots').length;

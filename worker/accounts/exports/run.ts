@@ -41,7 +41,6 @@ export interface ExportRunSummary {
   retrying: number;
   /** Builds that failed this run, retried or not: the run's cron line is `partial` when any did. */
   failed: number;
-  skipped: number;
 }
 
 /**
@@ -61,7 +60,6 @@ export async function runDataExports(
     withdrawn: 0,
     retrying: 0,
     failed: 0,
-    skipped: 0,
   };
   for (let i = 0; i < LIMITS.dataExports.buildsPerRun; i++) {
     const claim = await claimExport(store, now);
