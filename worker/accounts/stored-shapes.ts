@@ -48,6 +48,7 @@ export const ACCOUNTS_STORED_SHAPES: StoredShapes<typeof ACCOUNTS_COLLECTIONS> =
     requestedBy: 'id',
     dueAt: 'date',
     attempts: 'number',
+    leaseId: 'text',
     key: 'text',
     bytes: 'number',
     readyAt: 'date',
