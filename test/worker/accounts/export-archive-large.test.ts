@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { writeExportArchive } from '../../../worker/accounts/exports/archive';
 import { PERSONAL_DATA } from '../../../worker/data';
-import { createStore } from '../../../worker/platform/db/store';
+import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { register } from '../../support/accounts';
 import { createApi } from '../../support/worker-api';
 
@@ -40,19 +40,13 @@ describe('the export archive of a large rider', () => {
       await api.env.MEDIA.put(`large/${id}`, new Uint8Array(VIDEO_BYTES).fill(n));
 
     const key = `exports/${crypto.randomUUID()}.zip`;
-    const result = await api.db((db) =>
-      writeExportArchive(
-        createStore(() => db),
-        api.env.MEDIA,
-        riderId,
-        key,
-        {
-          personalData: PERSONAL_DATA,
-          stillWanted: async () => true,
-          partBytes: PART_BYTES,
-        },
-      ),
-    );
+    // Over the database gateway, as a request's store reads: each page of posts is one reply.
+    const { store } = openRequestConnection({ ...api.env, DB_ACCESS: 'gateway' });
+    const result = await writeExportArchive(store, api.env.MEDIA, riderId, key, {
+      personalData: PERSONAL_DATA,
+      stillWanted: async () => true,
+      partBytes: PART_BYTES,
+    });
     if (result === 'withdrawn') throw new Error('withdrawn');
 
     expect(result.bytes).toBeGreaterThan(VIDEOS * VIDEO_BYTES);

@@ -1,11 +1,12 @@
 import { unzipSync } from 'fflate';
-import { type Db, ObjectId } from 'mongodb';
+import { type Db, Decimal128, Long, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { writeExportArchive } from '../../../worker/accounts/exports/archive';
 import { WITHHELD } from '../../../worker/accounts/exports/readable';
 import { exportSections } from '../../../worker/accounts/exports/sections';
 import { COLLECTION_NAMES, PERSONAL_DATA } from '../../../worker/data';
-import { createStore } from '../../../worker/platform/db/store';
+import { openRequestConnection } from '../../../worker/platform/db/connection';
+import { createStore, type Store } from '../../../worker/platform/db/store';
 import { register, type TestAccount } from '../../support/accounts';
 import { seedPersonalData } from '../../support/personal-data';
 import { createApi } from '../../support/worker-api';
@@ -36,15 +37,20 @@ async function allIds(db: Db): Promise<Map<string, Set<string>>> {
 const added = (before: Map<string, Set<string>>, after: Map<string, Set<string>>) =>
   new Map([...after].map(([name, ids]) => [name, new Set([...ids].filter((id) => !before.get(name)?.has(id)))]));
 
-async function buildAndUnzip(rider: ObjectId, key: string): Promise<Record<string, Uint8Array>> {
-  const result = await api.db((db) =>
-    writeExportArchive(
-      createStore(() => db),
-      bucket(),
-      rider,
-      key,
-      { ...wanted, personalData: PERSONAL_DATA },
-    ),
+/** The stores a build may be handed: a request's, over the database gateway, and a direct client's. */
+const STORES = {
+  gateway: <T>(use: (store: Store) => Promise<T>) =>
+    use(openRequestConnection({ ...api.env, DB_ACCESS: 'gateway' }).store),
+  direct: <T>(use: (store: Store) => Promise<T>) => api.db((db) => use(createStore(() => db))),
+};
+
+async function buildAndUnzip(
+  withStore: (typeof STORES)[keyof typeof STORES],
+  rider: ObjectId,
+  key: string,
+): Promise<Record<string, Uint8Array>> {
+  const result = await withStore((store) =>
+    writeExportArchive(store, bucket(), rider, key, { ...wanted, personalData: PERSONAL_DATA }),
   );
   if (result === 'withdrawn') throw new Error('withdrawn');
   const object = await bucket().get(key);
@@ -99,87 +105,105 @@ async function seedShared(db: Db, rider: TestAccount, other: TestAccount) {
 }
 
 describe('the export archive', () => {
-  it("holds every personal-data collection's documents of the rider, and nothing private of another rider", async () => {
-    const rider = await register(api, { name: 'Rider <One>' });
-    const other = await register(api, { name: 'Other Two' });
-    const riderId = new ObjectId(rider._id);
-    const mediaId = new ObjectId();
-    const photo = crypto.getRandomValues(new Uint8Array(60_000));
-    const { mine, theirs } = await api.db(async (db) => {
-      const before = await allIds(db);
-      await seedPersonalData(db, riderId);
-      // The rider's own photo, in the MEDIA bucket as the upload stored it.
-      await db
-        .collection('media')
-        .insertOne({ _id: mediaId, ownerId: riderId, key: `media/${mediaId}`, type: 'image/jpeg' });
-      const mine = added(before, await allIds(db));
-      const middle = await allIds(db);
-      await seedPersonalData(db, new ObjectId(other._id));
-      const theirs = added(middle, await allIds(db));
-      await seedShared(db, rider, other);
-      return { mine, theirs };
-    });
-    await bucket().put(`media/${mediaId}`, photo);
+  it.each(Object.keys(STORES) as (keyof typeof STORES)[])(
+    "holds every personal-data collection's documents of the rider, and nothing private of another rider (%s store)",
+    async (mode) => {
+      const rider = await register(api, { name: 'Rider <One>' });
+      const other = await register(api, { name: 'Other Two' });
+      const riderId = new ObjectId(rider._id);
+      const mediaId = new ObjectId();
+      const photo = crypto.getRandomValues(new Uint8Array(60_000));
+      const { mine, theirs } = await api.db(async (db) => {
+        const before = await allIds(db);
+        await seedPersonalData(db, riderId);
+        // The rider's own photo, in the MEDIA bucket as the upload stored it.
+        await db
+          .collection('media')
+          .insertOne({ _id: mediaId, ownerId: riderId, key: `media/${mediaId}`, type: 'image/jpeg' });
+        // Shapes older code stored: an id of another type, the owner as a hex string, a date as epoch seconds, odd numbers.
+        await db.collection('feed_posts').insertOne({
+          _id: `legacy-${rider._id}` as unknown as ObjectId,
+          userId: rider._id,
+          createdAt: 1_500_000_000,
+          counts: { love: Decimal128.fromString('2'), respect: Long.fromNumber(1), comments: 'three' },
+          media: 'https://old.example/photo.jpg',
+        });
+        const mine = added(before, await allIds(db));
+        const middle = await allIds(db);
+        await seedPersonalData(db, new ObjectId(other._id));
+        const theirs = added(middle, await allIds(db));
+        await seedShared(db, rider, other);
+        return { mine, theirs };
+      });
+      await bucket().put(`media/${mediaId}`, photo);
 
-    const files = await buildAndUnzip(riderId, `exports/${crypto.randomUUID()}.zip`);
+      const files = await buildAndUnzip(STORES[mode], riderId, `exports/${crypto.randomUUID()}.zip`);
 
-    for (const { collection, file } of exportSections(PERSONAL_DATA)) {
-      const exported = new Set(json(files, file).map((doc) => String(doc._id)));
-      for (const id of mine.get(collection) ?? []) expect(exported, `${file} has ${id}`).toContain(id);
-    }
-    expect(exportSections(PERSONAL_DATA).map((s) => s.collection)).toEqual(
-      expect.arrayContaining([...new Set(PERSONAL_DATA.map((cleanup) => cleanup.collection))]),
-    );
-    // Nothing of the other rider's own documents, except their messages in the shared conversation.
-    const everything = Object.entries(files)
-      .filter(([name]) => !name.startsWith('media/'))
-      .map(([name, bytes]) => [name, text(bytes)] as const);
-    for (const [name, body] of everything) {
-      expect(body, name).not.toContain(other.email);
-      expect(body, name).not.toContain(other._id);
-      expect(body, name).not.toContain('other-hash');
-      expect(body, name).not.toContain('rider-hash');
-      expect(body, name).not.toContain('words of the reporter');
-      expect(body, name).not.toContain('other elsewhere');
-      expect(body, name).not.toContain('post of the other rider');
-      if (!['conversations.json', 'dm_messages.json'].includes(name)) expect(body, name).not.toContain('Other Two');
-    }
-    for (const [collection, ids] of theirs) {
-      if (collection === 'users') continue;
-      const file = exportSections(PERSONAL_DATA).find((s) => s.collection === collection)?.file;
-      const exported = file ? new Set(json(files, file).map((doc) => String(doc._id))) : new Set<string>();
-      const shared = collection === 'conversations' || collection === 'dm_messages';
-      for (const id of ids) if (!shared) expect(exported, `${file} leaves out ${id}`).not.toContain(id);
-    }
+      for (const { collection, file } of exportSections(PERSONAL_DATA)) {
+        const exported = new Set(json(files, file).map((doc) => String(doc._id)));
+        for (const id of mine.get(collection) ?? []) expect(exported, `${file} has ${id}`).toContain(id);
+      }
+      expect(exportSections(PERSONAL_DATA).map((s) => s.collection)).toEqual(
+        expect.arrayContaining([...new Set(PERSONAL_DATA.map((cleanup) => cleanup.collection))]),
+      );
+      // Nothing of the other rider's own documents, except their messages in the shared conversation.
+      const everything = Object.entries(files)
+        .filter(([name]) => !name.startsWith('media/'))
+        .map(([name, bytes]) => [name, text(bytes)] as const);
+      for (const [name, body] of everything) {
+        expect(body, name).not.toContain(other.email);
+        expect(body, name).not.toContain(other._id);
+        expect(body, name).not.toContain('other-hash');
+        expect(body, name).not.toContain('rider-hash');
+        expect(body, name).not.toContain('words of the reporter');
+        expect(body, name).not.toContain('other elsewhere');
+        expect(body, name).not.toContain('post of the other rider');
+        if (!['conversations.json', 'dm_messages.json'].includes(name)) expect(body, name).not.toContain('Other Two');
+      }
+      for (const [collection, ids] of theirs) {
+        if (collection === 'users') continue;
+        const file = exportSections(PERSONAL_DATA).find((s) => s.collection === collection)?.file;
+        const exported = file ? new Set(json(files, file).map((doc) => String(doc._id))) : new Set<string>();
+        const shared = collection === 'conversations' || collection === 'dm_messages';
+        for (const id of ids) if (!shared) expect(exported, `${file} leaves out ${id}`).not.toContain(id);
+      }
 
-    const account = json(files, 'account.json');
-    expect(account).toEqual([expect.objectContaining({ _id: rider._id, email: rider.email, password: WITHHELD })]);
-    const messages = json(files, 'dm_messages.json').filter(
-      (doc) => typeof doc.text === 'string' && doc.text.endsWith('says hi'),
-    );
-    expect(messages.map((doc) => [doc.userId, doc.text])).toEqual([
-      [rider._id, 'rider says hi'],
-      ['Other Two', 'other says hi'],
-    ]);
-    expect(messages[0]!.createdAt).toBe('2026-05-01T10:00:00.000Z');
-    const conversation = json(files, 'conversations.json').find(
-      (doc) => Array.isArray(doc.participantIds) && doc.participantIds.length === 2,
-    );
-    expect(conversation?.participantIds).toEqual([rider._id, 'Other Two']);
-    const report = json(files, 'reports.json').find((doc) => doc.reason === 'spam');
-    expect(report).toMatchObject({ reporterId: 'another rider', targetId: rider._id, note: WITHHELD });
-    expect(json(files, 'follows.json')).toContainEqual(
-      expect.objectContaining({ followerId: 'another rider', followedId: rider._id }),
-    );
-    expect(json(files, 'sessions.json')).toContainEqual(
-      expect.objectContaining({ familyId: 'rider-family', tokenHash: WITHHELD }),
-    );
+      const account = json(files, 'account.json');
+      expect(account).toEqual([expect.objectContaining({ _id: rider._id, email: rider.email, password: WITHHELD })]);
+      const messages = json(files, 'dm_messages.json').filter(
+        (doc) => typeof doc.text === 'string' && doc.text.endsWith('says hi'),
+      );
+      expect(messages.map((doc) => [doc.userId, doc.text])).toEqual([
+        [rider._id, 'rider says hi'],
+        ['Other Two', 'other says hi'],
+      ]);
+      expect(messages[0]!.createdAt).toBe('2026-05-01T10:00:00.000Z');
+      const conversation = json(files, 'conversations.json').find(
+        (doc) => Array.isArray(doc.participantIds) && doc.participantIds.length === 2,
+      );
+      expect(conversation?.participantIds).toEqual([rider._id, 'Other Two']);
+      const report = json(files, 'reports.json').find((doc) => doc.reason === 'spam');
+      expect(report).toMatchObject({ reporterId: 'another rider', targetId: rider._id, note: WITHHELD });
+      expect(json(files, 'follows.json')).toContainEqual(
+        expect.objectContaining({ followerId: 'another rider', followedId: rider._id }),
+      );
+      expect(json(files, 'sessions.json')).toContainEqual(
+        expect.objectContaining({ familyId: 'rider-family', tokenHash: WITHHELD }),
+      );
 
-    expect(files[`media/${mediaId}.jpg`]).toEqual(photo);
-    const readme = text(files['README.html']);
-    for (const { file } of exportSections(PERSONAL_DATA)) expect(readme).toContain(`<code>${file}</code>`);
-    expect(readme).not.toContain('<One>');
-  });
+      expect(json(files, 'feed_posts.json')).toContainEqual({
+        _id: `legacy-${rider._id}`,
+        userId: rider._id,
+        createdAt: 1_500_000_000,
+        counts: { love: '2', respect: 1, comments: 'three' },
+        media: 'https://old.example/photo.jpg',
+      });
+      expect(files[`media/${mediaId}.jpg`]).toEqual(photo);
+      const readme = text(files['README.html']);
+      for (const { file } of exportSections(PERSONAL_DATA)) expect(readme).toContain(`<code>${file}</code>`);
+      expect(readme).not.toContain('<One>');
+    },
+  );
 
   it('stops when the export is no longer wanted, leaving no object and no open upload', async () => {
     const rider = await register(api);

@@ -1,5 +1,6 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import type { Document, ObjectId } from 'mongodb';
+import type { Document, Filter, ObjectId } from 'mongodb';
+import { documentPages } from '../../platform/db/document-pages';
 import { anyIdOf } from '../../platform/db/id-match';
 import type { Cleanup } from '../../platform/db/personal-data';
 import type { Store } from '../../platform/db/store';
@@ -11,8 +12,8 @@ import { ANOTHER_RIDER, asObjectIds, idsIn, type ReadableContext, readableDocume
 import { exportReadme, type ReadmeEntry } from './readme';
 import { type ExportSection, exportSections } from './sections';
 
-/** Documents converted together: one accounts lookup names the other riders of the whole batch. */
-const BATCH = 200;
+/** Documents read and converted together: one accounts lookup names the other riders of the whole page. */
+const PAGE = 200;
 /** How often a long collection asks whether the export is still wanted, in documents. */
 const WANTED_EVERY = 2_000;
 /** fflate's data descriptors and central directory hold 32-bit sizes; past this the archive would be unreadable. */
@@ -41,9 +42,9 @@ export interface ExportArchive {
 }
 
 /**
- * Writes the rider's export, a ZIP, to `bucket` under `key` as it is built: each section's documents come through a
- * cursor, each upload from R2 as a stream, and the ZIP goes out in multipart parts, so memory holds a part or two
- * whatever the rider's size. When the export stops being wanted, the upload is aborted and nothing is left.
+ * Writes the rider's export, a ZIP, to `bucket` under `key` as it is built: each section's documents come a page at
+ * a time, each upload from R2 as a stream, and the ZIP goes out in multipart parts, so memory holds a part or two
+ * whatever the rider's size. Any store works: a request's (over the gateway) or a direct client's. When the export stops being wanted, the upload is aborted and nothing is left.
  */
 export async function writeExportArchive(
   store: Store,
@@ -136,49 +137,45 @@ async function sectionFilter(store: Store, sections: ExportSection[], section: E
     section.threadOf && sections.find((candidate) => candidate.collection === section.threadOf?.collection);
   if (!section.threadOf || !parent) return own;
   const ids: ObjectId[] = [];
-  const cursor = store.db.collection(parent.collection).find(parent.select(riderId), { projection: { _id: 1 } });
-  for await (const { _id } of cursor) {
-    const id = readId(_id);
-    if (id) ids.push(id);
-  }
+  const collection = store.db.collection(parent.collection);
+  for await (const page of documentPages(collection, parent.select(riderId), {
+    pageSize: PAGE,
+    projection: { _id: 1 },
+  }))
+    for (const { _id } of page) {
+      const id = readId(_id);
+      if (id) ids.push(id);
+    }
   return ids.length === 0 ? own : { $or: [own, { [section.threadOf.field]: anyIdOf(...ids) }] };
 }
 
 type DocumentsContext = Omit<ReadableContext, 'others' | 'withheld'> & { stillWanted: () => Promise<boolean> };
 
-/** One section's documents as a JSON list, converted a batch at a time from a cursor. */
+/** One section's documents as a JSON list, converted a page at a time. */
 async function writeDocuments(
   store: Store,
   writer: ArchiveWriter,
   file: ZipDeflate,
   section: ExportSection,
-  filter: Document,
+  filter: Filter<Document>,
   context: DocumentsContext,
 ): Promise<number | 'withdrawn'> {
   const encoder = new TextEncoder();
-  const cursor = store.db.collection(section.collection).find(filter, { batchSize: BATCH, sort: { _id: 1 } });
   let written = 0;
-  let batch: Document[] = [];
-  const writeBatch = async () => {
-    const lines = await readableBatch(store, section, batch, context);
+  let sinceAsked = 0;
+  await writer.push(file, encoder.encode('['));
+  for await (const page of documentPages(store.db.collection(section.collection), filter, { pageSize: PAGE })) {
+    const lines = await readableBatch(store, section, page, context);
     await writer.push(
       file,
       encoder.encode(lines.map((line, at) => (written + at === 0 ? '\n' : ',\n') + line).join('')),
     );
-    written += batch.length;
-    batch = [];
-  };
-  await writer.push(file, encoder.encode('['));
-  try {
-    for await (const doc of cursor) {
-      batch.push(doc);
-      if (batch.length < BATCH) continue;
-      await writeBatch();
-      if (written % WANTED_EVERY === 0 && !(await context.stillWanted())) return 'withdrawn';
+    written += page.length;
+    sinceAsked += page.length;
+    if (sinceAsked >= WANTED_EVERY) {
+      if (!(await context.stillWanted())) return 'withdrawn';
+      sinceAsked = 0;
     }
-    if (batch.length > 0) await writeBatch();
-  } finally {
-    await cursor.close();
   }
   await writer.push(file, encoder.encode(written > 0 ? '\n]\n' : ']\n'), true);
   return written;
@@ -195,8 +192,11 @@ async function readableBatch(
   for (const doc of batch) idsIn(doc, context.riderHex, ids);
   const others = new Map<string, string>();
   if (ids.size > 0) {
-    const riders = store.db.collection('users').find({ _id: { $in: asObjectIds(ids) } }, { projection: { name: 1 } });
-    for await (const rider of riders) {
+    const riders = await store.db
+      .collection('users')
+      .find({ _id: { $in: asObjectIds(ids) } }, { projection: { name: 1 } })
+      .toArray();
+    for (const rider of riders) {
       const hex = readId(rider._id)?.toHexString();
       if (!hex) continue;
       others.set(
@@ -226,11 +226,9 @@ async function writeMedia(
   const section = sections.find((candidate) => candidate.collection === MEDIA_FILES.collection);
   if (!section) return found;
   const projection = { _id: 1, [MEDIA_FILES.key]: 1, [MEDIA_FILES.type]: 1 };
-  const cursor = store.db
-    .collection(section.collection)
-    .find(section.select(riderId), { projection, sort: { _id: 1 } });
-  try {
-    for await (const doc of cursor) {
+  const collection = store.db.collection(section.collection);
+  for await (const page of documentPages(collection, section.select(riderId), { pageSize: PAGE, projection })) {
+    for (const doc of page) {
       if (!(await options.stillWanted())) return 'withdrawn';
       const id = readId(doc._id);
       const key = readString(doc[MEDIA_FILES.key]);
@@ -247,8 +245,6 @@ async function writeMedia(
       await writer.push(file, new Uint8Array(0), true);
       found.files++;
     }
-  } finally {
-    await cursor.close();
   }
   return found;
 }
