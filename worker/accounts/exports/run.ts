@@ -1,5 +1,4 @@
 import type { ObjectId } from 'mongodb';
-import { openStreamingConnection } from '../../platform/db/connection';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { LIMITS } from '../../platform/limits';
@@ -81,10 +80,8 @@ async function build(
   const { _id: exportId, riderId, key } = claim.export;
   if (!key) return markBuildFailed(store, claim, now);
   let written: { bytes: number } | 'withdrawn';
-  // The archive reads the rider's documents through cursors, a batch at a time: a client of its own streams them.
-  const reading = openStreamingConnection(env);
   try {
-    written = await deps.writeArchive(reading.store, env.MEDIA, riderId, key, {
+    written = await deps.writeArchive(store, env.MEDIA, riderId, key, {
       stillWanted: () => stillWanted(store, claim),
       now,
     });
@@ -97,8 +94,6 @@ async function build(
       error: describeError(err),
     });
     return next;
-  } finally {
-    await reading.release();
   }
   if (written === 'withdrawn') return 'withdrawn';
   if (!(await markReady(store, claim, written.bytes, now))) {

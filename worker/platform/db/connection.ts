@@ -45,14 +45,6 @@ export function openRequestConnection(env: Env, timing?: RequestTiming): Request
 }
 
 /**
- * A Store over a client of its own, whatever DB_ACCESS says, released by the caller: for work that streams a
- * cursor (a data export's build), since the gateway answers a find in one reply, all of it held at once.
- */
-export function openStreamingConnection(env: Env): RequestConnection {
-  return openDirectConnection(env);
-}
-
-/**
  * One MongoClient per request, created on first use. A client kept at module scope breaks
  * in workerd (its sockets belong to the request that opened them), so each request owns
  * its client and closes it once the response is out.
