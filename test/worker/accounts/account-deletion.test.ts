@@ -4,6 +4,7 @@ import { COLLECTION_NAMES, PERSONAL_DATA } from '../../../worker/data';
 import { register, registerAdmin } from '../../support/accounts';
 import { seedReadyExport } from '../../support/data-exports';
 import { seedPersonalData } from '../../support/personal-data';
+import { LONG_TEST_MS } from '../../support/time-limits';
 import { createApi } from '../../support/worker-api';
 
 const api = createApi('account-deletion');
@@ -20,34 +21,38 @@ async function traces(db: Db, id: string): Promise<string[]> {
 }
 
 describe('account deletion', () => {
-  it('removes the account and everything personal to it, and nothing of anyone else', async () => {
-    const [doomed, bystander] = [await register(api), await register(api)];
-    await api.db(async (db) => {
-      await seedPersonalData(db, new ObjectId(doomed._id));
-      await seedPersonalData(db, new ObjectId(bystander._id));
-    });
-    // A data export as the service stores it, with its file: the rules above seed only collections they name.
-    const [doomedExport, keptExport] = [
-      await seedReadyExport(api, doomed._id),
-      await seedReadyExport(api, bystander._id),
-    ];
-    expect((await api.db((db) => traces(db, doomed._id))).length).toBeGreaterThan(PERSONAL_DATA.length);
+  it(
+    'removes the account and everything personal to it, and nothing of anyone else',
+    async () => {
+      const [doomed, bystander] = [await register(api), await register(api)];
+      await api.db(async (db) => {
+        await seedPersonalData(db, new ObjectId(doomed._id));
+        await seedPersonalData(db, new ObjectId(bystander._id));
+      });
+      // A data export as the service stores it, with its file: the rules above seed only collections they name.
+      const [doomedExport, keptExport] = [
+        await seedReadyExport(api, doomed._id),
+        await seedReadyExport(api, bystander._id),
+      ];
+      expect((await api.db((db) => traces(db, doomed._id))).length).toBeGreaterThan(PERSONAL_DATA.length);
 
-    const res = await api.fetch(`/api/users/${doomed._id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${doomed.token}` },
-    });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ deleted: true, userId: doomed._id });
+      const res = await api.fetch(`/api/users/${doomed._id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${doomed.token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ deleted: true, userId: doomed._id });
 
-    expect(await api.db((db) => traces(db, doomed._id))).toEqual([]);
-    expect(await api.env.MEDIA.head(doomedExport.key)).toBeNull();
-    expect(await api.env.MEDIA.head(keptExport.key)).not.toBeNull();
-    const kept = await api.db((db) => traces(db, bystander._id));
-    expect(kept.length).toBeGreaterThan(PERSONAL_DATA.length);
-    const spotsSeeded = 2 * PERSONAL_DATA.filter((cleanup) => cleanup.collection === 'spots').length;
-    expect(await api.db((db) => db.collection('spots').countDocuments({ 'stays.name': 'kept?' }))).toBe(spotsSeeded);
-  });
+      expect(await api.db((db) => traces(db, doomed._id))).toEqual([]);
+      expect(await api.env.MEDIA.head(doomedExport.key)).toBeNull();
+      expect(await api.env.MEDIA.head(keptExport.key)).not.toBeNull();
+      const kept = await api.db((db) => traces(db, bystander._id));
+      expect(kept.length).toBeGreaterThan(PERSONAL_DATA.length);
+      const spotsSeeded = 2 * PERSONAL_DATA.filter((cleanup) => cleanup.collection === 'spots').length;
+      expect(await api.db((db) => db.collection('spots').countDocuments({ 'stays.name': 'kept?' }))).toBe(spotsSeeded);
+    },
+    LONG_TEST_MS,
+  );
 
   it('lets an admin delete any account, and then the token no longer works', async () => {
     const [admin, rider] = [await registerAdmin(api), await register(api)];

@@ -13,6 +13,7 @@ import { register, type TestAccount } from '../../support/accounts';
 import { seedReadyExport, storedExports } from '../../support/data-exports';
 import { liveExpoToken, pushTestbed } from '../../support/expo-push-stand-in';
 import { captureLogLines, eventLines } from '../../support/log-lines';
+import { LONG_TEST_MS } from '../../support/time-limits';
 
 // Building exports in the background (the `* * * * *` cron, worker/accounts/exports/run.ts) with the real
 // archive writer against the local R2 bucket, the push to the rider, retries, expiry and deletion mid-build.
@@ -66,67 +67,71 @@ function testbed(label: string) {
 }
 
 describe('building an export', () => {
-  it('builds a queued export into a ZIP the rider downloads and unzips, and pushes the rider', async () => {
-    const { push, api } = testbed('built');
-    await push.script({});
-    const [rider, other] = [await register(api, { name: 'Exporter' }), await register(api, { name: 'Someone Else' })];
-    const { token, doc } = liveExpoToken(new ObjectId(rider._id));
-    await api.db(async (db) => {
-      await db.collection('pushTokens').insertOne(doc);
-      await db.collection('tricklists').insertMany([
-        {
-          userId: new ObjectId(rider._id),
-          name: 'Rider list',
-          tricks: [],
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        },
-        {
-          userId: new ObjectId(other._id),
-          name: 'Other list',
-          tricks: [],
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        },
+  it(
+    'builds a queued export into a ZIP the rider downloads and unzips, and pushes the rider',
+    async () => {
+      const { push, api } = testbed('built');
+      await push.script({});
+      const [rider, other] = [await register(api, { name: 'Exporter' }), await register(api, { name: 'Someone Else' })];
+      const { token, doc } = liveExpoToken(new ObjectId(rider._id));
+      await api.db(async (db) => {
+        await db.collection('pushTokens').insertOne(doc);
+        await db.collection('tricklists').insertMany([
+          {
+            userId: new ObjectId(rider._id),
+            name: 'Rider list',
+            tricks: [],
+            createdAt: new Date(),
+            updatedAt: new Date(),
+          },
+          {
+            userId: new ObjectId(other._id),
+            name: 'Other list',
+            tricks: [],
+            createdAt: new Date(),
+            updatedAt: new Date(),
+          },
+        ]);
+      });
+      const asked = await (await api.fetch('/api/users/me/export', { method: 'POST', ...as(rider) })).json<{
+        _id: string;
+      }>();
+
+      await push.runCron('* * * * *');
+
+      const [listed] = (await (await api.fetch('/api/users/me/exports', as(rider))).json<{ exports: any[] }>()).exports;
+      expect(listed).toMatchObject({ _id: asked._id, state: 'ready', failure: null });
+      expect(listed.bytes).toBeGreaterThan(0);
+      expect(new Date(listed.expiresAt).getTime() - new Date(listed.readyAt).getTime()).toBe(
+        LIMITS.dataExports.keepDays * DAY,
+      );
+      expect(await push.sent()).toEqual([
+        expect.objectContaining({
+          to: token,
+          title: 'Your data is ready',
+          data: expect.objectContaining({ url: '/settings/data-export', exportId: asked._id }),
+        }),
       ]);
-    });
-    const asked = await (await api.fetch('/api/users/me/export', { method: 'POST', ...as(rider) })).json<{
-      _id: string;
-    }>();
 
-    await push.runCron('* * * * *');
-
-    const [listed] = (await (await api.fetch('/api/users/me/exports', as(rider))).json<{ exports: any[] }>()).exports;
-    expect(listed).toMatchObject({ _id: asked._id, state: 'ready', failure: null });
-    expect(listed.bytes).toBeGreaterThan(0);
-    expect(new Date(listed.expiresAt).getTime() - new Date(listed.readyAt).getTime()).toBe(
-      LIMITS.dataExports.keepDays * DAY,
-    );
-    expect(await push.sent()).toEqual([
-      expect.objectContaining({
-        to: token,
-        title: 'Your data is ready',
-        data: expect.objectContaining({ url: '/settings/data-export', exportId: asked._id }),
-      }),
-    ]);
-
-    const link = await (await api.fetch(`/api/users/me/exports/${asked._id}/download`, as(rider))).json<{
-      url: string;
-    }>();
-    const url = new URL(link.url);
-    const file = await api.fetch(`${url.pathname}${url.search}`);
-    expect(file.status).toBe(200);
-    const zip = new Uint8Array(await file.arrayBuffer());
-    expect(zip.byteLength).toBe(listed.bytes);
-    const files = unzipSync(zip);
-    expect(Object.keys(files)).toContain('README.html');
-    const everything = Object.values(files)
-      .map((bytes) => new TextDecoder().decode(bytes))
-      .join('\n');
-    expect(everything).toContain('Rider list');
-    expect(everything).not.toContain('Other list');
-    expect(everything).not.toContain(other.email);
-  });
+      const link = await (await api.fetch(`/api/users/me/exports/${asked._id}/download`, as(rider))).json<{
+        url: string;
+      }>();
+      const url = new URL(link.url);
+      const file = await api.fetch(`${url.pathname}${url.search}`);
+      expect(file.status).toBe(200);
+      const zip = new Uint8Array(await file.arrayBuffer());
+      expect(zip.byteLength).toBe(listed.bytes);
+      const files = unzipSync(zip);
+      expect(Object.keys(files)).toContain('README.html');
+      const everything = Object.values(files)
+        .map((bytes) => new TextDecoder().decode(bytes))
+        .join('\n');
+      expect(everything).toContain('Rider list');
+      expect(everything).not.toContain('Other list');
+      expect(everything).not.toContain(other.email);
+    },
+    LONG_TEST_MS,
+  );
 
   it('lets only one of two racing runs claim an export', async () => {
     const { push, api, ask } = testbed('race');
@@ -142,22 +147,26 @@ describe('building an export', () => {
     expect(await storedExports(api, rider._id)).toMatchObject([{ state: 'building', attempts: 1 }]);
   });
 
-  it('takes up a build whose Worker died once its lease ran out, and fails one that died on its last attempt', async () => {
-    const { api, runAt, ask, stored } = testbed('lease');
-    const [rider, unlucky] = [await register(api), await register(api)];
-    const now = new Date();
-    const [revived, spent] = [await ask(rider, now), await ask(unlucky, now)];
-    const died = { state: 'building', leaseId: 'a-dead-build', dueAt: new Date(now.getTime() - MINUTE) };
-    await api.db(async (db) => {
-      await db.collection('data_exports').updateOne({ _id: revived._id }, { $set: { ...died, attempts: 1 } });
-      await db
-        .collection('data_exports')
-        .updateOne({ _id: spent._id }, { $set: { ...died, attempts: LIMITS.dataExports.attempts } });
-    });
-    await runAt(now);
-    expect(await stored(revived._id)).toMatchObject({ state: 'ready', attempts: 2, leaseId: null });
-    expect(await stored(spent._id)).toMatchObject({ state: 'failed', failure: 'build-interrupted' });
-  });
+  it(
+    'takes up a build whose Worker died once its lease ran out, and fails one that died on its last attempt',
+    async () => {
+      const { api, runAt, ask, stored } = testbed('lease');
+      const [rider, unlucky] = [await register(api), await register(api)];
+      const now = new Date();
+      const [revived, spent] = [await ask(rider, now), await ask(unlucky, now)];
+      const died = { state: 'building', leaseId: 'a-dead-build', dueAt: new Date(now.getTime() - MINUTE) };
+      await api.db(async (db) => {
+        await db.collection('data_exports').updateOne({ _id: revived._id }, { $set: { ...died, attempts: 1 } });
+        await db
+          .collection('data_exports')
+          .updateOne({ _id: spent._id }, { $set: { ...died, attempts: LIMITS.dataExports.attempts } });
+      });
+      await runAt(now);
+      expect(await stored(revived._id)).toMatchObject({ state: 'ready', attempts: 2, leaseId: null });
+      expect(await stored(spent._id)).toMatchObject({ state: 'failed', failure: 'build-interrupted' });
+    },
+    LONG_TEST_MS,
+  );
 });
 
 describe('a failing build', () => {
@@ -238,48 +247,56 @@ describe('deleting the account', () => {
     expect(await storedExports(api, rider._id)).toEqual([]);
   });
 
-  it('while its export is being built leaves no file: the build stops at its next check', async () => {
-    const { api, runAt, ask, bucketWith, deleteAccount } = testbed('mid-build');
-    const rider = await register(api);
-    const asked = await ask(rider);
-    const deletingMidBuild = {
-      ...api.env,
-      MEDIA: bucketWith({
-        createMultipartUpload: async (key, options) => {
-          const upload = await api.env.MEDIA.createMultipartUpload(key, options);
-          await deleteAccount(rider);
-          return upload;
-        },
-      }),
-    };
-    const summary = await runAt(new Date(), deletingMidBuild);
-    expect(summary).toMatchObject({ built: 0, withdrawn: 1 });
-    expect(await api.env.MEDIA.head(asked.key!)).toBeNull();
-    expect(await storedExports(api, rider._id)).toEqual([]);
-  });
+  it(
+    'while its export is being built leaves no file: the build stops at its next check',
+    async () => {
+      const { api, runAt, ask, bucketWith, deleteAccount } = testbed('mid-build');
+      const rider = await register(api);
+      const asked = await ask(rider);
+      const deletingMidBuild = {
+        ...api.env,
+        MEDIA: bucketWith({
+          createMultipartUpload: async (key, options) => {
+            const upload = await api.env.MEDIA.createMultipartUpload(key, options);
+            await deleteAccount(rider);
+            return upload;
+          },
+        }),
+      };
+      const summary = await runAt(new Date(), deletingMidBuild);
+      expect(summary).toMatchObject({ built: 0, withdrawn: 1 });
+      expect(await api.env.MEDIA.head(asked.key!)).toBeNull();
+      expect(await storedExports(api, rider._id)).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 
-  it('just before the file is complete leaves no file either', async () => {
-    const { api, runAt, ask, bucketWith, deleteAccount } = testbed('at-complete');
-    const rider = await register(api);
-    const asked = await ask(rider);
-    const deletingAtTheEnd = {
-      ...api.env,
-      MEDIA: bucketWith({
-        createMultipartUpload: async (key, options) => {
-          const upload = await api.env.MEDIA.createMultipartUpload(key, options);
-          return withMethods(upload, {
-            // The deletion lands after the build's last check, before the file exists: its follow-up finds no file.
-            complete: async (parts: R2UploadedPart[]) => {
-              await deleteAccount(rider);
-              return upload.complete(parts);
-            },
-          });
-        },
-      }),
-    };
-    const summary = await runAt(new Date(), deletingAtTheEnd);
-    expect(summary).toMatchObject({ built: 0, withdrawn: 1 });
-    expect(await api.env.MEDIA.head(asked.key!)).toBeNull();
-    expect(await storedExports(api, rider._id)).toEqual([]);
-  });
+  it(
+    'just before the file is complete leaves no file either',
+    async () => {
+      const { api, runAt, ask, bucketWith, deleteAccount } = testbed('at-complete');
+      const rider = await register(api);
+      const asked = await ask(rider);
+      const deletingAtTheEnd = {
+        ...api.env,
+        MEDIA: bucketWith({
+          createMultipartUpload: async (key, options) => {
+            const upload = await api.env.MEDIA.createMultipartUpload(key, options);
+            return withMethods(upload, {
+              // The deletion lands after the build's last check, before the file exists: its follow-up finds no file.
+              complete: async (parts: R2UploadedPart[]) => {
+                await deleteAccount(rider);
+                return upload.complete(parts);
+              },
+            });
+          },
+        }),
+      };
+      const summary = await runAt(new Date(), deletingAtTheEnd);
+      expect(summary).toMatchObject({ built: 0, withdrawn: 1 });
+      expect(await api.env.MEDIA.head(asked.key!)).toBeNull();
+      expect(await storedExports(api, rider._id)).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 });
