@@ -7,7 +7,7 @@ export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
 /**
  * Cuts a stream of bytes into equal parts of an R2 multipart upload as they come. `write` only copies (the ZIP
  * library calls it synchronously); `flush` uploads every full part, so between flushes at most the part being
- * filled and the full ones of one write are held. `peakHeldBytes` is the most it held at once.
+ * filled and the full ones of one write are held.
  */
 export class PartWriter {
   readonly #upload: R2MultipartUpload;
@@ -15,9 +15,12 @@ export class PartWriter {
   #filling: Uint8Array;
   #filled = 0;
   #full: Uint8Array[] = [];
+  /** Buffers whose part went up, filled again: a large export makes no garbage of a part's size per part. */
+  #spare: Uint8Array[] = [];
   #parts: R2UploadedPart[] = [];
   #bytes = 0;
-  #peakHeldBytes = 0;
+  /** Part buffers made: each is filling, full or spare from then on. */
+  #buffers = 1;
 
   constructor(upload: R2MultipartUpload, partBytes = EXPORT_PART_BYTES) {
     this.#upload = upload;
@@ -29,8 +32,9 @@ export class PartWriter {
     return this.#bytes;
   }
 
+  /** The most bytes of the ZIP held at once: every part buffer made is kept for reuse. */
   get peakHeldBytes(): number {
-    return this.#peakHeldBytes;
+    return this.#buffers * this.#partBytes;
   }
 
   write(chunk: Uint8Array): void {
@@ -42,12 +46,16 @@ export class PartWriter {
       at += taken;
       if (this.#filled === this.#partBytes) {
         this.#full.push(this.#filling);
-        this.#filling = new Uint8Array(this.#partBytes);
+        this.#filling = this.#spare.pop() ?? this.#newBuffer();
         this.#filled = 0;
       }
     }
     this.#bytes += chunk.length;
-    this.#peakHeldBytes = Math.max(this.#peakHeldBytes, (this.#full.length + 1) * this.#partBytes);
+  }
+
+  #newBuffer(): Uint8Array {
+    this.#buffers += 1;
+    return new Uint8Array(this.#partBytes);
   }
 
   /** Uploads the full parts, in order. */
@@ -55,6 +63,7 @@ export class PartWriter {
     while (this.#full.length > 0) {
       const part = this.#full.shift()!;
       this.#parts.push(await this.#upload.uploadPart(this.#parts.length + 1, part));
+      this.#spare.push(part);
     }
   }
 
