@@ -3,21 +3,23 @@
 // stack). It takes the `wrangler dev` arguments the local stack uses; it does not reload on changes.
 // Run: tsx scripts/workerd-direct.ts --ip 127.0.0.1 --port 8787 [--persist-to DIR] [--log-level warn] [--var NAME:VALUE ...]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { directArguments } from './workerd-direct-args';
 import { directOptions, type WorkerBuild } from './workerd-direct-options';
 
 /**
- * Bundles the Worker of `config` into `outdir` as a deploy does (no Docker needed: the voice box image is not built).
+ * Bundles the Worker of `config` into `outdir` as a deploy does (no Docker needed: the voice box image is not built);
+ * `entry` in place of the config's main, for a bench that adds a route to the Worker (bench/data-export-worker.ts).
  */
-export function buildWorker(outdir: string, config = 'wrangler.toml'): WorkerBuild {
+export function buildWorker(outdir: string, options: { config?: string; entry?: string } = {}): WorkerBuild {
+  const { config = 'wrangler.toml', entry } = options;
   const built = spawnSync(
     'node_modules/.bin/wrangler',
-    ['deploy', '--dry-run', '--outdir', outdir, '--config', config, '--env', ''],
+    ['deploy', ...(entry ? [entry] : []), '--dry-run', '--outdir', outdir, '--config', config, '--env', ''],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: {
@@ -29,6 +31,9 @@ export function buildWorker(outdir: string, config = 'wrangler.toml'): WorkerBui
     },
   );
   if (built.status !== 0) throw new Error(`the Worker did not build (wrangler exited with ${built.status})`);
+  // wrangler names the bundle after its entry; the runners serve index.js.
+  const bundle = entry ? basename(entry).replace(/\.[cm]?[jt]s$/, '') : 'index';
+  if (bundle !== 'index') renameSync(join(outdir, `${bundle}.js`), join(outdir, 'index.js'));
   const { workerOptions } = unstable_getMiniflareWorkerOptions(config, undefined, {
     overrides: { enableContainers: false },
   });

@@ -1,8 +1,12 @@
+import { writeExportArchive } from './accounts/exports/archive';
+import { type ExportRunDeps, runDataExports } from './accounts/exports/run';
 import { grantMonthlyCredits } from './billing/ai-credits/grants';
 import { reconcileYesterday } from './billing/ai-credits/reconciliation';
 import { sweepStaleReservations } from './billing/ai-credits/reservations';
+import { PERSONAL_DATA } from './data';
 import { ingestionTally, runIngestion } from './events/ingestion/runner';
 import { runEventNotifications } from './events/notifications/run';
+import { sendDataExportReady } from './notifications/push/data-export-ready';
 import { runReceipts } from './notifications/push/receipts';
 import { openRequestConnection } from './platform/db/connection';
 import type { Store } from './platform/db/store';
@@ -34,6 +38,16 @@ function tallyOf(result: unknown): JobTally | undefined {
   const tally = { skipped: count(summary?.skipped) + count(summary?.unreadable), failed: count(summary?.failed) };
   return tally.skipped + tally.failed > 0 ? tally : undefined;
 }
+
+/**
+ * What the data exports' run is handed: the archive writer over every domain's personal-data rules, and the push
+ * from notifications (accounts imports neither).
+ */
+export const DATA_EXPORT_DEPS: ExportRunDeps = {
+  writeArchive: (store, bucket, riderId, key, options) =>
+    writeExportArchive(store, bucket, riderId, key, { ...options, personalData: PERSONAL_DATA }),
+  notifyReady: sendDataExportReady,
+};
 
 export interface Schedule {
   /** Exactly as in wrangler.toml `[triggers] crons` (a test compares the two). */
@@ -105,6 +119,12 @@ export const SCHEDULES: Schedule[] = [
     job: 'moderation later checks',
     run: (store, env) => runContentChecks(store, env),
     why: 'content published while the moderation model was out is checked within minutes of its next try falling due, so a flagged post is held soon after the model answers again',
+  },
+  {
+    cron: '* * * * *',
+    job: 'data exports',
+    run: (store, env) => runDataExports(store, env, DATA_EXPORT_DEPS),
+    why: "a rider's export starts within a minute of asking, a build whose Worker died is taken up again once its lease runs out, and files past their 7 days are deleted",
   },
 ];
 

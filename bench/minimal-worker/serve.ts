@@ -12,7 +12,7 @@ import { directOptions } from '../../scripts/workerd-direct-options';
 async function main(): Promise<void> {
   const args = directArguments(process.argv.slice(2));
   const outdir = mkdtempSync(join(tmpdir(), 'minimal-worker-build-'));
-  const mf = new Miniflare(directOptions(buildWorker(outdir, 'bench/minimal-worker/wrangler.toml'), args));
+  const mf = new Miniflare(directOptions(buildWorker(outdir, { config: 'bench/minimal-worker/wrangler.toml' }), args));
   const url = await mf.ready;
   console.log(`Ready on ${url.origin}`);
   const stop = async () => {

@@ -1,10 +1,11 @@
 import { holds } from '../platform/db/collections';
-import type { SessionDoc, UserDoc } from './documents';
+import type { DataExportDoc, SessionDoc, UserDoc } from './documents';
 
-/** Accounts: the riders' accounts and their sessions. Each collection's name and the type of its documents. */
+/** Accounts: the riders' accounts, their sessions and the copies of their data they asked for. Each collection's name and the type of its documents. */
 export const ACCOUNTS_COLLECTIONS = {
   users: holds<UserDoc>(),
   sessions: holds<SessionDoc>(),
+  data_exports: holds<DataExportDoc>(),
 };
 
 type AccountsCollections = typeof ACCOUNTS_COLLECTIONS;

@@ -84,3 +84,41 @@ export interface SessionDoc extends StoredDoc {
   /** Set by sign-out, password change or reuse of a spent token; refreshes then answer 401. */
   revokedAt?: Date | null;
 }
+
+/** Where a rider's copy of their data is (docs/data-export.md): the one list of its states. */
+export const EXPORT_STATES = ['queued', 'building', 'ready', 'failed', 'expired'] as const;
+export type ExportState = (typeof EXPORT_STATES)[number];
+
+/** Why an export is `failed`, as stored; the rider reads each as a sentence (worker/accounts/exports/views.ts). */
+export const EXPORT_FAILURES = ['build-failed', 'build-interrupted'] as const;
+export type ExportFailure = (typeof EXPORT_FAILURES)[number];
+
+/**
+ * One copy of a rider's data asked for on one UTC day (data_exports; worker/accounts/exports/). A background run
+ * claims a queued one under a lease, writes the ZIP to the MEDIA bucket under `key`, and marks it ready.
+ */
+export interface DataExportDoc extends StoredDoc {
+  riderId: ObjectId;
+  /** The UTC day it was asked on, `YYYY-MM-DD`: unique with riderId, so a rider gets one a day. */
+  day: string;
+  state: ExportState;
+  /** The admin who started it for the rider (answering a request by mail); absent when the rider asked. */
+  requestedBy?: ObjectId;
+  /**
+   * When the background run must next act on it: a queued export's next attempt, a building one's lease end,
+   * a ready one's expiry. One field, so one index serves every run's query.
+   */
+  dueAt: Date;
+  /** Builds started so far. */
+  attempts: number;
+  /** The build that holds it while `building`; a settlement writes only while it still does. */
+  leaseId: string | null;
+  /** The file in the MEDIA bucket: set when claimed, so a deletion mid-build knows which object to remove. */
+  key?: string;
+  /** The file's size, once ready. */
+  bytes?: number;
+  readyAt?: Date;
+  /** When a ready file is deleted (LIMITS.dataExports.keepDays after it was ready). */
+  expiresAt?: Date;
+  failure?: ExportFailure;
+}

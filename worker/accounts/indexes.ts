@@ -40,4 +40,16 @@ export const ACCOUNTS_INDEXES: IndexDeclaration[] = [
     options: { name: 'expiresAt_ttl', expireAfterSeconds: 0 },
     why: 'a session unused for REFRESH_TOKEN_TTL_DAYS is removed',
   },
+  {
+    collection: 'data_exports',
+    key: { riderId: 1, day: 1 },
+    options: { name: 'riderId_day_unique', unique: true },
+    why: "one export a rider a UTC day, even when two requests race; the rider's list, newest day first",
+  },
+  {
+    collection: 'data_exports',
+    key: { state: 1, dueAt: 1 },
+    options: { name: 'state_dueAt' },
+    why: 'the background run: queued exports due for a build, builds whose lease ran out, ready files past their expiry',
+  },
 ];

@@ -565,6 +565,31 @@ export const LIMITS = {
     fanOutBatch: 1_000,
   },
   /** Opt-in sessions (docs/sessions.md); each duration has a setting of the same meaning in worker/accounts/sessions/settings.ts. */
+  /** A rider's copy of their data (docs/data-export.md, worker/accounts/exports/). */
+  dataExports: {
+    /** A ready file is kept this long, then the cleanup deletes it: long enough to find time to download it. */
+    keepDays: 7,
+    /** A download link works this long: enough to start the download, too short to be worth passing around. */
+    linkMinutes: 15,
+    /**
+     * A build's lease: longer than the 15 minutes a Cron Trigger may run, so a live build is never claimed twice,
+     * and a build whose Worker died is claimed again soon after.
+     */
+    leaseMinutes: 20,
+    /** Builds tried before the export is `failed`: a passing fault (a database or R2 hiccup) clears in one or two. */
+    attempts: 3,
+    /** The wait before the second attempt, doubled for each one after: faults that last a while get time to clear. */
+    retryAfterMinutes: 5,
+    /**
+     * Builds one cron run makes: one, so a large rider's build has the run's whole wall time; runs a minute apart
+     * overlap, so exports still build side by side.
+     */
+    buildsPerRun: 1,
+    /** Expired files one cleanup run deletes. */
+    cleanupBatch: 100,
+    /** `GET /api/users/me/exports` answers this many, newest first: one a day, so two weeks. */
+    listMax: 14,
+  },
   sessions: {
     /** Access token lifetime: the interface spec's target "an expiry such as one hour". ACCESS_TOKEN_TTL_S. */
     accessTokenTtlS: 3600,

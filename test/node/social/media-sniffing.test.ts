@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseRange } from '../../../worker/platform/http/ranges';
 import { readMovie, readVideoFacts } from '../../../worker/social/media/mp4';
-import { parseRange } from '../../../worker/social/media/ranges';
 import { sniff } from '../../../worker/social/media/sniff';
 import { phoneJpeg, phoneWebp, video } from '../../support/media-fixtures';
 

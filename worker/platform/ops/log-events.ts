@@ -33,6 +33,10 @@ export interface LogEventFields {
   'accounts.email.changed-by-admin': { adminId: string; userId: string };
   'accounts.account.taken-over': { userId: string };
   'accounts.email.ambiguous': { userIds: string };
+  'accounts.export.started-by-admin': { adminId: string; userId: string; exportId: string; created: boolean };
+  'accounts.export.fetched-by-admin': { adminId: string; userId: string; exportId: string };
+  'accounts.export.build-failed': { exportId: string; attempt: number; next: string; error: string };
+  'accounts.export.push-failed': { exportId: string; error: string };
   'sign-in.key-set.unavailable': { provider: string; error: string };
   'voice.box.unreachable': { error: string };
   'companion.speech.not-settled': { messageId: string; error: string };
@@ -118,6 +122,22 @@ export const LOG_EVENTS = {
   'accounts.email.ambiguous': {
     level: 'warn',
     when: 'an address matched several accounts older code stored in other case or with spaces: none signs in by it until an operator settles them (migrations-notes/legacy-documents-accounts.md)',
+  },
+  'accounts.export.started-by-admin': {
+    level: 'info',
+    when: "an admin asked for a rider's data export (answering a request by mail); `created: false` when the day's export already existed",
+  },
+  'accounts.export.fetched-by-admin': {
+    level: 'info',
+    when: "an admin took a download link to a rider's data export",
+  },
+  'accounts.export.build-failed': {
+    level: 'error',
+    when: "a data export's build failed; `next` says whether it is tried again (`retry`) or the export is `failed`",
+  },
+  'accounts.export.push-failed': {
+    level: 'warn',
+    when: "a data export is ready but the push telling its rider could not be sent (the rider's list shows it ready)",
   },
   'sign-in.key-set.unavailable': {
     level: 'error',

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../platform/app-env';
 import { readCapped } from '../../platform/http/capped-body';
 import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
+import { parseRange } from '../../platform/http/ranges';
 import { refusal } from '../../platform/http/refusals';
 import { LIMITS } from '../../platform/limits';
 import { auth } from '../../platform/middleware/auth';
@@ -16,7 +17,6 @@ import type { MediaDoc } from '../documents';
 import { deferCheck } from '../review/checks';
 import { holdForReview } from '../review/hold';
 import { photoInput } from '../review/photo-input';
-import { parseRange } from './ranges';
 import { MEDIA_REFUSALS } from './refusals';
 import {
   binaryContent,
