@@ -44,7 +44,8 @@ export interface ExportArchive {
 /**
  * Writes the rider's export, a ZIP, to `bucket` under `key` as it is built: each section's documents come a page at
  * a time, each upload from R2 as a stream, and the ZIP goes out in multipart parts, so memory holds a part or two
- * whatever the rider's size. Any store works: a request's (over the gateway) or a direct client's. When the export stops being wanted, the upload is aborted and nothing is left.
+ * whatever the rider's size. Any store works: a request's (over the gateway) or a direct client's. When the export
+ * stops being wanted, the upload is aborted and nothing is left; on any failure it is aborted and the error thrown.
  */
 export async function writeExportArchive(
   store: Store,

@@ -6,8 +6,9 @@ const LOWEST_OBJECT_ID = new ObjectId('000000000000000000000000');
 /**
  * Every document a filter selects, a page at a time, however many: for a job that must see them all without holding
  * them all (a rider's export). Each page is a query of its own, so it works the same over the gateway (whose cursors
- * read everything in one reply) and holds no cursor open between pages. ObjectId `_id`s page by the last one seen;
- * `_id`s older code stored as another type (strings, numbers) are few and page by position after them.
+ * read everything in one reply) and holds no cursor open between pages. A selection of less than a page is one
+ * query; a larger one pages its ObjectId `_id`s by the last one seen, then the `_id`s older code stored as another
+ * type (strings, numbers), which are few, by position.
  */
 export async function* documentPages(
   collection: Collection<Document>,
@@ -22,6 +23,12 @@ export async function* documentPages(
         { ...(projection ? { projection } : {}), sort: { _id: 1 }, skip, limit: pageSize },
       )
       .toArray();
+  // Most of a rider's collections hold less than a page: one query with no condition on `_id` reads them whole.
+  const first = await find({});
+  if (first.length < pageSize) {
+    if (first.length > 0) yield first;
+    return;
+  }
   let next: Filter<Document> = { _id: { $gte: LOWEST_OBJECT_ID } };
   for (;;) {
     const page = await find(next);
