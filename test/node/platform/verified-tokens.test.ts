@@ -15,7 +15,7 @@ const KEYS = { current: 'a-secret-long-enough-for-hs256-0123456789' };
 
 describe('VerifiedTokens', () => {
   it('never holds more than its bound, however many tokens arrive', () => {
-    const tokens = new VerifiedTokens(3, 60_000);
+    const tokens = new VerifiedTokens<object>(3, 60_000);
     for (let i = 0; i < 100; i++) tokens.set(`token-${i}`, KEYS, { claims: claims() });
     expect(tokens.size).toBe(3);
     expect(tokens.get('token-99', KEYS)).toBeDefined();
@@ -24,7 +24,7 @@ describe('VerifiedTokens', () => {
 
   it('answers a remembered token as expired from its exp on, as jose does', () => {
     const clock = { now: 1_000_000 };
-    const tokens = new VerifiedTokens(10, 3_600_000, () => clock.now);
+    const tokens = new VerifiedTokens<object>(10, 3_600_000, () => clock.now);
     tokens.set('t', KEYS, { claims: claims(), sessionId: 'a'.repeat(24) }, 1_010);
     expect(tokens.get('t', KEYS)).toMatchObject({ sessionId: 'a'.repeat(24) });
     clock.now = 1_009_999;
@@ -34,7 +34,7 @@ describe('VerifiedTokens', () => {
   });
 
   it('forgets every token when the signing secrets change', () => {
-    const tokens = new VerifiedTokens(10, 60_000);
+    const tokens = new VerifiedTokens<object>(10, 60_000);
     tokens.set('t', KEYS, { claims: claims() });
     expect(tokens.get('t', { current: 'another-secret' })).toBeUndefined();
     expect(tokens.get('t', { ...KEYS, previous: 'old' })).toBeUndefined();

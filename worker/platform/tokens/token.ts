@@ -131,7 +131,10 @@ async function candidates(token: string, keys: SigningKeys): Promise<string[]> {
 }
 
 /** The tokens this isolate verified: a rider's next request skips the signature, key id and claims parse. */
-export const verifiedTokens = new VerifiedTokens(LIMITS.sessions.verifiedTokensMax, LIMITS.sessions.verifiedTokenTtlMs);
+export const verifiedTokens = new VerifiedTokens<VerifiedToken>(
+  LIMITS.sessions.verifiedTokensMax,
+  LIMITS.sessions.verifiedTokenTtlMs,
+);
 
 /**
  * Verifies signature, expiry and claim shape against the current and previous secrets. Only

@@ -1,9 +1,11 @@
 import { BoundedCache } from '../bounded-cache';
-import type { SigningKeys, VerifiedToken } from './token';
 
-/** A verified token as remembered: its claims and session, and its `exp` (seconds since the epoch) when it has one. */
-interface Remembered {
-  verified: VerifiedToken;
+/** The signing secrets a token was verified under (./token.ts SigningKeys). */
+type Keys = { current: string; previous?: string };
+
+/** A verified token as remembered: what verifying it answered, and its `exp` (seconds since the epoch) when it has one. */
+interface Remembered<V> {
+  verified: V;
   exp?: number;
 }
 
@@ -12,8 +14,8 @@ interface Remembered {
  * request, and its signature, key id and claims cannot change while the secrets stay. A change of secrets forgets all.
  * Only verified tokens are kept, so a client sending made-up tokens only evicts, and costs what it did before.
  */
-export class VerifiedTokens {
-  private cache: BoundedCache<Remembered>;
+export class VerifiedTokens<V> {
+  private cache: BoundedCache<Remembered<V>>;
   private current = '';
   private previous: string | undefined;
 
@@ -31,7 +33,7 @@ export class VerifiedTokens {
   }
 
   /** What was remembered of `token` under these secrets: the token, 'expired' once past its `exp`, or undefined. */
-  get(token: string, keys: SigningKeys): VerifiedToken | 'expired' | undefined {
+  get(token: string, keys: Keys): V | 'expired' | undefined {
     if (!this.sameKeys(keys)) return undefined;
     const found = this.cache.get(token);
     if (!found) return undefined;
@@ -40,7 +42,7 @@ export class VerifiedTokens {
     return found.verified;
   }
 
-  set(token: string, keys: SigningKeys, verified: VerifiedToken, exp?: number): void {
+  set(token: string, keys: Keys, verified: V, exp?: number): void {
     if (!this.sameKeys(keys)) {
       this.cache = new BoundedCache(this.maxEntries, this.ttlMs, this.now);
       this.current = keys.current;
@@ -49,7 +51,7 @@ export class VerifiedTokens {
     this.cache.set(token, exp === undefined ? { verified } : { verified, exp });
   }
 
-  private sameKeys(keys: SigningKeys): boolean {
+  private sameKeys(keys: Keys): boolean {
     return keys.current === this.current && keys.previous === this.previous;
   }
 }

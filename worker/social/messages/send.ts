@@ -1,9 +1,10 @@
 import type { ObjectId } from 'mongodb';
+import { runQueries } from '../../platform/db/gateway-queries';
 import { writeInOrder } from '../../platform/db/in-order';
 import type { Store } from '../../platform/db/store';
-import { findConversationWithBlock, recordSentMessage } from '../conversations/service';
+import { conversationForSending, type FoundForSending, type SendingConversation } from '../conversations/for-sending';
+import { recordSentMessage } from '../conversations/service';
 import type { DirectMessageDoc } from '../documents';
-import type { Conversation } from '../stored-messaging';
 import { insertMessage, newMessage } from './service';
 
 /** A message refused: no such conversation among the sender's, or a block between the sender and another participant. */
@@ -13,15 +14,19 @@ export type SendRefused = 'not-found' | 'messaging-blocked';
  * Stores a message from a participant in three operations, one after another: the conversation (membership) with
  * any block either way, the message, then one write of the conversation's latest message and the sender's read marker;
  * the last two in one call to the gateway. The message is stored before the conversation names it, so a reader never
- * finds a latest message that is not there.
+ * finds a latest message that is not there. `ahead` is the first read's answer when the access check already sent it
+ * (worker/platform/middleware/read-ahead.ts).
  */
 export async function sendMessage(
   store: Store,
   conversationId: ObjectId,
   senderId: ObjectId,
   text: string,
-): Promise<SendRefused | { conversation: Conversation; message: DirectMessageDoc }> {
-  const found = await findConversationWithBlock(store, conversationId, senderId);
+  ahead?: { answer: FoundForSending },
+): Promise<SendRefused | { conversation: SendingConversation; message: DirectMessageDoc }> {
+  const found = ahead
+    ? ahead.answer
+    : (await runQueries(store, [conversationForSending.with(forSendingArgs(conversationId, senderId))]))[0];
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
@@ -32,3 +37,9 @@ export async function sendMessage(
   ]);
   return { conversation, message };
 }
+
+/** The arguments of the conversation's read for a sender, as the access check may send it ahead. */
+export const forSendingArgs = (conversationId: ObjectId, senderId: ObjectId) => ({
+  conversationId: conversationId.toHexString(),
+  userId: senderId.toHexString(),
+});
