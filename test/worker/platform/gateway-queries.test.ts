@@ -7,6 +7,7 @@ import { gatewayQuery, runQueries } from '../../../worker/platform/db/gateway-qu
 import type { Store } from '../../../worker/platform/db/store';
 import { callerAccount } from '../../../worker/platform/tokens/service';
 import { conversationForSending } from '../../../worker/social/conversations/for-sending';
+import { storeSentMessage } from '../../../worker/social/messages/send';
 import { register } from '../../support/accounts';
 import { createApi, type TestEnv } from '../../support/worker-api';
 
@@ -85,6 +86,31 @@ describe('gateway queries', () => {
       ]);
       expect(asAna?.blocked).toBe(true);
       expect(asCy).toBeNull();
+    } finally {
+      await release();
+    }
+  });
+
+  it('store a message and then its conversation in one call; after a refused insert the conversation is left', async () => {
+    const [ana, ben] = [await register(api), await register(api)];
+    const id = await openConversation(ana, ben);
+    const { store, release } = storeIn('gateway');
+    try {
+      const message = {
+        id: new ObjectId().toHexString(),
+        conversationId: id.toHexString(),
+        userId: ana._id,
+        text: 'one call',
+        createdAt: new Date(Date.now() + 60_000),
+      };
+      await runQueries(store, [storeSentMessage.with(message)]);
+      const stored = await api.db((db) => db.collection('dm_messages').findOne({ _id: new ObjectId(message.id) }));
+      expect(stored).toMatchObject({ conversationId: id, userId: new ObjectId(ana._id), text: 'one call' });
+      const later = { ...message, text: 'same id', createdAt: new Date(Date.now() + 120_000) };
+      await expect(runQueries(store, [storeSentMessage.with(later)])).rejects.toMatchObject({ code: 11000 });
+      const conversation = await api.db((db) => db.collection('conversations').findOne({ _id: id }));
+      expect(conversation?.lastMessageId).toEqual(new ObjectId(message.id));
+      expect(conversation?.lastActivityAt).toEqual(message.createdAt);
     } finally {
       await release();
     }

@@ -1,6 +1,5 @@
-import type { ObjectId } from 'mongodb';
-import { runQueries } from '../../platform/db/gateway-queries';
-import { writeInOrder } from '../../platform/db/in-order';
+import { ObjectId } from 'mongodb';
+import { gatewayQuery, runQueries } from '../../platform/db/gateway-queries';
 import type { Store } from '../../platform/db/store';
 import { conversationForSending, type FoundForSending, type SendingConversation } from '../conversations/for-sending';
 import { recordSentMessage } from '../conversations/service';
@@ -10,10 +9,34 @@ import { insertMessage, newMessage } from './service';
 /** A message refused: no such conversation among the sender's, or a block between the sender and another participant. */
 export type SendRefused = 'not-found' | 'messaging-blocked';
 
+/** A message as it crosses to the gateway object: its ids as hex, its date as it is. */
+type MessageArgs = { id: string; conversationId: string; userId: string; text: string; createdAt: Date };
+
+/**
+ * Stores the message, then records it in its conversation (latest message, the sender's read marker), one after
+ * the other where the connection is: one gateway call, and the conversation never names a message not stored.
+ * A write: sent again on another object only if the first refused it unrun.
+ */
+export const storeSentMessage = gatewayQuery(
+  'store-sent-message',
+  false,
+  async (store, { id, conversationId, userId, text, createdAt }: MessageArgs) => {
+    const sender = ObjectId.createFromHexString(userId);
+    const message = newMessage(ObjectId.createFromHexString(conversationId), sender, text, {
+      _id: ObjectId.createFromHexString(id),
+      createdAt,
+    });
+    await insertMessage(store, message);
+    await recordSentMessage(store, message.conversationId, { ...message, userId: sender });
+    return null;
+  },
+  () => undefined,
+);
+
 /**
  * Stores a message from a participant in three operations, one after another: the conversation (membership) with
  * any block either way, the message, then one write of the conversation's latest message and the sender's read marker;
- * the last two in one call to the gateway. The message is stored before the conversation names it, so a reader never
+ * the last two in one call to the gateway (storeSentMessage). The message is stored before the conversation names it, so a reader never
  * finds a latest message that is not there. `ahead` is the first read's answer when the access check already sent it
  * (worker/platform/middleware/read-ahead.ts).
  */
@@ -31,9 +54,14 @@ export async function sendMessage(
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
   const message = newMessage(conversation._id, senderId, text);
-  await writeInOrder(store, [
-    (s) => insertMessage(s, message),
-    (s) => recordSentMessage(s, conversation._id, { ...message, userId: senderId }),
+  await runQueries(store, [
+    storeSentMessage.with({
+      id: message._id.toHexString(),
+      conversationId: conversation._id.toHexString(),
+      userId: senderId.toHexString(),
+      text,
+      createdAt: message.createdAt,
+    }),
   ]);
   return { conversation, message };
 }

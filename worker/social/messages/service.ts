@@ -8,10 +8,14 @@ import { type DirectMessage, readDirectMessage } from '../stored-messaging';
 
 // Every query on direct messages (dm_messages).
 
-/** A message as it will be stored, its id made here so the conversation's write can name it. */
-export function newMessage(conversationId: ObjectId, userId: ObjectId, text: string): DirectMessageDoc {
-  const now = new Date();
-  return { _id: new ObjectId(), conversationId, userId, text, createdAt: now, updatedAt: now };
+/** A message as it will be stored, its id made here (or given) so the conversation's write can name it. */
+export function newMessage(
+  conversationId: ObjectId,
+  userId: ObjectId,
+  text: string,
+  made: { _id: ObjectId; createdAt: Date } = { _id: new ObjectId(), createdAt: new Date() },
+): DirectMessageDoc {
+  return { _id: made._id, conversationId, userId, text, createdAt: made.createdAt, updatedAt: made.createdAt };
 }
 
 export async function insertMessage(store: Store, message: DirectMessageDoc): Promise<void> {
