@@ -2,7 +2,6 @@ import { env } from 'cloudflare:test';
 import { ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { openRequestConnection } from '../../../worker/platform/db/connection';
-import { withDatabase } from '../../../worker/platform/db/database-name';
 import { gatewayQuery, runQueries } from '../../../worker/platform/db/gateway-queries';
 import type { Store } from '../../../worker/platform/db/store';
 import { callerAccount } from '../../../worker/platform/tokens/service';
