@@ -11,7 +11,7 @@
 //              Where an earlier domain's work needs a later one (a spot deletion that detaches the
 //              feed's posts about it), the composition hands it the function.
 // Inside the platform, imports run one way too:
-//   middleware → tokens → db, http → the base files (env, config, limits, version, setting-error, sports)
+//   middleware → tokens → db, http → the base files (env, config, limits, version, setting-error, sports, bounded-cache)
 // And no two files import each other, directly or round a circle.
 const DOMAINS = [
   'growth',
@@ -25,7 +25,7 @@ const DOMAINS = [
   'companion',
 ];
 const PLATFORM = '^worker/platform/';
-const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports)\\.ts$';
+const BASE = '^worker/platform/(env|config|limits|version|setting-error|sports|bounded-cache)\\.ts$';
 const COMPOSITION = '^worker/(app|index|schedules|data)\\.ts$|^worker/[^/]+/router\\.ts$';
 
 const domainRules = DOMAINS.map((domain, rank) => {

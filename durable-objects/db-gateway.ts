@@ -12,6 +12,7 @@ import {
   withoutInsertedIds,
   withSequences,
 } from './db-gateway-codec';
+import type { HeldQuery, QueriesReply, QueriesRequest } from './db-gateway-queries';
 import { sequenceOf, splitDocuments } from './encoded-documents';
 import { InsertGroup, isGroupableInsert } from './insert-group';
 import { type CounterSnapshot, ObjectCounters } from './object-counters';
@@ -58,8 +59,39 @@ export class DbGateway extends DurableObject {
   /** Requests and time this instance carried (docs/scale.md); reading them is not counted. */
   private readonly counters = new ObjectCounters();
 
+  /**
+   * The jobs the domains run here by name (worker/platform/db/gateway-queries.ts), handed over where the Worker is
+   * composed (worker/index.ts): this module imports no domain.
+   */
+  protected readonly heldQueries: Readonly<Record<string, HeldQuery>> = {};
+
   readCounters(): CounterSnapshot {
     return this.counters.snapshot();
+  }
+
+  /**
+   * Runs named jobs side by side on the client for `uri` (an access check's account read beside the route's first
+   * read, one call for both): their arguments and answers cross as they are, with no codec on either side.
+   */
+  queries(request: QueriesRequest): Promise<QueriesReply[]> {
+    return this.counters.track(async () => {
+      const client = this.client(request.uri, request.poolSize);
+      const db = this.database(client, request.db);
+      return Promise.all(
+        request.calls.map(async ({ name, args }): Promise<QueriesReply> => {
+          const started = performance.now();
+          try {
+            const job = this.heldQueries[name];
+            if (!job) throw new Error(`The database gateway has no query named ${name}.`);
+            return { ok: await job(db, args), ms: performance.now() - started };
+          } catch (err) {
+            // A closed client never reopens by itself: the next call starts a new one.
+            if ((err as Error).name === 'MongoTopologyClosedError') this.forget(this.clientKey(request.uri), client);
+            return { error: encodeError(err), ms: performance.now() - started };
+          }
+        }),
+      );
+    });
   }
 
   run(request: GatewayRequest): Promise<GatewayReply> {

@@ -1,8 +1,22 @@
+import { DbGateway as HeldClients } from '../durable-objects/db-gateway';
 import { createApp } from './app';
+import { heldQueries } from './platform/db/gateway-queries';
 import type { Env } from './platform/env';
+import { callerAccount } from './platform/tokens/service';
 import { runSchedule } from './schedules';
+import { conversationForSending } from './social/conversations/for-sending';
+import { storeSentMessage } from './social/messages/send';
 
-export { DbGateway } from '../durable-objects/db-gateway';
+/**
+ * The jobs the database gateway object runs by name (worker/platform/db/gateway-queries.ts): each a route's reads in
+ * one call, answering only the fields it needs. One missing here fails its every call in gateway mode.
+ */
+const QUERIES = heldQueries([callerAccount, conversationForSending, storeSentMessage]);
+
+/** The database gateway object with the jobs the domains run where the connection is. */
+export class DbGateway extends HeldClients {
+  protected override readonly heldQueries = QUERIES;
+}
 // Bound only locally (METRICS_STAND_IN: scripts/dev.ts, the stacks, vitest.config.ts); unbound in production, it costs nothing.
 export { MetricsStandIn } from '../durable-objects/metrics-stand-in';
 export { RateLimiter } from '../durable-objects/rate-limiter';

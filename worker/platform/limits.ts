@@ -615,6 +615,13 @@ export const LIMITS = {
     legacyUsageFlushEvery: 100,
     /** ...or this long after the first of them, at the latest. LEGACY_USAGE_FLUSH_MS. */
     legacyUsageFlushMs: 1000,
+    /**
+     * Tokens an isolate remembers as verified (worker/platform/tokens/verified-tokens.ts), so a rider's next request
+     * costs no signature check, key id hash or claims parse: a few hundred bytes each, the least recently used dropped.
+     */
+    verifiedTokensMax: 1000,
+    /** ...each for at most this long; the signing secrets are checked on every hit, and `exp` too. */
+    verifiedTokenTtlMs: 600_000,
   },
   /** A rider's suspension (worker/accounts/suspension/): the reason is read by the rider on their account screen. */
   suspension: { reasonMax: 500 },

@@ -7,11 +7,13 @@ import { writeInOrder } from '../../../worker/platform/db/in-order';
 import type { Store } from '../../../worker/platform/db/store';
 import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/directory';
 import { shardName } from '../../../worker/platform/realtime/settings';
+import { signSessionToken, type TokenClaims } from '../../../worker/platform/tokens/token';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
 import { sendMessage } from '../../../worker/social/messages/send';
 import { messageView } from '../../../worker/social/messages/views';
-import { register, type TestAccount } from '../../support/accounts';
+import { decodeClaims, register, type TestAccount } from '../../support/accounts';
 import { countingStore } from '../../support/counting-store';
+import { captureLogLines } from '../../support/log-lines';
 import { createApi } from '../../support/worker-api';
 
 // The round trips a direct message costs: every one runs through a gateway object, and a busy chat sends many.
@@ -44,7 +46,7 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
 }
 
 /**
- * A gateway store whose calls to the gateway objects are recorded by method (`run`, `runInOrder`), each passed on
+ * A gateway store whose calls to the gateway objects are recorded by method (`run`, `runInOrder`, `queries`), each passed on
  * unchanged to the real object: how a test holds a path to its gateway hops.
  */
 function countingGatewayStore(): { store: Store; hops: string[] } {
@@ -56,7 +58,7 @@ function countingGatewayStore(): { store: Store; hops: string[] } {
       const stub = namespace.get(id, options) as unknown as Record<string, (...args: unknown[]) => unknown>;
       return new Proxy(stub, {
         get: (target, method) =>
-          typeof method === 'string' && (method === 'run' || method === 'runInOrder')
+          typeof method === 'string' && (method === 'run' || method === 'runInOrder' || method === 'queries')
             ? (...args: unknown[]) => {
                 hops.push(method);
                 return target[method]!(...args);
@@ -75,7 +77,7 @@ describe('a direct message', () => {
     const { store, hops } = countingGatewayStore();
     const sent = await sendMessage(store, id, new ObjectId(ana._id), 'two hops');
     if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
-    expect(hops).toEqual(['run', 'runInOrder']);
+    expect(hops).toEqual(['queries', 'queries']);
     const stored = await store.conversations.findOne({ _id: id });
     expect(stored?.lastMessageId?.toHexString()).toBe(sent.message._id.toHexString());
     expect(await store.dm_messages.countDocuments({ _id: sent.message._id })).toBe(1);
@@ -211,6 +213,88 @@ describe('a direct message', () => {
     expect(res.status).toBe(201);
     const after = await asked();
     expect(after.map((count, i) => count - before[i]!)).toEqual([1, 1]);
+  });
+
+  describe('sent through the route', () => {
+    /**
+     * An opt-in token of the sender's: a legacy token's request may also carry the isolate's batch of legacy-token
+     * counts (worker/platform/tokens/legacy-usage.ts), a call that is not the message's.
+     */
+    const sessionToken = (rider: TestAccount) =>
+      signSessionToken(decodeClaims(rider.token) as TokenClaims, api.env.JWT_SECRET!, {
+        exp: Math.floor(Date.now() / 1000) + 600,
+        sid: new ObjectId().toHexString(),
+      });
+
+    /** The POST's request log line: how many gateway calls the request made before it answered. */
+    async function postLogged(id: ObjectId, sender: TestAccount, text: string) {
+      const token = await sessionToken(sender);
+      let status = 0;
+      let body: unknown;
+      const lines = await captureLogLines(async () => {
+        const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+          method: 'POST',
+          headers: { 'x-auth-token': token },
+          json: { text },
+        });
+        status = res.status;
+        body = await res.json();
+      });
+      const line = lines
+        .flatMap((one) => (one.startsWith('{') ? [JSON.parse(one) as Record<string, unknown>] : []))
+        .find((one) => one.kind === 'request' && one.method === 'POST');
+      return { status, body, dbCalls: line?.dbCalls };
+    }
+
+    it("reads the caller's account and the conversation with its blocks in one gateway call, then writes in one", async () => {
+      const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+      const id = await conversation(ana, [ben]);
+      const sent = await postLogged(id, ana, 'two calls before the answer');
+      expect(sent.status).toBe(201);
+      expect(sent.body).toMatchObject({ conversationId: id.toHexString(), sender: { name: 'Ana' } });
+      expect(sent.dbCalls).toBe(2);
+    });
+
+    it('still refuses a sender across a block either way, after that one call, and stores nothing', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      const blocked = await api.fetch(`/api/users/me/blocks/${ana._id}`, {
+        method: 'PUT',
+        headers: { 'x-auth-token': ben.token },
+      });
+      expect(blocked.ok).toBe(true);
+      for (const sender of [ana, ben]) {
+        const refused = await postLogged(id, sender, 'across a block');
+        expect(refused.status).toBe(403);
+        expect(refused.dbCalls).toBe(1);
+      }
+      expect(await withStore((store) => store.dm_messages.countDocuments({ conversationId: id }))).toBe(0);
+    });
+
+    it("answers 404 for a conversation that is not the caller's, and 400 for a bad id before any read of it", async () => {
+      const [ana, ben, cy] = [await register(api), await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      expect((await postLogged(id, cy, 'not mine')).status).toBe(404);
+      const res = await api.fetch('/api/conversations/not-an-id/messages', {
+        method: 'POST',
+        headers: { 'x-auth-token': ana.token },
+        json: { text: 'bad id' },
+      });
+      expect(res.status).toBe(400);
+    });
+
+    it('refuses a token whose account is gone before it validates the body, as before', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      await withStore((store) => store.users.deleteOne({ _id: new ObjectId(ana._id) }));
+      const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+        method: 'POST',
+        headers: { 'x-auth-token': ana.token },
+        json: { text: '' },
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe('Invalid token.');
+    });
   });
 
   describe('delivered to the shards', () => {

@@ -11,12 +11,14 @@ import {
   withInsertedIds,
   withoutSequences,
 } from '../../../durable-objects/db-gateway-codec';
+import type { QueriesReply, QueriesRequest } from '../../../durable-objects/db-gateway-queries';
 import { positiveIntSetting, requireSetting } from '../config';
 import type { Env } from '../env';
 import { LIMITS } from '../limits';
 import { logError } from '../ops/log-line';
 import type { RequestTiming } from '../ops/request-timing';
 import { databaseName } from './database-name';
+import { type QueriesRunner, RUN_QUERIES } from './gateway-queries';
 import { mayRetry } from './gateway-retry';
 import { IN_ORDER, type InOrderRunner, type InOrderStep } from './in-order';
 import { createStore, type Store } from './store';
@@ -25,6 +27,7 @@ import { createStore, type Store } from './store';
 type GatewayStub = {
   run(request: GatewayRequest): Promise<GatewayReply>;
   runInOrder(requests: GatewayRequest[]): Promise<GatewayReply[]>;
+  queries(request: QueriesRequest): Promise<QueriesReply[]>;
 };
 
 /** Raised when no gateway object answers: worker/platform/db/errors.ts counts it as an unreachable database (503). */
@@ -110,8 +113,8 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
   type Prepared = ReturnType<typeof prepare>;
 
   /** Sends over one gateway object, once more over another when the first did not answer and every call may be repeated. */
-  async function send<T extends GatewayReply | GatewayReply[]>(
-    calls: Prepared[],
+  async function send<T extends GatewayReply | GatewayReply[] | QueriesReply[]>(
+    mayRepeat: (err: unknown) => boolean,
     over: (stub: GatewayStub) => Promise<T>,
   ): Promise<T> {
     let avoid = -1;
@@ -131,7 +134,7 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
         failedAt[index] = Date.now();
         // A broken stub stays broken: the next call gets a fresh one.
         delete stubs[index];
-        if (attempt >= 1 || count < 2 || !calls.every((one) => mayRetry(one.method, one.values, err))) {
+        if (attempt >= 1 || count < 2 || !mayRepeat(err)) {
           logError(`db-gateway-${index}`, err);
           throw new GatewayUnavailableError(`The database gateway did not answer: ${(err as Error).message}`);
         }
@@ -141,6 +144,9 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
       }
     }
   }
+
+  const mayRepeatAll = (calls: Prepared[]) => (err: unknown) =>
+    calls.every((one) => mayRetry(one.method, one.values, err));
 
   const answer = ({ method, values }: Prepared, reply: GatewayReply) => {
     if ('error' in reply) throw decodeError(reply.error);
@@ -168,7 +174,7 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
         }),
       );
     }
-    return answer(prepared, await send([prepared], (gateway) => gateway.run(prepared.request)));
+    return answer(prepared, await send(mayRepeatAll([prepared]), (gateway) => gateway.run(prepared.request)));
   }
 
   /** The steps' operations gathered as they are issued (before any await), then sent in one call. */
@@ -185,9 +191,8 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
       throw new Error(`writeInOrder: ${steps.length} steps issued ${gathered.length} operations before awaiting.`);
     let replies: GatewayReply[];
     try {
-      replies = await send(
-        gathered.map((one) => one.prepared),
-        (gateway) => gateway.runInOrder(gathered.map((one) => one.prepared.request)),
+      replies = await send(mayRepeatAll(gathered.map((one) => one.prepared)), (gateway) =>
+        gateway.runInOrder(gathered.map((one) => one.prepared.request)),
       );
     } catch (err) {
       for (const result of results) result.catch(() => undefined);
@@ -197,13 +202,26 @@ export function openGatewayStore(env: Env, timing?: RequestTiming): Store {
     return Promise.all(results);
   };
 
-  return createStore(() => gatewayDb(call, inOrder));
+  /** Named jobs in one call; their arguments and answers cross as they are. */
+  const queries: QueriesRunner = async (calls) => {
+    const replies = await send(
+      (err) => calls.every((one) => one.repeatable || (err as { overloaded?: boolean }).overloaded === true),
+      (gateway) =>
+        gateway.queries({ uri, db, poolSize: spillAt, calls: calls.map(({ name, args }) => ({ name, args })) }),
+    );
+    return replies.map((reply) => {
+      if ('error' in reply) throw decodeError(reply.error);
+      return reply.ok;
+    });
+  };
+
+  return createStore(() => gatewayDb(call, inOrder, queries));
 }
 
 type Call = (collection: string | undefined, method: string, args: unknown[]) => Promise<unknown>;
 
 /** The Db surface the services use (`collection`, `command`), over the gateway. */
-function gatewayDb(call: Call, inOrder: InOrderRunner): Db {
+function gatewayDb(call: Call, inOrder: InOrderRunner, queries: QueriesRunner): Db {
   const collections = new Map<string, Collection>();
   const db = {
     collection(name: string) {
@@ -216,6 +234,7 @@ function gatewayDb(call: Call, inOrder: InOrderRunner): Db {
     },
     command: (command: Document, options?: Document) => call(undefined, 'command', [command, options]),
     [IN_ORDER]: inOrder,
+    [RUN_QUERIES]: queries,
   };
   return db as unknown as Db;
 }

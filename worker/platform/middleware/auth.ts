@@ -5,10 +5,11 @@ import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
-import { type CallerAccount, readAccountForToken } from '../tokens/service';
+import { type CallerAccount, readAccountForToken, readAccountWith } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
 import type { AccountReaderVariables } from './account-reader';
 import type { DatabaseVariables } from './database';
+import type { ReadAhead } from './read-ahead';
 import { refuseWhileSuspended, SUSPENDED_RESPONSE } from './suspended';
 
 /**
@@ -58,16 +59,30 @@ export const SECURITY_SCHEMES = {
  * Missing: 401 `Access denied. No token provided.`; unverifiable, or the account is gone or revoked the token: 400 `Invalid token.`;
  * an opt-in token past its exp: 401 JSON `Token expired.` (worker/platform/tokens/claims.ts); a suspended account:
  * 403 JSON `Account suspended.` (./suspended.ts).
+ * With `ahead`, the route's first read goes to the database in the same call as the account's (./read-ahead.ts).
  * @example router.openapi(defineRoute({ method: 'get', path: '/me', middleware: [auth()] as const, ... }), handler)
  */
-export function auth() {
+export function auth<A, R>(options: { ahead?: ReadAhead<A, R> } = {}) {
+  const { ahead } = options;
   return withDocs(
     createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables & AccountReaderVariables }>(
       async (c, next) => {
         const token = c.req.header('x-auth-token');
         if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
         const verified = await claimsOrInvalid(c.env, token);
-        c.set('account', await acceptedAccount(c.var, verified, c.req));
+        const args = ahead?.argsOf(c.req.param(), verified.claims);
+        if (ahead && args !== undefined) {
+          const [account, answer] = await readAccountWith(
+            c.var.db,
+            verified,
+            c.var.readAccount,
+            ahead.query.with(args),
+          );
+          if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
+          refuseWhileSuspended(account, c.req);
+          ahead.keep(c.req.raw, args, answer);
+          c.set('account', account);
+        } else c.set('account', await acceptedAccount(c.var, verified, c.req));
         c.set('user', verified.claims);
         c.set('sessionId', verified.sessionId);
         countLegacyToken(verified, c);

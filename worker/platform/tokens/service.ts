@@ -1,5 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
+import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import type { Collections } from '../db/collections';
+import { gatewayQuery, type QueryCall, runQueries } from '../db/gateway-queries';
 import type { Store } from '../db/store';
 import { idForms, readArray, readCount, readId, readRecord } from '../db/stored-values';
 import type { Env } from '../env';
@@ -23,22 +25,38 @@ export type AccountReader = (stored: object) => CallerAccount | undefined;
 export type AccountIdentity = Pick<CallerAccount, '_id' | 'role'>;
 
 /**
- * The stored account a token speaks for, or null when the token must be refused: the account is gone, its tokens
- * were revoked after this one was signed (its version is behind the account's), or its opt-in session was revoked
- * on its own (`revokedSessions`, stored on the account so no session is read). The one query the access checks
- * run, by `_id` in either form older code stored it; the fields it checks are read as older code may have left them.
+ * The caller's stored account without its password hash, by `_id` in either form older code stored it: the one
+ * query the access checks run, as a gateway query so it can travel in one call with the route's first read.
  */
-async function acceptingAccount(store: Store, { claims, sessionId }: VerifiedToken) {
-  const filter = { _id: { $in: idForms(new ObjectId(claims._id)) } } as Filter<UserDoc>;
-  const user = await store.users.findOne(filter, { projection: { password: 0 } });
+export const callerAccount = gatewayQuery(
+  'caller-account',
+  true,
+  async (store, id: string) => {
+    const filter = { _id: { $in: idForms(new ObjectId(id)) } } as Filter<UserDoc>;
+    return encodeResult(await store.users.findOne(filter, { projection: { password: 0 } }));
+  },
+  (wire: Carried) => uncarry<UserDoc | null>(wire),
+);
+
+/**
+ * The stored account when it accepts the token, else null: it is gone, its tokens were revoked after this one was
+ * signed (its version is behind the account's), or its opt-in session was revoked on its own (`revokedSessions`,
+ * stored on the account so no session is read). The fields it checks are read as older code may have left them.
+ */
+function accepting(user: UserDoc | null, { claims, sessionId }: VerifiedToken): UserDoc | null {
   if (!user || (readCount(user.tokenVersion) ?? 0) !== tokenVersionOf(claims)) return null;
   const revoked = sessionId && readArray(user.revokedSessions).some((entry) => readRecord(entry)?.sid === sessionId);
   return revoked ? null : user;
 }
 
+async function acceptingAccount(store: Store, verified: VerifiedToken) {
+  const [user] = await runQueries(store, [callerAccount.with(verified.claims._id)]);
+  return accepting(user, verified);
+}
+
 /**
  * The account a verified token speaks for, as stored now and read by `read`, or null when the token must be
- * refused (acceptingAccount) or the account cannot be read at all. Routes read the role, subscription and profile
+ * refused (accepting) or the account cannot be read at all. Routes read the role, subscription and profile
  * from it instead of again.
  */
 export async function readAccountForToken(
@@ -48,6 +66,21 @@ export async function readAccountForToken(
 ): Promise<CallerAccount | null> {
   const user = await acceptingAccount(store, verified);
   return (user && read(user)) ?? null;
+}
+
+/**
+ * readAccountForToken with a route's first read beside it, in one call to the gateway: the read's answer comes
+ * back whatever the account's (the caller refuses the token first).
+ */
+export async function readAccountWith<R>(
+  store: Store,
+  verified: VerifiedToken,
+  read: AccountReader,
+  beside: QueryCall<R>,
+): Promise<[CallerAccount | null, R]> {
+  const [user, answer] = await runQueries(store, [callerAccount.with(verified.claims._id), beside]);
+  const accepted = accepting(user, verified);
+  return [(accepted && read(accepted)) ?? null, answer];
 }
 
 /** Who the account a verified token speaks for is, or null when the token must be refused (acceptingAccount). */

@@ -3,6 +3,8 @@ import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Collections } from '../db/collections';
 import { readString } from '../db/stored-values';
 import { shownWebUrl } from '../http/web-url';
+import { LIMITS } from '../limits';
+import { VerifiedTokens } from './verified-tokens';
 
 /** The account as the accounts domain stores it: its `users` collection, declared there. */
 type UserDoc = Collections['users'];
@@ -78,8 +80,22 @@ export function claimsFor(
 /** The version a token was signed at: a token without `tv` (every Live token) counts as version 0. */
 export const tokenVersionOf = (claims: TokenClaims): number => claims.tv ?? 0;
 
+/** Key ids by secret: one or two secrets per isolate, each hashed once. */
+const keyIds = new Map<string, Promise<string>>();
+
 /** A key id naming the secret without revealing it: the first 64 bits of its SHA-256, base64url. */
-export async function keyId(secret: string): Promise<string> {
+export function keyId(secret: string): Promise<string> {
+  let id = keyIds.get(secret);
+  if (!id) {
+    // A rotation leaves old secrets behind: the few kept are dropped together.
+    if (keyIds.size >= 8) keyIds.clear();
+    id = hashKeyId(secret);
+    keyIds.set(secret, id);
+  }
+  return id;
+}
+
+async function hashKeyId(secret: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`kid:${secret}`)));
   return btoa(String.fromCharCode(...digest.slice(0, 8)))
     .replace(/=+$/, '')
@@ -114,19 +130,34 @@ async function candidates(token: string, keys: SigningKeys): Promise<string[]> {
   return all;
 }
 
+/** The tokens this isolate verified: a rider's next request skips the signature, key id and claims parse. */
+export const verifiedTokens = new VerifiedTokens<VerifiedToken>(
+  LIMITS.sessions.verifiedTokensMax,
+  LIMITS.sessions.verifiedTokenTtlMs,
+);
+
 /**
  * Verifies signature, expiry and claim shape against the current and previous secrets. Only
  * HS256 is accepted, so `alg: none` and public-key algorithms (key confusion) fail here.
  * 'expired' means a genuine token past its `exp`; null, any token that is not one of ours.
+ * A token verified before under the same secrets is answered from memory, its `exp` checked again.
  */
 export async function verifyWithKeys(token: string, keys: SigningKeys): Promise<VerifiedToken | 'expired' | null> {
+  const known = verifiedTokens.get(token, keys);
+  if (known) return known;
   for (const secret of await candidates(token, keys)) {
     try {
       const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: [ALGORITHM] });
       const claims = TokenClaims.safeParse(payload);
       if (!claims.success) return null;
       const sid = typeof payload.sid === 'string' && /^[0-9a-f]{24}$/.test(payload.sid) ? payload.sid : undefined;
-      return sid ? { claims: claims.data, sessionId: sid } : { claims: claims.data };
+      // Frozen: one request's claims are the next one's, so none may change them.
+      const verified: VerifiedToken = Object.freeze(
+        sid ? { claims: Object.freeze(claims.data), sessionId: sid } : { claims: Object.freeze(claims.data) },
+      );
+      // A token valid only from `nbf` on is checked each time (none of ours carries it).
+      if (payload.nbf === undefined) verifiedTokens.set(token, keys, verified, payload.exp);
+      return verified;
     } catch (err) {
       // jose checks `exp` only after the signature verified, so this token is ours.
       if (err instanceof errors.JWTExpired) return 'expired';

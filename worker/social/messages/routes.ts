@@ -8,15 +8,17 @@ import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
 import { auth } from '../../platform/middleware/auth';
+import { ReadAhead } from '../../platform/middleware/read-ahead';
 import { PresenceReads } from '../../platform/realtime/directory';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
+import { conversationForSending } from '../conversations/for-sending';
 import { ownConversation } from '../conversations/own';
 import { readDirectMessage } from '../stored-messaging';
 import { foldedFor, followersAmong } from './filtered';
 import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
-import { sendMessage } from './send';
+import { forSendingArgs, sendMessage } from './send';
 import { listMessages } from './service';
 import { messageView } from './views';
 
@@ -34,12 +36,20 @@ const list = defineRoute({
   responses: { 200: jsonResponse(MessagePage, 'A page of messages'), 404: noConversation },
 });
 
+/** The conversation with its blocks, read in the access check's call to the database: the path's id as it came. */
+const conversationAhead = new ReadAhead(
+  (params, claims) => (IDS.test(params.id ?? '') ? { conversationId: params.id!, userId: claims._id } : undefined),
+  conversationForSending,
+  (a, b) => a.conversationId === b.conversationId && a.userId === b.userId,
+);
+const IDS = /^[0-9a-f]{24}$/;
+
 const send = defineRoute({
   method: 'post',
   path: '/{id}/messages',
   tags: TAGS,
   summary: 'Send a message to a conversation (participants only)',
-  middleware: [auth()] as const,
+  middleware: [auth({ ahead: conversationAhead })] as const,
   request: { params: ConversationParam, headers: SenderSocket, ...jsonBody(MessageBody) },
   responses: {
     201: jsonResponse(Message, 'Sent'),
@@ -88,7 +98,9 @@ export const messageRoutes = createRouter<AppEnv>()
     const { text } = c.req.valid('json');
     // Never refused for its words (it is private): a matched message is stored marked, and folded for non-followers.
     const filtered = await isObjectionable(c.var.db, text);
-    const sent = await sendMessage(c.var.db, new ObjectId(c.req.valid('param').id), senderId, text, filtered);
+    const conversationId = new ObjectId(c.req.valid('param').id);
+    const ahead = conversationAhead.take(c.req.raw, forSendingArgs(conversationId, senderId));
+    const sent = await sendMessage(c.var.db, conversationId, senderId, text, { filtered, ahead });
     if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
     const { conversation, message } = sent;

@@ -8,22 +8,22 @@ import { type DirectMessage, readDirectMessage } from '../stored-messaging';
 
 // Every query on direct messages (dm_messages).
 
-/** A message as it will be stored, its id made here so the conversation's write can name it. */
+/** A message as it will be stored, its id made here (or given) so the conversation's write can name it. */
 export function newMessage(
   conversationId: ObjectId,
   userId: ObjectId,
   text: string,
-  filtered = false,
+  options: { filtered?: boolean; _id?: ObjectId; createdAt?: Date } = {},
 ): DirectMessageDoc {
-  const now = new Date();
+  const createdAt = options.createdAt ?? new Date();
   return {
-    _id: new ObjectId(),
+    _id: options._id ?? new ObjectId(),
     conversationId,
     userId,
     text,
-    ...(filtered ? { filtered } : {}),
-    createdAt: now,
-    updatedAt: now,
+    ...(options.filtered ? { filtered: true } : {}),
+    createdAt,
+    updatedAt: createdAt,
   };
 }
 
