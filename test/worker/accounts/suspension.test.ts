@@ -57,6 +57,13 @@ describe('a suspended rider', () => {
     const rider = await register(api);
     const other = await register(api);
     const until = new Date(Date.now() + 3 * DAY).toISOString();
+    // A conversation from before: a message into it goes through the access check that reads ahead.
+    const started = await api.fetch('/api/conversations', {
+      method: 'POST',
+      headers: asRider(rider),
+      json: { participantIds: [other._id] },
+    });
+    const conversationId = (await started.json<{ _id: string }>())._id;
     const set = await suspend(admin, rider._id, { reason: 'Harassing other riders in comments', until });
     expect(set).toEqual({
       status: 200,
@@ -76,6 +83,11 @@ describe('a suspended rider', () => {
         method: 'POST',
         headers: asRider(rider),
         json: { participantIds: [other._id] },
+      }),
+      api.fetch(`/api/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: asRider(rider),
+        json: { text: 'still here' },
       }),
       api.fetch('/api/users/me', { method: 'PATCH', headers: asRider(rider), json: { name: 'Renamed' } }),
       api.fetch(`/api/users/${rider._id}`, {

@@ -16,7 +16,7 @@ type MessageArgs = {
   userId: string;
   text: string;
   createdAt: Date;
-  filtered: boolean;
+  filtered?: boolean;
 };
 
 /**
