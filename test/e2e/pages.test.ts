@@ -301,6 +301,7 @@ describe('the moderation queue (/admin/moderation)', () => {
   let adminToken = '';
   let author = { id: '', token: '' };
   const posts = { reported: '', once: '', earlier: '' };
+  let reporter = '';
 
   const newPost = async (text: string) => {
     const res = await stack.api('/feed', { token: author.token, body: { text } });
@@ -326,6 +327,7 @@ describe('the moderation queue (/admin/moderation)', () => {
     adminToken = (await stack.api('/auth', { body: admin })).body.token;
     author = await stack.rider('Reported author');
     const riders = [await stack.rider('One'), await stack.rider('Two'), await stack.rider('Three')];
+    reporter = riders[0]!.token;
     posts.earlier = await newPost('An earlier spam post');
     posts.reported = await newPost('Buy followers cheap');
     posts.once = await newPost('A sketchy landing');
@@ -340,7 +342,7 @@ describe('the moderation queue (/admin/moderation)', () => {
   }, 90_000);
 
   /** Fills the row's reason, clicks an action and waits for the page's reload after it (the page counts its loads). */
-  async function decide(page: Page, postId: string, action: 'remove' | 'dismiss', reason: string) {
+  async function decide(page: Page, postId: string, action: 'remove' | 'dismiss' | 'suspend', reason: string) {
     const row = `#items tr[data-target="post:${postId}"]`;
     await page.fill(`${row} input[name=reason]`, reason);
     const loads = Number(await page.getAttribute('body', 'data-loads'));
@@ -379,10 +381,20 @@ describe('the moderation queue (/admin/moderation)', () => {
       'Selling followers is spam.',
       'Spam, first warning.',
     ]);
+    // A new report of the same author's post: suspend the author from its row, for the 7 days the page offers first.
+    const again = await newPost('Followers, cheap, again');
+    await reportPost(again, reporter);
+    await page.reload();
+    await page.waitForSelector('body[data-state=loaded]', { timeout: 15_000 });
+    await decide(page, again, 'suspend', 'Selling followers, twice.');
+    const account = await stack.api('/users/me', { token: author.token });
+    expect(account.body.suspension).toMatchObject({ reason: 'Selling followers, twice.', until: expect.any(String) });
+    expect((await stack.api('/feed', { token: author.token, body: { text: 'back' } })).status).toBe(403);
+
     const token = await page.evaluate(() => (globalThis as any).sessionStorage.getItem('rider-moderation-token'));
     expect(requested.every((url) => url.startsWith(stack.url) && !url.includes(token))).toBe(true);
     expect(await violations()).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('the API reference (/api/docs, Swagger UI bundled into the Worker)', () => {

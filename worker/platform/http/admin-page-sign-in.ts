@@ -33,6 +33,31 @@ export const adminPageGet = (what: string) => `  async function get(path) {
   }
 `;
 
+/**
+ * The read-and-write calls of the desk pages' scripts (/admin/events, /admin/moderation): `api(method, path, body)` on
+ * /api/admin with the kept token and a JSON body; a refused token is forgotten and the sign-in shown again (a 400 on a
+ * read is the token's; on a write it is the body's), any other failure throws the answer's `error`, else names `what`
+ * answered. Needs `$`, `KEY` and `show`.
+ */
+export const adminPageApi = (what: string) => `  async function api(method, path, body) {
+    const headers = { 'x-auth-token': sessionStorage.getItem(KEY) || '' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch('/api/admin' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status === 401 || res.status === 403 || (res.status === 400 && method === 'GET')) {
+      sessionStorage.removeItem(KEY);
+      show(false);
+      throw new Error((await res.text()) || 'Not allowed');
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let message = text;
+      try { message = JSON.parse(text).error; } catch {}
+      throw new Error(message || '${what} answered ' + res.status);
+    }
+    return res.json();
+  }
+`;
+
 /** `draw(id, config)`: a Chart.js chart on the canvas `id`, replacing the one drawn there before, without animation. */
 export const ADMIN_PAGE_DRAW = `  function draw(id, config) {
     const canvas = $(id);

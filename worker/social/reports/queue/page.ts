@@ -1,5 +1,5 @@
 import type { AdminPage } from '../../../platform/http/admin-page';
-import { ADMIN_PAGE_SIGN_IN } from '../../../platform/http/admin-page-sign-in';
+import { ADMIN_PAGE_SIGN_IN, adminPageApi } from '../../../platform/http/admin-page-sign-in';
 
 /**
  * The moderation queue page (GET /admin/moderation) in the admin page shell (worker/platform/http/admin-page.ts), as
@@ -44,24 +44,7 @@ export const QUEUE_SCRIPT = `(() => {
     $('sign-out').hidden = !signedIn;
   }
 
-  async function api(method, path, body) {
-    const headers = { 'x-auth-token': sessionStorage.getItem(KEY) || '' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch('/api/admin' + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status === 401 || res.status === 403 || (res.status === 400 && method === 'GET')) {
-      sessionStorage.removeItem(KEY);
-      show(false);
-      throw new Error((await res.text()) || 'Not allowed');
-    }
-    if (!res.ok) {
-      const text = await res.text();
-      let message = text;
-      try { message = JSON.parse(text).error; } catch {}
-      throw new Error(message || 'The queue answered ' + res.status);
-    }
-    return res.json();
-  }
-
+${adminPageApi('The queue')}
   function element(parent, tag, text, className) {
     const node = document.createElement(tag);
     if (text !== undefined) node.textContent = text;
