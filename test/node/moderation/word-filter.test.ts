@@ -26,6 +26,20 @@ describe('the word filter', () => {
     expect(filter.matches('cocktail after the session')).toBe(false);
   });
 
+  it('reads numbers and codes as what they are, never as disguised words', () => {
+    for (const text of ['the ledge off Route 455', 'landed 4 5 5 in a row', 'spot a55f9a08', 'pier 7, 1999'])
+      expect(filter.matches(text), text).toBe(false);
+    for (const text of ['you a55', 'sh1t', 'b00bs', 'what the fuck 2024'])
+      expect(filter.matches(text), text).toBe(true);
+  });
+
+  it('refuses none of thousands of random ids, as tests and riders paste them', () => {
+    const refused = Array.from({ length: 5000 }, () => `spot ${crypto.randomUUID().slice(0, 8)}`).filter((text) =>
+      filter.matches(text),
+    );
+    expect(refused).toEqual([]);
+  });
+
   it('finds a bad word anywhere in a long post', () => {
     const post = `${'Rode the bowl all afternoon, carved the deep end and slammed twice. '.repeat(28)}sh1t`;
     expect(post.length).toBeGreaterThan(1900);

@@ -69,11 +69,30 @@ export function buildWordFilter(terms: readonly FilterTerm[]): WordFilter {
     ...englishRecommendedTransformers,
   });
   const windowsOf = listedPatternWindows(built.blacklistedTerms);
-  const matches = (text: string) =>
-    windowsOf(text).some(({ text: part, from, to }) =>
+  const matches = (raw: string) => {
+    const text = withoutCodes(raw);
+    return windowsOf(text).some(({ text: part, from, to }) =>
       from === 0 && to === part.length
         ? matcher.hasMatch(part)
         : matcher.getAllMatches(part).some((match) => match.startIndex >= from && match.endIndex < to),
     );
+  };
   return { matches: (text) => matches(text) || spacedLetterRuns(text).some(matches) };
+}
+
+/** A word of letters and digits standing alone: what a rider writes, as opposed to the text around it. */
+const TOKEN = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?![\p{L}\p{N}])/gu;
+
+/**
+ * Blanks the numbers and codes in a text, keeping every other character where it was: leetspeak reads digits as
+ * letters, so a street's number ("Route 455"), a year or a score read as words ("455" as "ass"), and so did ids and
+ * codes riders paste (a spot's "a55f9a08"). A number alone, or a word of eight or more characters holding three or
+ * more digits, is never a disguised word; "a55", "sh1t" and "b00bs" still are.
+ */
+export function withoutCodes(text: string): string {
+  return text.replace(TOKEN, (token) => {
+    const digits = token.replace(/\P{N}/gu, '').length;
+    const code = digits === token.length || (token.length >= 8 && digits >= 3);
+    return code ? ' '.repeat(token.length) : token;
+  });
 }
