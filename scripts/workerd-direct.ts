@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
-import { directArguments } from './workerd-direct-args';
+import { type DirectArguments, directArguments } from './workerd-direct-args';
 import { directOptions, type WorkerBuild } from './workerd-direct-options';
 
 /**
@@ -46,12 +46,17 @@ async function main(): Promise<void> {
   const build = buildWorker(outdir);
   // A bench profiling the isolate maps its frames back to sources through this bundle's map (bench/isolate-profile.ts).
   console.log(`Bundle in ${outdir}`);
+  await serveUntilStopped(build, args);
+}
+
+/** Serves a built Worker in workerd through Miniflare's own server until SIGINT or SIGTERM, then removes the build. */
+export async function serveUntilStopped(build: WorkerBuild, args: DirectArguments): Promise<void> {
   const mf = new Miniflare(directOptions(build, args));
   const url = await mf.ready;
   console.log(`Ready on ${url.origin}`);
   const stop = async () => {
     await mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
+    rmSync(build.outdir, { recursive: true, force: true });
     process.exit(0);
   };
   process.on('SIGINT', stop);
