@@ -42,6 +42,9 @@ export interface Withheld {
   at: Date;
 }
 
+/** Whether a stored post, comment, media item or account is withheld: the mark is set, and unset means missing or null. */
+export const isWithheld = (value: unknown): boolean => value !== undefined && value !== null;
+
 /**
  * A term admins added to the word filter (worker/moderation/word-filter/): refused in what riders publish, or allowed
  * where the built-in list would refuse it. Stored normalised (`normalizeTerm`), once (a unique index).

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import { isWithheld } from '../moderation/documents';
 import {
   createdAtOf,
   readArray,
@@ -74,7 +75,7 @@ export function readFeedPost(doc: unknown): FeedPost | undefined {
     media,
     ...(spotId ? { spotId } : {}),
     counts: readPostCounts(stored.counts),
-    held: stored.withheld !== undefined && stored.withheld !== null,
+    held: isWithheld(stored.withheld),
     createdAt: createdAtOf(stored),
   };
 }
@@ -92,7 +93,7 @@ export function readFeedComment(doc: unknown): FeedComment | undefined {
     ...(postId ? { postId } : {}),
     ...(userId ? { userId } : {}),
     text,
-    held: stored.withheld !== undefined && stored.withheld !== null,
+    held: isWithheld(stored.withheld),
     createdAt: createdAtOf(stored),
   };
 }

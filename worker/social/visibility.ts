@@ -1,32 +1,33 @@
 import type { Filter, ObjectId } from 'mongodb';
 import type { UserDoc } from '../accounts/documents';
-import type { Withheld } from '../moderation/documents';
+import { readSuspension } from '../accounts/users/read-user';
+import { isWithheld, type Withheld } from '../moderation/documents';
 import { BoundedCache } from '../platform/bounded-cache';
 import { wholeNumberSetting } from '../platform/config';
 import { databaseName } from '../platform/db/database-name';
 import { anyIdOf } from '../platform/db/id-match';
 import type { Store } from '../platform/db/store';
-import { readDate, readId, readRecord, sameId } from '../platform/db/stored-values';
+import { readId, readRecord, sameId } from '../platform/db/stored-values';
 import type { Env } from '../platform/env';
 import { LIMITS } from '../platform/limits';
 import type { Audience } from '../platform/realtime/publish';
+import { activeSuspension } from '../platform/tokens/suspension';
 
 // What others may not see (docs/moderation.md, "Held for review"): a post, comment or photo carrying `withheld`
 // (held for review or by reports) is its author's alone, and a rider with an active suspension or a withheld
 // account has their posts, comments and profile hidden from everyone else. Nothing is rewritten when either
 // ends: every read others make goes through here, so lifting one shows the content again.
 
-/** Whether a stored account hides its rider from others now: suspended (until null or later) or withheld. */
+/**
+ * Whether a stored account hides its rider from others now: withheld, or suspended as the access checks read it
+ * (the accounts domain's reader: an end that cannot be read keeps the rider suspended).
+ */
 export function accountHidden(user: unknown, now: Date): boolean {
   const stored = readRecord(user);
   if (!stored) return false;
-  if (stored.withheld !== undefined && stored.withheld !== null) return true;
-  const suspension = readRecord(stored.suspension);
-  if (!suspension) return false;
-  if (suspension.until === null || suspension.until === undefined) return true;
-  const until = readDate(suspension.until);
-  // An end that cannot be read keeps the rider hidden: a suspension is lifted by removing it, not by a bad date.
-  return !until || until > now;
+  if (isWithheld(stored.withheld)) return true;
+  const suspension = readSuspension(stored.suspension);
+  return suspension !== undefined && activeSuspension({ suspension }, now) !== null;
 }
 
 /** The accounts accountHidden answers true for, as a query: a partial index on each field serves it. */
@@ -94,7 +95,7 @@ export function heldFrom(
   stored: { withheld?: unknown; userId?: unknown; ownerId?: unknown },
   readerId: ObjectId | null,
 ) {
-  if (stored.withheld === undefined) return false;
+  if (!isWithheld(stored.withheld)) return false;
   return !readerId || !sameId(stored.userId ?? stored.ownerId, readerId);
 }
 
@@ -108,6 +109,6 @@ export function postAudience(
   blocked: Iterable<string>,
 ): Audience {
   const authorId = readId(post.userId);
-  if (post.withheld !== undefined || authorHidden) return { riders: authorId ? [authorId.toHexString()] : [] };
+  if (isWithheld(post.withheld) || authorHidden) return { riders: authorId ? [authorId.toHexString()] : [] };
   return { everyoneBut: [...blocked] };
 }

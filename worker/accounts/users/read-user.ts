@@ -122,7 +122,7 @@ function readSubscription(value: unknown): UserDoc['subscription'] {
  * A suspension as stored: any record counts, so an unreadable field never frees a rider; an end that cannot be
  * read as a date reads as none (until lifted), a missing reason as empty.
  */
-function readSuspension(value: unknown): UserDoc['suspension'] {
+export function readSuspension(value: unknown): UserDoc['suspension'] {
   const record = readRecord(value);
   if (!record) return undefined;
   const by = readId(record.by);

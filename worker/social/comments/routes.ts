@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { publicUsers } from '../../accounts/users/service';
+import { isWithheld } from '../../moderation/documents';
 import { screenText } from '../../moderation/model/screen';
 import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
@@ -106,7 +107,7 @@ export const commentRoutes = createRouter<AppEnv>()
     const comment = await insertComment(c.var.db, postId, userId, text, holdAtWrite(categories, new Date()));
     if (comment === 'not-found') throw refusal(COMMENT_REFUSALS, 'post-not-found');
     await afterScreening(c.var.db, c.env, { type: 'comment', id: comment._id, postId }, verdict, categories);
-    const held = comment.withheld !== undefined;
+    const held = isWithheld(comment.withheld);
     const authors = await publicUsers(c.var.db, [userId]);
     const view = commentView({ ...comment, held }, postId, authors.get(userId.toHexString()));
     publishAfterWrite(

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
+import { isWithheld } from '../../moderation/documents';
 import { screenText } from '../../moderation/model/screen';
 import { OBJECTIONABLE_TEXT, refuseObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
@@ -190,7 +191,7 @@ export const feedRoutes = createRouter<AppEnv>()
     });
     // Nothing to read for a new post's view: its author is the caller's account, and nobody reacted to or saved it yet.
     await afterScreening(c.var.db, c.env, { type: 'post', id: post._id }, verdict, categories);
-    const view = postView({ ...post, held: post.withheld !== undefined }, c.var.account, {
+    const view = postView({ ...post, held: isWithheld(post.withheld) }, c.var.account, {
       myReaction: null,
       saved: false,
     });
