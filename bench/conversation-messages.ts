@@ -19,7 +19,8 @@
  * WRANGLER=1 adds the project under `wrangler dev` three times: as wrangler starts it, with its local trace collector
  * off (X_LOCAL_OBSERVABILITY=false), and with that and no line per request (--log-level warn): what the local runner
  * costs, beside the direct runner in the same rounds.
- * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows.
+ * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows;
+ * MINIMAL_PROFILE=file.cpuprofile the minimal Worker's the same way.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,9 +47,17 @@ const RUNS = Number(process.env.RUNS ?? 5);
  */
 const WARM_UP = Number(process.env.WARM_UP ?? MESSAGES);
 const WRANGLER = process.env.WRANGLER === '1';
+/**
+ * Either Worker profiled: both then run with workerd's inspector, as the rounds compare them; otherwise neither does,
+ * as an isolate open to an inspector is not the one production runs.
+ */
+const PROFILED = Boolean(process.env.WORKER_PROFILE || process.env.MINIMAL_PROFILE);
 
 /** Starts a child process and resolves once a line of its output matches `ready`, with the match. */
-function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startChild(
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; said: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   process.once('exit', () => child.kill('SIGTERM'));
   return new Promise((resolve, reject) => {
@@ -56,7 +65,7 @@ function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProces
     const onLine = (line: string) => {
       said += `${line}\n`;
       const match = ready.exec(line);
-      if (match) resolve({ child, match });
+      if (match) resolve({ child, match, said: () => said });
     };
     createInterface({ input: child.stdout! }).on('line', onLine);
     createInterface({ input: child.stderr! }).on('line', onLine);
@@ -117,7 +126,7 @@ async function main() {
     metrics: 'discard' as const,
     routeDatabase: async () => devdbUri,
   };
-  const stack = await startRealtimeStack({ ...stackOptions, direct: true });
+  const stack = await startRealtimeStack({ ...stackOptions, direct: true, noInspector: !PROFILED });
   const stacks: RealtimeStack[] = [stack];
   const client = new MongoClient(stack.databaseUri);
   const db = client.db(databaseName(stack.databaseUri, undefined));
@@ -130,10 +139,12 @@ async function main() {
     );
     children.push(node.child);
     const minimalPort = await freePort();
+    const minimalInspector = PROFILED ? ['--inspector-port', String(await freePort())] : [];
     const minimal = await startChild(
       [
         'bench/minimal-worker/serve.ts',
         ...['--ip', '127.0.0.1', '--port', String(minimalPort), '--log-level', 'warn', '--metrics', 'discard'],
+        ...minimalInspector,
         ...['--var', `MONGODB_URI:${stack.databaseUri}`, '--var', `JWT_SECRET:${stack.jwtSecret}`],
       ],
       /Ready on (http:\/\/\S+)/,
@@ -301,6 +312,20 @@ async function main() {
       const profiling = await profileIsolate(stack.inspectorPort!, profileFile);
       await exchange(servers[0]!, MESSAGES);
       printProfile(await profiling.stop(), CONVERSATIONS * MESSAGES, 'message', 30, profileFile, stack.sourceMap());
+    }
+    const minimalProfile = process.env.MINIMAL_PROFILE;
+    if (minimalProfile) {
+      const profiling = await profileIsolate(Number(minimalInspector[1]), minimalProfile);
+      await exchange(servers[1]!, MESSAGES);
+      const bundle = /Bundle in (\S+)/.exec(minimal.said())?.[1];
+      printProfile(
+        await profiling.stop(),
+        CONVERSATIONS * MESSAGES,
+        'message',
+        30,
+        minimalProfile,
+        bundle && `${bundle}/index.js.map`,
+      );
     }
     report(servers, runs);
   } finally {

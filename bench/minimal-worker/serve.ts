@@ -10,6 +10,8 @@ import { directArguments } from '../../scripts/workerd-direct-args';
 async function main(): Promise<void> {
   const args = directArguments(process.argv.slice(2));
   const outdir = mkdtempSync(join(tmpdir(), 'minimal-worker-build-'));
+  // A bench profiling the isolate maps its frames back to sources through this bundle's map (bench/isolate-profile.ts).
+  console.log(`Bundle in ${outdir}`);
   await serveUntilStopped(buildWorker(outdir, { config: 'bench/minimal-worker/wrangler.toml' }), args);
 }
 

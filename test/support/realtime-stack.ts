@@ -49,6 +49,11 @@ export interface RealtimeStackOptions {
    * X_LOCAL_OBSERVABILITY=true in the environment (docs/data-path.md).
    */
   localObservability?: boolean;
+  /**
+   * The direct runner without workerd's DevTools inspector: an isolate open to one is not the one production runs,
+   * so a bench comparing Workers gives none an inspector unless it profiles. `wrangler dev` always has one.
+   */
+  noInspector?: boolean;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -199,8 +204,9 @@ async function serveBuild(
 async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPlace, log: (chunk: string) => void) {
   // An inspector port of its own: wrangler's default (9229) is taken by whichever stack started first, and a
   // second wrangler dev binding it at the same moment dies ("Address already in use").
-  const inspectorPort = await freePort();
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(place.port), '--inspector-port', String(inspectorPort)];
+  const inspectorPort = options.noInspector && options.direct ? undefined : await freePort();
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(place.port)];
+  if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
   args.push('--persist-to', place.state);
   if (options.logLevel) args.push('--log-level', options.logLevel);
   if (options.metrics && options.direct) args.push('--metrics', options.metrics);
