@@ -9,7 +9,7 @@ import { PresenceReads, sendToRiders } from '../../../worker/platform/realtime/d
 import { shardName } from '../../../worker/platform/realtime/settings';
 import { signSessionToken, type TokenClaims } from '../../../worker/platform/tokens/token';
 import { pushNewMessage } from '../../../worker/social/messages/pushes';
-import { sendMessage } from '../../../worker/social/messages/send';
+import { sendArgs, sendMessage } from '../../../worker/social/messages/send';
 import { messageView } from '../../../worker/social/messages/views';
 import { decodeClaims, register, type TestAccount } from '../../support/accounts';
 import { countingStore } from '../../support/counting-store';
@@ -71,13 +71,13 @@ function countingGatewayStore(): { store: Store; hops: string[] } {
 }
 
 describe('a direct message', () => {
-  it('reaches the gateway in two calls: the conversation with its blocks, then the message and the conversation write together', async () => {
+  it('reaches the gateway in one call: the conversation with its blocks, then the message and the conversation write', async () => {
     const [ana, ben] = [await register(api), await register(api)];
     const id = await conversation(ana, [ben]);
     const { store, hops } = countingGatewayStore();
-    const sent = await sendMessage(store, id, new ObjectId(ana._id), 'two hops');
+    const sent = await sendMessage(store, sendArgs(id, new ObjectId(ana._id), 'two hops', false));
     if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
-    expect(hops).toEqual(['queries', 'queries']);
+    expect(hops).toEqual(['queries']);
     const stored = await store.conversations.findOne({ _id: id });
     expect(stored?.lastMessageId?.toHexString()).toBe(sent.message._id.toHexString());
     expect(await store.dm_messages.countDocuments({ _id: sent.message._id })).toBe(1);
@@ -109,7 +109,7 @@ describe('a direct message', () => {
     const id = await conversation(ana, [ben]);
     await withStore(async (store) => {
       const counted = countingStore(store);
-      const sent = await sendMessage(counted.store, id, new ObjectId(ana._id), 'hi');
+      const sent = await sendMessage(counted.store, sendArgs(id, new ObjectId(ana._id), 'hi', false));
       expect(sent).not.toBeTypeOf('string');
       expect(counted.operations).toEqual([
         'conversations.aggregate',
@@ -130,7 +130,7 @@ describe('a direct message', () => {
     const id = await conversation(ana, [ben]);
     await withStore(async (store) => {
       const sent = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => sendMessage(store, id, new ObjectId(ana._id), `m${i}`)),
+        Array.from({ length: 6 }, (_, i) => sendMessage(store, sendArgs(id, new ObjectId(ana._id), `m${i}`, false))),
       );
       const newest = sent
         .map((one) => (typeof one === 'string' ? '' : one.message._id.toHexString()))
@@ -148,7 +148,7 @@ describe('a direct message', () => {
     const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
     const id = await conversation(ana, [ben]);
     await withStore(async (store) => {
-      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'anyone there?');
+      const sent = await sendMessage(store, sendArgs(id, new ObjectId(ana._id), 'anyone there?', false));
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
       const counted = countingStore(store);
       const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
@@ -164,7 +164,7 @@ describe('a direct message', () => {
     await presence.attach('shard-a', 'socket-1');
     await presence.view('shard-a', 'socket-1', id.toHexString(), 1);
     await withStore(async (store) => {
-      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'see it live');
+      const sent = await sendMessage(store, sendArgs(id, new ObjectId(ana._id), 'see it live', false));
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
       const counted = countingStore(store);
       const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
@@ -178,7 +178,7 @@ describe('a direct message', () => {
     const id = await conversation(ana, [ben]);
     const asked = () => presenceRequests([ana, ben]);
     await withStore(async (store) => {
-      const sent = await sendMessage(store, id, new ObjectId(ana._id), 'one read each');
+      const sent = await sendMessage(store, sendArgs(id, new ObjectId(ana._id), 'one read each', false));
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
       const before = await asked();
       const presence = new PresenceReads(api.env);
@@ -246,13 +246,66 @@ describe('a direct message', () => {
       return { status, body, dbCalls: line?.dbCalls };
     }
 
-    it("reads the caller's account and the conversation with its blocks in one gateway call, then writes in one", async () => {
+    it("reads the caller's account, the conversation with its blocks, and writes, all in one gateway call", async () => {
       const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
       const id = await conversation(ana, [ben]);
-      const sent = await postLogged(id, ana, 'two calls before the answer');
+      const sent = await postLogged(id, ana, 'one call before the answer');
       expect(sent.status).toBe(201);
       expect(sent.body).toMatchObject({ conversationId: id.toHexString(), sender: { name: 'Ana' } });
-      expect(sent.dbCalls).toBe(2);
+      expect(sent.dbCalls).toBe(1);
+      const stored = await withStore((store) => store.dm_messages.find({ conversationId: id }).toArray());
+      expect(stored.map((message) => [message._id.toHexString(), message.text])).toEqual([
+        [(sent.body as { _id: string })._id, 'one call before the answer'],
+      ]);
+      const after = await withStore((store) => store.conversations.findOne({ _id: id }));
+      expect(after?.lastMessageId?.toHexString()).toBe((sent.body as { _id: string })._id);
+    });
+
+    /** A POST with a valid body, answered with `status` and `text`, and no message stored. */
+    async function refusedUnstored(id: ObjectId, headers: Record<string, string>, status: number, text?: string) {
+      const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+        method: 'POST',
+        headers,
+        json: { text: 'sent with the check' },
+      });
+      expect(res.status).toBe(status);
+      if (text) expect(await res.text()).toContain(text);
+      expect(await withStore((store) => store.dm_messages.countDocuments({ conversationId: id }))).toBe(0);
+    }
+
+    it('writes nothing for a token its account no longer accepts, nor for a gone account', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      // Signing out everywhere moves the account's token version past the token's.
+      await withStore((store) => store.users.updateOne({ _id: new ObjectId(ana._id) }, { $inc: { tokenVersion: 1 } }));
+      await refusedUnstored(id, { 'x-auth-token': ana.token }, 400, 'Invalid token.');
+      await withStore((store) => store.users.deleteOne({ _id: new ObjectId(ben._id) }));
+      await refusedUnstored(id, { 'x-auth-token': ben.token }, 400, 'Invalid token.');
+    });
+
+    it('writes nothing for a suspended sender, and answers the suspension', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      await withStore((store) =>
+        store.users.updateOne(
+          { _id: new ObjectId(ana._id) },
+          { $set: { suspension: { reason: 'spam', until: null, at: new Date() } } },
+        ),
+      );
+      await refusedUnstored(id, { 'x-auth-token': ana.token }, 403, 'Account suspended.');
+    });
+
+    it('writes nothing for a request its validation refuses after the check: a header too long, a body not JSON', async () => {
+      const [ana, ben] = [await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      await refusedUnstored(id, { 'x-auth-token': ana.token, 'x-socket-id': 'x'.repeat(65) }, 400);
+      const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+        method: 'POST',
+        headers: { 'x-auth-token': ana.token, 'content-type': 'text/plain' },
+        body: JSON.stringify({ text: 'not JSON by its type' }),
+      });
+      expect(res.status).toBe(415);
+      expect(await withStore((store) => store.dm_messages.countDocuments({ conversationId: id }))).toBe(0);
     });
 
     it('still refuses a sender across a block either way, after that one call, and stores nothing', async () => {

@@ -7,7 +7,8 @@ import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
 import { isAdminAccount } from '../tokens/service';
 import type { AccountReaderVariables } from './account-reader';
-import { acceptedAccount, type SessionVariables } from './auth';
+import { acceptedAccount } from './admit-caller';
+import type { SessionVariables } from './auth';
 import type { DatabaseVariables } from './database';
 import { orSuspended } from './suspended';
 

@@ -5,37 +5,19 @@ import { textResponse, withDocs } from '../http/openapi';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, orExpired } from '../tokens/claims';
 import { countLegacyToken } from '../tokens/legacy-usage';
-import { type CallerAccount, readAccountForToken, readAccountWith } from '../tokens/service';
-import type { TokenClaims, VerifiedToken } from '../tokens/token';
+import type { CallerAccount } from '../tokens/service';
+import type { TokenClaims } from '../tokens/token';
 import type { AccountReaderVariables } from './account-reader';
+import { acceptedAccount } from './admit-caller';
 import type { DatabaseVariables } from './database';
-import type { ReadAhead } from './read-ahead';
-import { refuseWhileSuspended, SUSPENDED_RESPONSE } from './suspended';
+import type { CheckAhead } from './read-ahead';
+import { SUSPENDED_RESPONSE } from './suspended';
 
 /**
  * What the access checks set: the caller's token claims on `c.var.user`, the caller's account as stored now on
  * `c.var.account` (read once, by the check), and an opt-in token's session id (none for a legacy token).
  */
 export type SessionVariables = { user: TokenClaims; account: CallerAccount; sessionId?: string };
-
-/** What the access checks need of the request: its store and the reader of a stored account. */
-export type CheckVariables = Pick<DatabaseVariables, 'db'> & AccountReaderVariables;
-
-/**
- * The account behind verified claims, read, or the Live 400 `Invalid token.` when it is gone or no longer accepts
- * the token (its tokens were revoked after this one was signed), so existing clients sign out; or the 403
- * `Account suspended.` when it is suspended and the request is not one a suspended rider may make (./suspended.ts).
- */
-export async function acceptedAccount(
-  vars: CheckVariables,
-  verified: VerifiedToken,
-  request: { method: string; path: string },
-): Promise<CallerAccount> {
-  const account = await readAccountForToken(vars.db, verified, vars.readAccount);
-  if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-  refuseWhileSuspended(account, request);
-  return account;
-}
 
 /** The security schemes, named for the header each check reads. */
 export const SECURITY_SCHEMES = {
@@ -59,10 +41,11 @@ export const SECURITY_SCHEMES = {
  * Missing: 401 `Access denied. No token provided.`; unverifiable, or the account is gone or revoked the token: 400 `Invalid token.`;
  * an opt-in token past its exp: 401 JSON `Token expired.` (worker/platform/tokens/claims.ts); a suspended account:
  * 403 JSON `Account suspended.` (./suspended.ts).
- * With `ahead`, the route's first read goes to the database in the same call as the account's (./read-ahead.ts).
+ * With `ahead`, the route's first read (./read-ahead.ts) or its write (./write-ahead.ts) goes to the database in the
+ * same call as the account's.
  * @example router.openapi(defineRoute({ method: 'get', path: '/me', middleware: [auth()] as const, ... }), handler)
  */
-export function auth<A, R>(options: { ahead?: ReadAhead<A, R> } = {}) {
+export function auth(options: { ahead?: CheckAhead } = {}) {
   const { ahead } = options;
   return withDocs(
     createMiddleware<{ Bindings: Env; Variables: SessionVariables & DatabaseVariables & AccountReaderVariables }>(
@@ -70,19 +53,9 @@ export function auth<A, R>(options: { ahead?: ReadAhead<A, R> } = {}) {
         const token = c.req.header('x-auth-token');
         if (!token) throw plainTextError(401, ACCESS_TEXT.noToken);
         const verified = await claimsOrInvalid(c.env, token);
-        const args = ahead?.argsOf(c.req.param(), verified.claims);
-        if (ahead && args !== undefined) {
-          const [account, answer] = await readAccountWith(
-            c.var.db,
-            verified,
-            c.var.readAccount,
-            ahead.query.with(args),
-          );
-          if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-          refuseWhileSuspended(account, c.req);
-          ahead.keep(c.req.raw, args, answer);
-          c.set('account', account);
-        } else c.set('account', await acceptedAccount(c.var, verified, c.req));
+        // With `ahead`, the route's first read or its write travels in the account read's call (when it sends one).
+        const account = (await ahead?.checkWith(c, verified)) ?? (await acceptedAccount(c.var, verified, c.req));
+        c.set('account', account);
         c.set('user', verified.claims);
         c.set('sessionId', verified.sessionId);
         countLegacyToken(verified, c);

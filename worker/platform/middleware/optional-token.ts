@@ -4,7 +4,7 @@ import { nameRiderInScope } from '../ops/request-scope';
 import { ACCESS_TEXT } from '../tokens/access-text';
 import { claimsOrInvalid, TOKEN_EXPIRED_RESPONSE } from '../tokens/claims';
 import { type Caller, callerOf } from '../tokens/service';
-import { acceptedAccount, type CheckVariables } from './auth';
+import { acceptedAccount, type CheckVariables } from './admit-caller';
 import { SUSPENDED_RESPONSE } from './suspended';
 
 /** Public routes that read as the caller when `x-auth-token` is sent. */

@@ -31,12 +31,15 @@ export type AccountIdentity = Pick<CallerAccount, '_id' | 'role'>;
 export const callerAccount = gatewayQuery(
   'caller-account',
   true,
-  async (store, id: string) => {
-    const filter = { _id: { $in: idForms(new ObjectId(id)) } } as Filter<UserDoc>;
-    return encodeResult(await store.users.findOne(filter, { projection: { password: 0 } }));
-  },
+  async (store, id: string) => encodeResult(await findCallerAccount(store, id)),
   (wire: Carried) => uncarry<UserDoc | null>(wire),
 );
+
+/** That read itself, for a job that judges the account where it reads it (worker/platform/middleware/write-ahead.ts). */
+export function findCallerAccount(store: Store, id: string): Promise<UserDoc | null> {
+  const filter = { _id: { $in: idForms(new ObjectId(id)) } } as Filter<UserDoc>;
+  return store.users.findOne(filter, { projection: { password: 0 } });
+}
 
 /**
  * The stored account when it accepts the token, else null: it is gone, its tokens were revoked after this one was
@@ -64,8 +67,22 @@ export async function readAccountForToken(
   verified: VerifiedToken,
   read: AccountReader,
 ): Promise<CallerAccount | null> {
-  const user = await acceptingAccount(store, verified);
-  return (user && read(user)) ?? null;
+  const [user] = await runQueries(store, [callerAccount.with(verified.claims._id)]);
+  return acceptedCaller(user, verified, read);
+}
+
+/**
+ * The caller's account read from its stored document when it accepts the verified token, else null: one judgement
+ * for the Worker's access checks and for a job that checks the caller where the database is (a write sent in the
+ * check's own call: worker/platform/middleware/write-ahead.ts).
+ */
+export function acceptedCaller(
+  user: UserDoc | null,
+  verified: VerifiedToken,
+  read: AccountReader,
+): CallerAccount | null {
+  const accepted = accepting(user, verified);
+  return (accepted && read(accepted)) ?? null;
 }
 
 /**
@@ -79,8 +96,7 @@ export async function readAccountWith<R>(
   beside: QueryCall<R>,
 ): Promise<[CallerAccount | null, R]> {
   const [user, answer] = await runQueries(store, [callerAccount.with(verified.claims._id), beside]);
-  const accepted = accepting(user, verified);
-  return [(accepted && read(accepted)) ?? null, answer];
+  return [acceptedCaller(user, verified, read), answer];
 }
 
 /** Who the account a verified token speaks for is, or null when the token must be refused (acceptingAccount). */

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { readUser } from '../../accounts/users/read-user';
 import { publicUsers } from '../../accounts/users/service';
 import { isObjectionable } from '../../moderation/word-filter/refuse';
 import type { AppEnv } from '../../platform/app-env';
@@ -7,18 +8,18 @@ import { ApiError } from '../../platform/http/errors';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
 import { toPage } from '../../platform/http/pagination';
 import { refusal } from '../../platform/http/refusals';
+import { validatedAhead } from '../../platform/http/validated-ahead';
 import { auth } from '../../platform/middleware/auth';
-import { ReadAhead } from '../../platform/middleware/read-ahead';
+import { WriteAhead } from '../../platform/middleware/write-ahead';
 import { PresenceReads } from '../../platform/realtime/directory';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
-import { conversationForSending } from '../conversations/for-sending';
 import { ownConversation } from '../conversations/own';
 import { readDirectMessage } from '../stored-messaging';
 import { foldedFor, followersAmong } from './filtered';
 import { pushAfterWrite } from './pushes';
 import { ConversationParam, Message, MessageBody, MessagePage, MessageQuery, SenderSocket } from './schema';
-import { forSendingArgs, sendMessage } from './send';
+import { sendArgs, sendMessage, sendToConversation } from './send';
 import { listMessages } from './service';
 import { messageView } from './views';
 
@@ -36,20 +37,29 @@ const list = defineRoute({
   responses: { 200: jsonResponse(MessagePage, 'A page of messages'), 404: noConversation },
 });
 
-/** The conversation with its blocks, read in the access check's call to the database: the path's id as it came. */
-const conversationAhead = new ReadAhead(
-  (params, claims) => (IDS.test(params.id ?? '') ? { conversationId: params.id!, userId: claims._id } : undefined),
-  conversationForSending,
-  (a, b) => a.conversationId === b.conversationId && a.userId === b.userId,
+/**
+ * The whole send in the access check's call to the database (worker/platform/middleware/write-ahead.ts): sent only for
+ * a request this route's validation accepts, and run only when the caller's account admits them.
+ */
+export const sendAhead = new WriteAhead(
+  'send-as-caller',
+  async (c, claims) => {
+    const valid = await validatedAhead(c.req, { param: ConversationParam, header: SenderSocket, json: MessageBody });
+    if (!valid) return undefined;
+    const { text } = valid.json;
+    const filtered = await isObjectionable(c.var.db, text);
+    return sendArgs(new ObjectId(valid.param.id), new ObjectId(claims._id), text, filtered);
+  },
+  sendToConversation,
+  readUser,
 );
-const IDS = /^[0-9a-f]{24}$/;
 
 const send = defineRoute({
   method: 'post',
   path: '/{id}/messages',
   tags: TAGS,
   summary: 'Send a message to a conversation (participants only)',
-  middleware: [auth({ ahead: conversationAhead })] as const,
+  middleware: [auth({ ahead: sendAhead })] as const,
   request: { params: ConversationParam, headers: SenderSocket, ...jsonBody(MessageBody) },
   responses: {
     201: jsonResponse(Message, 'Sent'),
@@ -96,11 +106,17 @@ export const messageRoutes = createRouter<AppEnv>()
   .openapi(send, async (c) => {
     const senderId = new ObjectId(c.var.user._id);
     const { text } = c.req.valid('json');
-    // Never refused for its words (it is private): a matched message is stored marked, and folded for non-followers.
-    const filtered = await isObjectionable(c.var.db, text);
     const conversationId = new ObjectId(c.req.valid('param').id);
-    const ahead = conversationAhead.take(c.req.raw, forSendingArgs(conversationId, senderId));
-    const sent = await sendMessage(c.var.db, conversationId, senderId, text, { filtered, ahead });
+    const ahead = sendAhead.take(
+      c.req.raw,
+      (args) =>
+        args.conversationId === conversationId.toHexString() &&
+        args.userId === c.var.user._id &&
+        args.message.text === text,
+    );
+    // Never refused for its words (it is private): a matched message is stored marked, and folded for non-followers.
+    const args = ahead?.args ?? sendArgs(conversationId, senderId, text, await isObjectionable(c.var.db, text));
+    const sent = await sendMessage(c.var.db, args, ahead?.outcome);
     if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
     const { conversation, message } = sent;

@@ -41,43 +41,61 @@ export const storeSentMessage = gatewayQuery(
   () => undefined,
 );
 
+/** A message to send as it crosses to the gateway object: its conversation and sender as hex ids, the message itself. */
+export type SendArgs = {
+  conversationId: string;
+  userId: string;
+  message: { id: string; text: string; createdAt: Date; filtered: boolean };
+};
+
+/** What a send found: the conversation (null: not among the sender's) and any block, and whether it stored the message. */
+export type SendOutcome = { found: FoundForSending; stored: boolean };
+
 /**
- * Stores a message from a participant in three operations, one after another: the conversation (membership) with
- * any block either way, the message, then one write of the conversation's latest message and the sender's read marker;
- * the last two in one call to the gateway (storeSentMessage). The message is stored before the conversation names it, so a reader never
- * finds a latest message that is not there. `ahead` is the first read's answer when the access check already sent it
- * (worker/platform/middleware/read-ahead.ts).
+ * A whole send where the connection is, in three operations one after another: the conversation (membership) with
+ * any block either way, then, when the sender may write, the message and its conversation's write (storeSentMessage).
+ * One gateway call, alone or in the access check's own call (the send route's write-ahead).
+ */
+export const sendToConversation = gatewayQuery(
+  'send-to-conversation',
+  false,
+  async (store, { conversationId, userId, message }: SendArgs) => {
+    const found = await conversationForSending.run(store, { conversationId, userId });
+    if (!found || found.blocked) return { found, stored: false };
+    await storeSentMessage.run(store, { ...message, conversationId, userId });
+    return { found, stored: true };
+  },
+  ({ found, stored }): SendOutcome => ({ found: conversationForSending.read(found), stored }),
+);
+
+/** The arguments of a send of `text` by the sender, with the message's id and time made here. */
+export function sendArgs(conversationId: ObjectId, senderId: ObjectId, text: string, filtered: boolean): SendArgs {
+  return {
+    conversationId: conversationId.toHexString(),
+    userId: senderId.toHexString(),
+    message: { id: new ObjectId().toHexString(), text, createdAt: new Date(), filtered },
+  };
+}
+
+/**
+ * Stores a message from a participant (sendToConversation, one gateway call), or takes the outcome of the same send
+ * already made in the access check's call (`sent`). The message is stored before the conversation names it, so a
+ * reader never finds a latest message that is not there.
  */
 export async function sendMessage(
   store: Store,
-  conversationId: ObjectId,
-  senderId: ObjectId,
-  text: string,
-  options: { filtered?: boolean; ahead?: { answer: FoundForSending } } = {},
+  args: SendArgs,
+  sent?: SendOutcome,
 ): Promise<SendRefused | { conversation: SendingConversation; message: DirectMessageDoc }> {
-  const { filtered = false, ahead } = options;
-  const found = ahead
-    ? ahead.answer
-    : (await runQueries(store, [conversationForSending.with(forSendingArgs(conversationId, senderId))]))[0];
+  const { found } = sent ?? (await runQueries(store, [sendToConversation.with(args)]))[0];
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
-  const message = newMessage(conversation._id, senderId, text, { filtered });
-  await runQueries(store, [
-    storeSentMessage.with({
-      id: message._id.toHexString(),
-      conversationId: conversation._id.toHexString(),
-      userId: senderId.toHexString(),
-      text,
-      createdAt: message.createdAt,
-      filtered,
-    }),
-  ]);
+  const { id, text, createdAt, filtered } = args.message;
+  const message = newMessage(conversation._id, ObjectId.createFromHexString(args.userId), text, {
+    _id: ObjectId.createFromHexString(id),
+    createdAt,
+    filtered,
+  });
   return { conversation, message };
 }
-
-/** The arguments of the conversation's read for a sender, as the access check may send it ahead. */
-export const forSendingArgs = (conversationId: ObjectId, senderId: ObjectId) => ({
-  conversationId: conversationId.toHexString(),
-  userId: senderId.toHexString(),
-});

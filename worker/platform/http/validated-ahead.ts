@@ -1,0 +1,38 @@
+import type { HonoRequest } from 'hono';
+import type { ZodType, z } from 'zod';
+
+/** The JSON media types the request validators read a body from (hono's validator). */
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+
+/** A route's request schemas: its path params, headers and required JSON body, the ones its route is defined with. */
+export interface RequestSchemas<P extends ZodType, H extends ZodType, J extends ZodType> {
+  param: P;
+  header: H;
+  json: J;
+}
+
+/**
+ * The request's path params, headers and JSON body as the route's validators will read them (the same inputs: the
+ * body parsed once, which the validator reads again from the request's cache), when every one passes the route's own
+ * schema; undefined when any would not, or the body is not JSON. For work that must not start on a request the
+ * route will answer 400 (a write sent in the access check's call, which runs before validation).
+ */
+export async function validatedAhead<P extends ZodType, H extends ZodType, J extends ZodType>(
+  req: HonoRequest,
+  schemas: RequestSchemas<P, H, J>,
+): Promise<{ param: z.output<P>; header: z.output<H>; json: z.output<J> } | undefined> {
+  const mediaType = (req.header('content-type') ?? '').split(';')[0]!.trim();
+  if (!JSON_MEDIA.test(mediaType)) return undefined;
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    return undefined;
+  }
+  const param = schemas.param.safeParse(req.param());
+  const header = schemas.header.safeParse(req.header());
+  const json = schemas.json.safeParse(body);
+  return param.success && header.success && json.success
+    ? { param: param.data, header: header.data, json: json.data }
+    : undefined;
+}

@@ -1,0 +1,92 @@
+import { type Carried, encodeResult } from '../../../durable-objects/db-gateway-codec';
+import { type GatewayQuery, gatewayQuery, runQueries } from '../db/gateway-queries';
+import {
+  type AccountReader,
+  acceptedCaller,
+  type CallerAccount,
+  callerAccount,
+  findCallerAccount,
+} from '../tokens/service';
+import type { TokenClaims, VerifiedToken } from '../tokens/token';
+import { admitCaller } from './admit-caller';
+import type { AheadContext, CheckAhead } from './read-ahead';
+
+/** What the gateway object needs to judge the caller as the access check does, and the write to run if it admits. */
+type Guarded<A> = { verified: VerifiedToken; method: string; path: string; now: Date; args: A };
+/** The caller's stored account as read, and the write's answer when it ran. */
+type GuardedWire<W> = { account: Carried; written?: { wire: W } };
+type GuardedAnswer<R> = { stored: Parameters<typeof acceptedCaller>[0]; written?: { outcome: R } };
+
+/** Whether the access check admits this caller for this request at `now` (admitCaller, without its refusal). */
+function admits(account: CallerAccount | null, request: { method: string; path: string }, now: Date): boolean {
+  try {
+    admitCaller(account, request, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A route's write, sent by `auth({ ahead })` in the caller's account read's own call and run there, after the read,
+ * only when the account admits the caller exactly as the check does (acceptedCaller, then admitCaller at the check's
+ * instant): a refused caller writes nothing, and the check then answers its refusal as ever. `argsOf` answers
+ * undefined for any request the route's validation would refuse (worker/platform/http/validated-ahead.ts), so a
+ * write never precedes a 400; the handler takes the outcome for the arguments it validated, or writes itself when
+ * there is none. The job is listed with the others where the Worker is composed (worker/index.ts).
+ */
+export class WriteAhead<A, W, R> implements CheckAhead {
+  private readonly outcomes = new WeakMap<Request, { args: A; outcome: R }>();
+  readonly job: GatewayQuery<Guarded<A>, GuardedWire<W>, GuardedAnswer<R>>;
+
+  constructor(
+    name: string,
+    /** The write's arguments from the request, once validation would accept it; else undefined to send none. */
+    readonly argsOf: (c: AheadContext, claims: TokenClaims) => Promise<A | undefined>,
+    write: GatewayQuery<A, W, R>,
+    /**
+     * The accounts domain's reader, which the object judges the account with: the same one the app hands the access
+     * checks (worker/app.ts), and the check judges this answer with it too.
+     */
+    private readonly readAccount: AccountReader,
+  ) {
+    this.job = gatewayQuery(
+      name,
+      false,
+      async (store, { verified, method, path, now, args }: Guarded<A>): Promise<GuardedWire<W>> => {
+        const stored = await findCallerAccount(store, verified.claims._id);
+        // Encoded before it is judged: the reader may keep parts of the stored document in what it answers.
+        const account = encodeResult(stored);
+        const caller = acceptedCaller(stored, verified, readAccount);
+        if (!admits(caller, { method, path }, now)) return { account };
+        return { account, written: { wire: await write.run(store, args) } };
+      },
+      ({ account, written }): GuardedAnswer<R> => ({
+        stored: callerAccount.read(account),
+        ...(written ? { written: { outcome: write.read(written.wire) } } : {}),
+      }),
+    );
+  }
+
+  async checkWith(c: AheadContext, verified: VerifiedToken): Promise<CallerAccount | undefined> {
+    const args = await this.argsOf(c, verified.claims);
+    if (args === undefined) return undefined;
+    const now = new Date();
+    const [{ stored, written }] = await runQueries(c.var.db, [
+      this.job.with({ verified, method: c.req.method, path: c.req.path, now, args }),
+    ]);
+    const admitted = admitCaller(acceptedCaller(stored, verified, this.readAccount), c.req, now);
+    if (written) this.outcomes.set(c.req.raw, { args, outcome: written.outcome });
+    return admitted;
+  }
+
+  /**
+   * The write's arguments and outcome when it ran for this request with arguments the handler `matches` (those it
+   * validated); else undefined. Taken once.
+   */
+  take(request: Request, matches: (args: A) => boolean): { args: A; outcome: R } | undefined {
+    const kept = this.outcomes.get(request);
+    this.outcomes.delete(request);
+    return kept && matches(kept.args) ? kept : undefined;
+  }
+}
