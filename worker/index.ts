@@ -1,5 +1,6 @@
 import { DbGateway as HeldClients } from '../durable-objects/db-gateway';
 import { createApp } from './app';
+import { liveTokenRows } from './notifications/push-tokens/service';
 import { heldQueries } from './platform/db/gateway-queries';
 import type { Env } from './platform/env';
 import { callerAccount } from './platform/tokens/service';
@@ -18,6 +19,7 @@ const QUERIES = heldQueries([
   storeSentMessage,
   sendToConversation,
   sendAhead.job,
+  liveTokenRows,
 ]);
 
 /** The database gateway object with the jobs the domains run where the connection is. */

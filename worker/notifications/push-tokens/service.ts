@@ -1,5 +1,7 @@
 import { type Filter, ObjectId } from 'mongodb';
+import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import { onDuplicateKey } from '../../platform/db/errors';
+import { gatewayQuery, runQueries } from '../../platform/db/gateway-queries';
 import type { Store } from '../../platform/db/store';
 import { idForms, readEach } from '../../platform/db/stored-values';
 import type { DeadReason, PushTokenDoc } from '../documents';
@@ -60,11 +62,25 @@ export async function removeWebSubscription(
   return deletedCount ? 'removed' : 'not-found';
 }
 
+/**
+ * The live tokens' rows as stored, as a gateway query (worker/platform/db/gateway-queries.ts): every push decision
+ * reads them (a message's among them), so the owners cross as hex ids and the filter is built where the connection is.
+ */
+export const liveTokenRows = gatewayQuery(
+  'live-push-tokens',
+  true,
+  async (store, userIds: string[]) => {
+    const owners = userIds.flatMap((id) => idForms(ObjectId.createFromHexString(id)));
+    return encodeResult(
+      await store.pushTokens.find({ userId: { $in: owners }, ...alive } as Filter<PushTokenDoc>).toArray(),
+    );
+  },
+  (wire: Carried) => uncarry<PushTokenDoc[]>(wire),
+);
+
 /** Live tokens (never marked dead) of all these users, in one query, read; one that cannot be read is left out. */
 export async function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTokenDoc[]> {
-  const rows = await store.pushTokens
-    .find({ userId: { $in: userIds.flatMap(idForms) }, ...alive } as Filter<PushTokenDoc>)
-    .toArray();
+  const [rows] = await runQueries(store, [liveTokenRows.with(userIds.map((id) => id.toHexString()))]);
   return readEach('pushTokens', rows, readPushToken);
 }
 

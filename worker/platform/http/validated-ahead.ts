@@ -1,11 +1,11 @@
 import type { HonoRequest } from 'hono';
-import type { ZodType, z } from 'zod';
+import type { ZodObject, ZodType, z } from 'zod';
 
 /** The JSON media types the request validators read a body from (hono's validator). */
 const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 
 /** A route's request schemas: its path params, headers and required JSON body, the ones its route is defined with. */
-export interface RequestSchemas<P extends ZodType, H extends ZodType, J extends ZodType> {
+export interface RequestSchemas<P extends ZodType, H extends ZodObject, J extends ZodType> {
   param: P;
   header: H;
   json: J;
@@ -17,7 +17,7 @@ export interface RequestSchemas<P extends ZodType, H extends ZodType, J extends 
  * schema; undefined when any would not, or the body is not JSON. For work that must not start on a request the
  * route will answer 400 (a write sent in the access check's call, which runs before validation).
  */
-export async function validatedAhead<P extends ZodType, H extends ZodType, J extends ZodType>(
+export async function validatedAhead<P extends ZodType, H extends ZodObject, J extends ZodType>(
   req: HonoRequest,
   schemas: RequestSchemas<P, H, J>,
 ): Promise<{ param: z.output<P>; header: z.output<H>; json: z.output<J> } | undefined> {
@@ -30,7 +30,14 @@ export async function validatedAhead<P extends ZodType, H extends ZodType, J ext
     return undefined;
   }
   const param = schemas.param.safeParse(req.param());
-  const header = schemas.header.safeParse(req.header());
+  // The headers the schema names, each read once: an object schema reads no other (the validator's own pass
+  // strips the rest), so the request's every header is not copied out of the runtime here.
+  const named: Record<string, string> = {};
+  for (const name of Object.keys(schemas.header.shape)) {
+    const value = req.header(name);
+    if (value !== undefined) named[name] = value;
+  }
+  const header = schemas.header.safeParse(named);
   const json = schemas.json.safeParse(body);
   return param.success && header.success && json.success
     ? { param: param.data, header: header.data, json: json.data }

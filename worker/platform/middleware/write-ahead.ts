@@ -1,21 +1,15 @@
-import { type Carried, encodeResult } from '../../../durable-objects/db-gateway-codec';
+import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import { type GatewayQuery, gatewayQuery, runQueries } from '../db/gateway-queries';
-import {
-  type AccountReader,
-  acceptedCaller,
-  type CallerAccount,
-  callerAccount,
-  findCallerAccount,
-} from '../tokens/service';
+import { type AccountReader, acceptedCaller, type CallerAccount, findCallerAccount } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
 import { admitCaller } from './admit-caller';
 import type { AheadContext, CheckAhead } from './read-ahead';
 
 /** What the gateway object needs to judge the caller as the access check does, and the write to run if it admits. */
 type Guarded<A> = { verified: VerifiedToken; method: string; path: string; now: Date; args: A };
-/** The caller's stored account as read, and the write's answer when it ran. */
+/** The caller's account as the check reads it (null: refused), and the write's answer when it ran. */
 type GuardedWire<W> = { account: Carried; written?: { wire: W } };
-type GuardedAnswer<R> = { stored: Parameters<typeof acceptedCaller>[0]; written?: { outcome: R } };
+type GuardedAnswer<R> = { caller: CallerAccount | null; written?: { outcome: R } };
 
 /** Whether the access check admits this caller for this request at `now` (admitCaller, without its refusal). */
 function admits(account: CallerAccount | null, request: { method: string; path: string }, now: Date): boolean {
@@ -44,25 +38,21 @@ export class WriteAhead<A, W, R> implements CheckAhead {
     /** The write's arguments from the request, once validation would accept it; else undefined to send none. */
     readonly argsOf: (c: AheadContext, claims: TokenClaims) => Promise<A | undefined>,
     write: GatewayQuery<A, W, R>,
-    /**
-     * The accounts domain's reader, which the object judges the account with: the same one the app hands the access
-     * checks (worker/app.ts), and the check judges this answer with it too.
-     */
-    private readonly readAccount: AccountReader,
+    /** The accounts domain's reader, which the object reads the account with: the one the app hands the checks (worker/app.ts). */
+    readAccount: AccountReader,
   ) {
     this.job = gatewayQuery(
       name,
       false,
       async (store, { verified, method, path, now, args }: Guarded<A>): Promise<GuardedWire<W>> => {
-        const stored = await findCallerAccount(store, verified.claims._id);
-        // Encoded before it is judged: the reader may keep parts of the stored document in what it answers.
-        const account = encodeResult(stored);
-        const caller = acceptedCaller(stored, verified, readAccount);
+        // The account as the check reads it (acceptedCaller), crossing as it is: the Worker judges it, not reads it again.
+        const caller = acceptedCaller(await findCallerAccount(store, verified.claims._id), verified, readAccount);
+        const account = encodeResult(caller);
         if (!admits(caller, { method, path }, now)) return { account };
         return { account, written: { wire: await write.run(store, args) } };
       },
       ({ account, written }): GuardedAnswer<R> => ({
-        stored: callerAccount.read(account),
+        caller: uncarry<CallerAccount | null>(account),
         ...(written ? { written: { outcome: write.read(written.wire) } } : {}),
       }),
     );
@@ -72,10 +62,10 @@ export class WriteAhead<A, W, R> implements CheckAhead {
     const args = await this.argsOf(c, verified.claims);
     if (args === undefined) return undefined;
     const now = new Date();
-    const [{ stored, written }] = await runQueries(c.var.db, [
+    const [{ caller, written }] = await runQueries(c.var.db, [
       this.job.with({ verified, method: c.req.method, path: c.req.path, now, args }),
     ]);
-    const admitted = admitCaller(acceptedCaller(stored, verified, this.readAccount), c.req, now);
+    const admitted = admitCaller(caller, c.req, now);
     if (written) this.outcomes.set(c.req.raw, { args, outcome: written.outcome });
     return admitted;
   }
