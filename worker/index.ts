@@ -6,6 +6,7 @@ import type { Env } from './platform/env';
 import { callerAccount } from './platform/tokens/service';
 import { runSchedule } from './schedules';
 import { conversationForSending } from './social/conversations/for-sending';
+import { ownConversationId } from './social/conversations/own';
 import { sendAhead } from './social/messages/routes';
 import { sendToConversation, storeSentMessage } from './social/messages/send';
 
@@ -20,6 +21,7 @@ const QUERIES = heldQueries([
   sendToConversation,
   sendAhead.job,
   liveTokenRows,
+  ownConversationId,
 ]);
 
 /** The database gateway object with the jobs the domains run where the connection is. */

@@ -261,6 +261,32 @@ describe('a direct message', () => {
       expect(after?.lastMessageId?.toHexString()).toBe((sent.body as { _id: string })._id);
     });
 
+    it("lists a conversation's messages reading the caller's account and the conversation in one call", async () => {
+      const [ana, ben, cy] = [await register(api, { name: 'Ana' }), await register(api), await register(api)];
+      const id = await conversation(ana, [ben]);
+      expect((await postLogged(id, ana, 'one to list')).status).toBe(201);
+      /** The GET's status, its items and how many gateway calls it made. */
+      const listLogged = async (reader: TestAccount) => {
+        const token = await sessionToken(reader);
+        let status = 0;
+        let items: unknown[] = [];
+        const lines = await captureLogLines(async () => {
+          const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+            headers: { 'x-auth-token': token },
+          });
+          status = res.status;
+          items = ((await res.json()) as { items?: unknown[] }).items ?? [];
+        });
+        const line = lines
+          .flatMap((one) => (one.startsWith('{') ? [JSON.parse(one) as Record<string, unknown>] : []))
+          .find((one) => one.kind === 'request' && one.method === 'GET');
+        return { status, items, dbCalls: line?.dbCalls };
+      };
+      // The account with the conversation, the page, its senders' names.
+      expect(await listLogged(ben)).toMatchObject({ status: 200, items: [{ text: 'one to list' }], dbCalls: 3 });
+      expect(await listLogged(cy)).toMatchObject({ status: 404, dbCalls: 1 });
+    });
+
     /** A POST with a valid body, answered with `status` and `text`, and no message stored. */
     async function refusedUnstored(id: ObjectId, headers: Record<string, string>, status: number, text?: string) {
       const res = await api.fetch(`/api/conversations/${id.toHexString()}/messages`, {

@@ -14,7 +14,7 @@ import { WriteAhead } from '../../platform/middleware/write-ahead';
 import { PresenceReads } from '../../platform/realtime/directory';
 import { publishAfterWrite } from '../../platform/realtime/publish';
 import { BLOCK_REFUSALS } from '../blocks/refusals';
-import { ownConversation } from '../conversations/own';
+import { ownConversationAhead, ownConversationIdOf } from '../conversations/own';
 import { readDirectMessage } from '../stored-messaging';
 import { foldedFor, followersAmong } from './filtered';
 import { pushAfterWrite } from './pushes';
@@ -32,7 +32,7 @@ const list = defineRoute({
   path: '/{id}/messages',
   tags: TAGS,
   summary: "A conversation's messages: newest first, or with `after` the newer ones oldest first (participants only)",
-  middleware: [auth()] as const,
+  middleware: [auth({ ahead: ownConversationAhead })] as const,
   request: { params: ConversationParam, query: MessageQuery },
   responses: { 200: jsonResponse(MessagePage, 'A page of messages'), 404: noConversation },
 });
@@ -71,14 +71,14 @@ const send = defineRoute({
 /** Messages of a conversation, mounted under /api/conversations. */
 export const messageRoutes = createRouter<AppEnv>()
   .openapi(list, async (c) => {
-    const conversation = await ownConversation(c, c.req.valid('param').id);
+    const conversationId = await ownConversationIdOf(c, c.req.valid('param').id);
     const { limit, cursor, after } = c.req.valid('query');
     if (cursor && after) {
       throw new ApiError(400, 'Use either cursor or after, not both.', {
         details: [{ field: 'after', message: 'cannot be combined with cursor' }],
       });
     }
-    const rows = await listMessages(c.var.db, conversation._id, {
+    const rows = await listMessages(c.var.db, conversationId, {
       limit,
       cursor,
       after: after ? new ObjectId(after) : undefined,
@@ -96,7 +96,7 @@ export const messageRoutes = createRouter<AppEnv>()
     const items = messages.map((message) =>
       messageView(
         message,
-        conversation._id,
+        conversationId,
         message.userId && senders.get(message.userId.toHexString()),
         folded.has(message._id.toHexString()),
       ),
