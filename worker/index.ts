@@ -5,24 +5,15 @@ import { heldQueries } from './platform/db/gateway-queries';
 import type { Env } from './platform/env';
 import { callerAccount } from './platform/tokens/service';
 import { runSchedule } from './schedules';
-import { conversationForSending } from './social/conversations/for-sending';
 import { ownConversationId } from './social/conversations/own';
 import { sendAhead } from './social/messages/routes';
-import { sendToConversation, storeSentMessage } from './social/messages/send';
+import { sendToConversation } from './social/messages/send';
 
 /**
  * The jobs the database gateway object runs by name (worker/platform/db/gateway-queries.ts): each a route's reads in
  * one call, answering only the fields it needs. One missing here fails its every call in gateway mode.
  */
-const QUERIES = heldQueries([
-  callerAccount,
-  conversationForSending,
-  storeSentMessage,
-  sendToConversation,
-  sendAhead.job,
-  liveTokenRows,
-  ownConversationId,
-]);
+const QUERIES = heldQueries([callerAccount, sendToConversation, sendAhead.job, liveTokenRows, ownConversationId]);
 
 /** The database gateway object with the jobs the domains run where the connection is. */
 export class DbGateway extends HeldClients {

@@ -5,8 +5,8 @@ import { openRequestConnection } from '../../../worker/platform/db/connection';
 import { gatewayQuery, runQueries } from '../../../worker/platform/db/gateway-queries';
 import type { Store } from '../../../worker/platform/db/store';
 import { callerAccount } from '../../../worker/platform/tokens/service';
-import { conversationForSending } from '../../../worker/social/conversations/for-sending';
-import { storeSentMessage } from '../../../worker/social/messages/send';
+import { ownConversationId } from '../../../worker/social/conversations/own';
+import { type SendArgs, sendToConversation } from '../../../worker/social/messages/send';
 import { register } from '../../support/accounts';
 import { createApi, type TestEnv } from '../../support/worker-api';
 
@@ -40,33 +40,40 @@ async function openConversation(a: { _id: string }, b: { _id: string }) {
 }
 
 describe('gateway queries', () => {
-  it("answer the caller's account and the conversation with its blocks in one call, as direct mode does", async () => {
-    const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+  it("answer the caller's account and their conversation in one call, as direct mode does", async () => {
+    const [ana, ben, cy] = [await register(api, { name: 'Ana' }), await register(api), await register(api)];
     const id = await openConversation(ana, ben);
-    const args = { conversationId: id.toHexString(), userId: ana._id };
     const answers = await Promise.all(
       (['gateway', 'direct'] as const).map(async (mode) => {
         const { store, release } = storeIn(mode);
         try {
-          return await runQueries(store, [callerAccount.with(ana._id), conversationForSending.with(args)]);
+          return await runQueries(store, [
+            callerAccount.with(ana._id),
+            ownConversationId.with({ conversationId: id.toHexString(), userId: ana._id }),
+            ownConversationId.with({ conversationId: id.toHexString(), userId: cy._id }),
+          ]);
         } finally {
           await release();
         }
       }),
     );
-    const [[account, found], direct] = answers as [(typeof answers)[0], (typeof answers)[0]];
-    expect([account, found]).toEqual(direct);
+    const [[account, own, notCys], direct] = answers as [(typeof answers)[0], (typeof answers)[0]];
+    expect([account, own, notCys]).toEqual(direct);
     expect(account?._id).toEqual(new ObjectId(ana._id));
     expect(account?.name).toBe('Ana');
     expect(account).not.toHaveProperty('password');
-    // Only the fields sending needs come back: the id and the participants, as ObjectIds again.
-    expect(found).toEqual({
-      conversation: { _id: id, participantIds: [new ObjectId(ana._id), new ObjectId(ben._id)] },
-      blocked: false,
-    });
+    expect(own).toBe(id.toHexString());
+    expect(notCys).toBeNull();
   });
 
-  it('answer a block either way, and no conversation for a rider who is not in it', async () => {
+  /** A send of `text` by the rider into the conversation, as the route makes one. */
+  const sendOf = (id: ObjectId, rider: { _id: string }, text: string, messageId = new ObjectId()): SendArgs => ({
+    conversationId: id.toHexString(),
+    userId: rider._id,
+    message: { id: messageId.toHexString(), text, createdAt: new Date(), filtered: false },
+  });
+
+  it('answer a block either way, and no conversation for a rider who is not in it, storing nothing', async () => {
     const [ana, ben, cy] = [await register(api), await register(api), await register(api)];
     const id = await openConversation(ana, ben);
     await api.db((db) =>
@@ -80,11 +87,19 @@ describe('gateway queries', () => {
     const { store, release } = storeIn('gateway');
     try {
       const [asAna, asCy] = await runQueries(store, [
-        conversationForSending.with({ conversationId: id.toHexString(), userId: ana._id }),
-        conversationForSending.with({ conversationId: id.toHexString(), userId: cy._id }),
+        sendToConversation.with(sendOf(id, ana, 'across a block')),
+        sendToConversation.with(sendOf(id, cy, 'not mine')),
       ]);
-      expect(asAna?.blocked).toBe(true);
-      expect(asCy).toBeNull();
+      // Only the fields sending needs come back: the id and the participants, as ObjectIds again.
+      expect(asAna).toEqual({
+        found: {
+          conversation: { _id: id, participantIds: [new ObjectId(ana._id), new ObjectId(ben._id)] },
+          blocked: true,
+        },
+        stored: false,
+      });
+      expect(asCy).toEqual({ found: null, stored: false });
+      expect(await api.db((db) => db.collection('dm_messages').countDocuments({ conversationId: id }))).toBe(0);
     } finally {
       await release();
     }
@@ -95,21 +110,18 @@ describe('gateway queries', () => {
     const id = await openConversation(ana, ben);
     const { store, release } = storeIn('gateway');
     try {
-      const message = {
-        id: new ObjectId().toHexString(),
-        conversationId: id.toHexString(),
-        userId: ana._id,
-        text: 'one call',
-        createdAt: new Date(Date.now() + 60_000),
-      };
-      await runQueries(store, [storeSentMessage.with(message)]);
-      const stored = await api.db((db) => db.collection('dm_messages').findOne({ _id: new ObjectId(message.id) }));
+      const first = sendOf(id, ana, 'one call');
+      const [sent] = await runQueries(store, [sendToConversation.with(first)]);
+      expect(sent.stored).toBe(true);
+      const messageId = new ObjectId(first.message.id);
+      const stored = await api.db((db) => db.collection('dm_messages').findOne({ _id: messageId }));
       expect(stored).toMatchObject({ conversationId: id, userId: new ObjectId(ana._id), text: 'one call' });
-      const later = { ...message, text: 'same id', createdAt: new Date(Date.now() + 120_000) };
-      await expect(runQueries(store, [storeSentMessage.with(later)])).rejects.toMatchObject({ code: 11000 });
+      const later = sendOf(id, ana, 'same id', messageId);
+      later.message.createdAt = new Date(Date.now() + 120_000);
+      await expect(runQueries(store, [sendToConversation.with(later)])).rejects.toMatchObject({ code: 11000 });
       const conversation = await api.db((db) => db.collection('conversations').findOne({ _id: id }));
-      expect(conversation?.lastMessageId).toEqual(new ObjectId(message.id));
-      expect(conversation?.lastActivityAt).toEqual(message.createdAt);
+      expect(conversation?.lastMessageId).toEqual(messageId);
+      expect(conversation?.lastActivityAt).toEqual(first.message.createdAt);
     } finally {
       await release();
     }
@@ -119,7 +131,7 @@ describe('gateway queries', () => {
     const { store, release } = storeIn('gateway');
     try {
       await expect(
-        runQueries(store, [conversationForSending.with({ conversationId: 'not-an-id', userId: 'x' })]),
+        runQueries(store, [ownConversationId.with({ conversationId: 'not-an-id', userId: 'x' })]),
       ).rejects.toThrow(/hex string/);
       const unlisted = gatewayQuery(
         'unlisted',

@@ -1,7 +1,12 @@
 import { type Filter, ObjectId } from 'mongodb';
-import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import { onDuplicateKey } from '../../platform/db/errors';
-import { gatewayQuery, runQueries } from '../../platform/db/gateway-queries';
+import {
+  type CarriedDocuments,
+  carryDocuments,
+  documentsOf,
+  gatewayQuery,
+  runQueries,
+} from '../../platform/db/gateway-queries';
 import type { Store } from '../../platform/db/store';
 import { idForms, readEach } from '../../platform/db/stored-values';
 import type { DeadReason, PushTokenDoc } from '../documents';
@@ -71,11 +76,11 @@ export const liveTokenRows = gatewayQuery(
   true,
   async (store, userIds: string[]) => {
     const owners = userIds.flatMap((id) => idForms(ObjectId.createFromHexString(id)));
-    return encodeResult(
+    return carryDocuments(
       await store.pushTokens.find({ userId: { $in: owners }, ...alive } as Filter<PushTokenDoc>).toArray(),
     );
   },
-  (wire: Carried) => uncarry<PushTokenDoc[]>(wire),
+  (wire: CarriedDocuments) => documentsOf<PushTokenDoc[]>(wire),
 );
 
 /** Live tokens (never marked dead) of all these users, in one query, read; one that cannot be read is left out. */

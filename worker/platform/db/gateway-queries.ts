@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import type { HeldQuery } from '../../../durable-objects/db-gateway-queries';
 import { createStore, type Store } from './store';
 
@@ -42,6 +43,15 @@ export function gatewayQuery<A, W, R>(
     with: (args) => ({ name, args, repeatable, run: (store) => run(store, args), read: read as (wire: unknown) => R }),
   };
 }
+
+/** Stored documents as a job's answer (ObjectIds, dates and all), for a caller that reads them as stored. */
+export type CarriedDocuments = Carried;
+
+/** Documents as they came from the driver, made into a job's answer where the job runs. */
+export const carryDocuments = (documents: unknown): CarriedDocuments => encodeResult(documents);
+
+/** A job's carried documents back as the driver handed them over, for the caller's reader. */
+export const documentsOf = <T>(carried: CarriedDocuments): T => uncarry<T>(carried);
 
 /** Where a store that sends jobs to the gateway keeps that ability (on its Db: worker/platform/db/gateway-store.ts). */
 export const RUN_QUERIES = Symbol('run queries');

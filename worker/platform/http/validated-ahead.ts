@@ -1,8 +1,12 @@
 import type { HonoRequest } from 'hono';
 import type { ZodObject, ZodType, z } from 'zod';
 
-/** The JSON media types the request validators read a body from (hono's validator). */
-const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+/**
+ * A JSON request's content type as the route's media-type gate admits it (@hono/zod-openapi's rule, on the whole
+ * header, parameters included): stricter than the body validator's look at the media type before any `;`, so a body
+ * this admits is one both read.
+ */
+const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /** A route's request schemas: its path params, headers and required JSON body, the ones its route is defined with. */
 export interface RequestSchemas<P extends ZodType, H extends ZodObject, J extends ZodType> {
@@ -21,8 +25,7 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
   req: HonoRequest,
   schemas: RequestSchemas<P, H, J>,
 ): Promise<{ param: z.output<P>; header: z.output<H>; json: z.output<J> } | undefined> {
-  const mediaType = (req.header('content-type') ?? '').split(';')[0]!.trim();
-  if (!JSON_MEDIA.test(mediaType)) return undefined;
+  if (!JSON_REQUEST.test(req.header('content-type') ?? '')) return undefined;
   let body: unknown;
   try {
     body = await req.json();

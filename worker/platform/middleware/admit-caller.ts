@@ -4,7 +4,7 @@ import { type CallerAccount, readAccountForToken } from '../tokens/service';
 import type { VerifiedToken } from '../tokens/token';
 import type { AccountReaderVariables } from './account-reader';
 import type { DatabaseVariables } from './database';
-import { refuseWhileSuspended } from './suspended';
+import { suspendedRefusal } from './suspended';
 
 /** What the access checks need of the request: its store and the reader of a stored account. */
 export type CheckVariables = Pick<DatabaseVariables, 'db'> & AccountReaderVariables;
@@ -23,16 +23,26 @@ export async function acceptedAccount(
 }
 
 /**
- * The access check's judgement of the caller's account as read (acceptedCaller): the 400 `Invalid token.` for none,
- * the 403 `Account suspended.` for a request a suspended rider may not make at `now`, else the account. A job that
- * writes in the check's own call judges with this too, at the check's `now` (./write-ahead.ts).
+ * The access check's refusal of the caller's account as read (acceptedCaller), or null to admit it: the 400
+ * `Invalid token.` for none, the 403 `Account suspended.` for a request a suspended rider may not make at `now`.
+ * A job that writes in the check's own call judges with this too, at the check's `now` (./write-ahead.ts).
  */
+export function callerRefusal(
+  account: CallerAccount | null,
+  request: { method: string; path: string },
+  now: Date = new Date(),
+): Error | null {
+  if (!account) return plainTextError(400, ACCESS_TEXT.invalidToken);
+  return suspendedRefusal(account, request, now);
+}
+
+/** The account when the check admits it (callerRefusal), else the refusal thrown. */
 export function admitCaller(
   account: CallerAccount | null,
   request: { method: string; path: string },
   now: Date = new Date(),
 ): CallerAccount {
-  if (!account) throw plainTextError(400, ACCESS_TEXT.invalidToken);
-  refuseWhileSuspended(account, request, now);
+  const refusal = callerRefusal(account, request, now);
+  if (refusal || !account) throw refusal;
   return account;
 }

@@ -42,20 +42,30 @@ export const SUSPENDED_RESPONSE = jsonResponse(
 export const orSuspended = (own: ResponseConfig): ResponseConfig => mergeResponse(own, SUSPENDED_RESPONSE);
 
 /**
- * Throws the 403 `Account suspended.` when the caller's account is suspended now and the request is not one it may
- * still make. The account is the one the check already read, so this costs no query.
+ * The 403 `Account suspended.` when the caller's account is suspended at `now` and the request is not one it may
+ * still make, else null. The account is the one the check already read, so this costs no query.
  */
-export function refuseWhileSuspended(
+export function suspendedRefusal(
   account: { _id?: unknown; suspension?: AccountSuspension },
   request: { method: string; path: string },
   now: Date = new Date(),
-): void {
+): ApiError | null {
   const suspension = activeSuspension(account, now);
-  if (!suspension || openWhileSuspended(String(account._id), `${request.method} ${request.path}`)) return;
-  throw new ApiError(403, SUSPENDED_TEXT, {
+  if (!suspension || openWhileSuspended(String(account._id), `${request.method} ${request.path}`)) return null;
+  return new ApiError(403, SUSPENDED_TEXT, {
     fields: {
       until: suspension.until?.toISOString() ?? null,
       ...(suspension.reason ? { reason: suspension.reason } : {}),
     },
   });
+}
+
+/** Throws suspendedRefusal's 403 when there is one. */
+export function refuseWhileSuspended(
+  account: { _id?: unknown; suspension?: AccountSuspension },
+  request: { method: string; path: string },
+  now: Date = new Date(),
+): void {
+  const refusal = suspendedRefusal(account, request, now);
+  if (refusal) throw refusal;
 }

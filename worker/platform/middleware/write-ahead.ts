@@ -2,7 +2,7 @@ import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db
 import { type GatewayQuery, gatewayQuery, runQueries } from '../db/gateway-queries';
 import { type AccountReader, acceptedCaller, type CallerAccount, findCallerAccount } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
-import { admitCaller } from './admit-caller';
+import { admitCaller, callerRefusal } from './admit-caller';
 import type { AheadContext, CheckAhead } from './read-ahead';
 
 /** What the gateway object needs to judge the caller as the access check does, and the write to run if it admits. */
@@ -10,16 +10,6 @@ type Guarded<A> = { verified: VerifiedToken; method: string; path: string; now: 
 /** The caller's account as the check reads it (null: refused), and the write's answer when it ran. */
 type GuardedWire<W> = { account: Carried; written?: { wire: W } };
 type GuardedAnswer<R> = { caller: CallerAccount | null; written?: { outcome: R } };
-
-/** Whether the access check admits this caller for this request at `now` (admitCaller, without its refusal). */
-function admits(account: CallerAccount | null, request: { method: string; path: string }, now: Date): boolean {
-  try {
-    admitCaller(account, request, now);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A route's write, sent by `auth({ ahead })` in the caller's account read's own call and run there, after the read,
@@ -38,17 +28,17 @@ export class WriteAhead<A, W, R> implements CheckAhead {
     /** The write's arguments from the request, once validation would accept it; else undefined to send none. */
     readonly argsOf: (c: AheadContext, claims: TokenClaims) => Promise<A | undefined>,
     write: GatewayQuery<A, W, R>,
-    /** The accounts domain's reader, which the object reads the account with: the one the app hands the checks (worker/app.ts). */
+    /** The accounts domain's reader, which the object reads the account with: the one the app hands the checks. */
     readAccount: AccountReader,
   ) {
     this.job = gatewayQuery(
       name,
       false,
       async (store, { verified, method, path, now, args }: Guarded<A>): Promise<GuardedWire<W>> => {
-        // The account as the check reads it (acceptedCaller), crossing as it is: the Worker judges it, not reads it again.
+        // The account as the check reads it (acceptedCaller), crossing as it is: the Worker judges it, reads it once.
         const caller = acceptedCaller(await findCallerAccount(store, verified.claims._id), verified, readAccount);
         const account = encodeResult(caller);
-        if (!admits(caller, { method, path }, now)) return { account };
+        if (callerRefusal(caller, { method, path }, now)) return { account };
         return { account, written: { wire: await write.run(store, args) } };
       },
       ({ account, written }): GuardedAnswer<R> => ({

@@ -35,7 +35,7 @@ export const callerAccount = gatewayQuery(
   (wire: Carried) => uncarry<UserDoc | null>(wire),
 );
 
-/** That read itself, for a job that judges the account where it reads it (worker/platform/middleware/write-ahead.ts). */
+/** That read itself, for a job judging the account where it reads it (worker/platform/middleware/write-ahead.ts). */
 export function findCallerAccount(store: Store, id: string): Promise<UserDoc | null> {
   const filter = { _id: { $in: idForms(new ObjectId(id)) } } as Filter<UserDoc>;
   return store.users.findOne(filter, { projection: { password: 0 } });

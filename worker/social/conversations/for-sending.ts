@@ -13,8 +13,8 @@ export type FoundForSending = { conversation: SendingConversation; blocked: bool
 export type ForSendingArgs = { conversationId: string; userId: string };
 
 /**
- * findConversationWithBlock as a gateway query: run where the connection is, answering only the id, the
- * participants and the block as text and a flag, so nothing is encoded, copied or revived on either side.
+ * findConversationWithBlock as a gateway query's part (run inside sendToConversation, where the connection is),
+ * answering only the id, the participants and the block as text and a flag: nothing encoded, copied or revived.
  */
 export const conversationForSending = gatewayQuery(
   'conversation-for-sending',

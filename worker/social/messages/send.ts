@@ -16,13 +16,13 @@ type MessageArgs = {
   userId: string;
   text: string;
   createdAt: Date;
-  filtered?: boolean;
+  filtered: boolean;
 };
 
 /**
  * Stores the message, then records it in its conversation (latest message, the sender's read marker), one after
- * the other where the connection is: one gateway call, and the conversation never names a message not stored.
- * A write: sent again on another object only if the first refused it unrun.
+ * the other where the connection is, so the conversation never names a message not stored. A part of
+ * sendToConversation (with conversationForSending), run inside it rather than sent alone.
  */
 export const storeSentMessage = gatewayQuery(
   'store-sent-message',
@@ -41,14 +41,14 @@ export const storeSentMessage = gatewayQuery(
   () => undefined,
 );
 
-/** A message to send as it crosses to the gateway object: its conversation and sender as hex ids, the message itself. */
+/** A message to send as it crosses to the gateway object: its conversation and sender as hex ids, and the message. */
 export type SendArgs = {
   conversationId: string;
   userId: string;
   message: { id: string; text: string; createdAt: Date; filtered: boolean };
 };
 
-/** What a send found: the conversation (null: not among the sender's) and any block, and whether it stored the message. */
+/** What a send found: the conversation (null: not the sender's) and any block, and whether it stored the message. */
 export type SendOutcome = { found: FoundForSending; stored: boolean };
 
 /**
