@@ -19,6 +19,8 @@
  * WRANGLER=1 adds the project under `wrangler dev` three times: as wrangler starts it, with its local trace collector
  * off (X_LOCAL_OBSERVABILITY=false), and with that and no line per request (--log-level warn): what the local runner
  * costs, beside the direct runner in the same rounds.
+ * BASELINE=<another checkout> adds that checkout's Worker (an earlier commit, `npm ci` done there), served by its own
+ * direct runner, to the same rounds: before and after a change with the machine's drift between invocations left out.
  * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows;
  * MINIMAL_PROFILE=file.cpuprofile the minimal Worker's the same way.
  */
@@ -47,6 +49,8 @@ const RUNS = Number(process.env.RUNS ?? 5);
  */
 const WARM_UP = Number(process.env.WARM_UP ?? MESSAGES);
 const WRANGLER = process.env.WRANGLER === '1';
+/** Another checkout of the project (an earlier commit, dependencies installed), served beside it in the same rounds. */
+const BASELINE = process.env.BASELINE;
 /**
  * Either Worker profiled: both then run with workerd's inspector, as the rounds compare them; otherwise neither does,
  * as an isolate open to an inspector is not the one production runs.
@@ -165,6 +169,10 @@ async function main() {
       : [];
     const wranglerStacks = [];
     for (const starting of wranglers) wranglerStacks.push(await starting);
+    if (BASELINE) {
+      const baseline = { ...onOneDatabase, direct: true, noInspector: !PROFILED, checkout: BASELINE };
+      wranglerStacks.push({ name: 'baseline', stack: await startRealtimeStack(baseline) });
+    }
     stacks.push(...wranglerStacks.map(({ stack }) => stack));
     await applyIndexes(db);
     const seed = async (): Promise<{ conversation: ObjectId; tokens: [string, string] }[]> => {
@@ -349,6 +357,9 @@ function report(servers: Server[], runs: Map<string, Figures[]>) {
     ['project', 'node'],
     ['minimal', 'node'],
     ...names.filter((name) => name.startsWith('wrangler')).map((name): [string, string] => [name, 'project']),
+    ...(names.includes('baseline')
+      ? [['project', 'baseline'] as [string, string], ['baseline', 'minimal'] as [string, string]]
+      : []),
   ];
   console.log(
     `\n${CONVERSATIONS} concurrent conversations, ${MESSAGES} messages each per run, medians of ${RUNS} rounds (load ${loadavg()[0]!.toFixed(2)})`,

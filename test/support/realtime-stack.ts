@@ -54,6 +54,11 @@ export interface RealtimeStackOptions {
    * so a bench comparing Workers gives none an inspector unless it profiles. `wrangler dev` always has one.
    */
   noInspector?: boolean;
+  /**
+   * Another checkout of the project whose Worker the process serves (its own scripts, build and dependencies), for
+   * a bench measuring the project beside an earlier commit in the same rounds.
+   */
+  checkout?: string;
 }
 
 export async function startRealtimeStack(options: RealtimeStackOptions = {}) {
@@ -215,6 +220,7 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     ? [process.execPath, '--import', 'tsx', 'scripts/workerd-direct.ts']
     : ['node_modules/.bin/wrangler'];
   const worker = spawn(command!, [...prefix, ...args], {
+    cwd: options.checkout,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
