@@ -104,18 +104,20 @@ describe('a direct message', () => {
     expect(await store.dm_messages.countDocuments({ _id: after })).toBe(0);
   });
 
-  it('is stored in three operations: the conversation with its blocks, the message, one write of the conversation', async () => {
+  it("is stored in three operations, the recipients' push tokens read beside the last two", async () => {
     const [ana, ben] = [await register(api), await register(api)];
     const id = await conversation(ana, [ben]);
     await withStore(async (store) => {
       const counted = countingStore(store);
       const sent = await sendMessage(counted.store, sendArgs(id, new ObjectId(ana._id), 'hi', false));
       expect(sent).not.toBeTypeOf('string');
-      expect(counted.operations).toEqual([
+      // The message, then the conversation's write; the token read beside them, in either order.
+      expect(counted.operations.filter((one) => one !== 'pushTokens.find')).toEqual([
         'conversations.aggregate',
         'dm_messages.insertOne',
         'conversations.updateOne',
       ]);
+      expect(counted.operations.filter((one) => one === 'pushTokens.find')).toHaveLength(1);
       const stored = await store.conversations.findOne({ _id: id });
       const message = typeof sent === 'string' ? undefined : sent.message;
       expect(stored?.lastMessageId?.toHexString()).toBe(message?._id.toHexString());
@@ -151,9 +153,18 @@ describe('a direct message', () => {
       const sent = await sendMessage(store, sendArgs(id, new ObjectId(ana._id), 'anyone there?', false));
       if (typeof sent === 'string') throw new Error(`refused: ${sent}`);
       const counted = countingStore(store);
-      const pushed = await pushNewMessage(counted.store, api.env, { ...sent, senderName: 'Ana' });
+      // Without the tokens the send read, the decision reads them; with them, nothing.
+      const pushed = await pushNewMessage(counted.store, api.env, {
+        ...sent,
+        recipientTokens: undefined,
+        senderName: 'Ana',
+      });
       expect(pushed.recipients).toEqual([]);
       expect(counted.operations).toEqual(['pushTokens.find']);
+      expect(sent.recipientTokens).toEqual([]);
+      const known = countingStore(store);
+      expect((await pushNewMessage(known.store, api.env, { ...sent, senderName: 'Ana' })).recipients).toEqual([]);
+      expect(known.operations).toEqual([]);
     });
   });
 
@@ -285,6 +296,34 @@ describe('a direct message', () => {
       // The account with the conversation, the page, its senders' names.
       expect(await listLogged(ben)).toMatchObject({ status: 200, items: [{ text: 'one to list' }], dbCalls: 3 });
       expect(await listLogged(cy)).toMatchObject({ status: 404, dbCalls: 1 });
+    });
+
+    it('makes no other gateway call after the answer: the push decision has the tokens the send read', async () => {
+      const [ana, ben] = [await register(api, { name: 'Ana' }), await register(api)];
+      const id = await conversation(ana, [ben]);
+      // Every gateway object the Worker spreads its calls over (LIMITS.dbGateway.objects), counted by itself.
+      const gatewayRequests = async () => {
+        const counts = await Promise.all(
+          [0, 1].map(async (i) => {
+            const gateway = api.env.DB_GATEWAY.get(api.env.DB_GATEWAY.idFromName(`db-gateway-${i}`));
+            return (await gateway.readCounters()).requests;
+          }),
+        );
+        return counts.reduce((sum, n) => sum + n, 0);
+      };
+      const token = await sessionToken(ana);
+      // api.fetch returns once the request's waitUntil work (the delivery and the push decision) has finished.
+      const send = (text: string) =>
+        api.fetch(`/api/conversations/${id.toHexString()}/messages`, {
+          method: 'POST',
+          headers: { 'x-auth-token': token },
+          json: { text },
+        });
+      // The first also fills the isolate's word filter terms (a read every 30 s at most).
+      expect((await send('the first')).status).toBe(201);
+      const before = await gatewayRequests();
+      expect((await send('one call in all')).status).toBe(201);
+      expect((await gatewayRequests()) - before).toBe(1);
     });
 
     /** A POST with a valid body, answered with `status` and `text`, and no message stored. */

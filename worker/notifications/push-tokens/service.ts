@@ -86,8 +86,11 @@ export const liveTokenRows = gatewayQuery(
 /** Live tokens (never marked dead) of all these users, in one query, read; one that cannot be read is left out. */
 export async function liveTokensOf(store: Store, userIds: ObjectId[]): Promise<PushTokenDoc[]> {
   const [rows] = await runQueries(store, [liveTokenRows.with(userIds.map((id) => id.toHexString()))]);
-  return readEach('pushTokens', rows, readPushToken);
+  return readLiveTokens(rows);
 }
+
+/** liveTokenRows' rows read, one that cannot be read left out: for a job that read them beside its own work. */
+export const readLiveTokens = (rows: PushTokenDoc[]): PushTokenDoc[] => readEach('pushTokens', rows, readPushToken);
 
 /**
  * Marks tokens dead, once: the first report sets deadAt (the TTL index purges the token 30 days later);

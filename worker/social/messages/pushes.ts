@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { PushTokenDoc } from '../../notifications/documents';
 import { type DeliveryOutcome, reachOf, sendReached } from '../../notifications/push/deliver';
 import type { Dispatch } from '../../notifications/push/dispatch';
 import { liveTokensOf } from '../../notifications/push-tokens/service';
@@ -14,11 +15,15 @@ import { messageNotification } from './push-payload';
 
 type WriteContext = { env: Env; var: Pick<DatabaseVariables, 'db' | 'inBackground'> };
 
-/** A stored message, its conversation and the sender's name as a push shows it. */
+/**
+ * A stored message, its conversation and the sender's name as a push shows it; the other participants' live tokens
+ * when the send read them beside its writes (worker/social/messages/send.ts), so they are not read again.
+ */
 export interface NewMessage {
   conversation: Pick<ConversationDoc, '_id' | 'participantIds'>;
   message: Pick<DirectMessageDoc, '_id' | 'userId' | 'text'>;
   senderName: string;
+  recipientTokens?: PushTokenDoc[];
 }
 
 /**
@@ -31,7 +36,7 @@ export interface NewMessage {
 export async function pushNewMessage(
   store: Store,
   env: Env,
-  { conversation, message, senderName }: NewMessage,
+  { conversation, message, senderName, recipientTokens }: NewMessage,
   presence = new PresenceReads(env),
 ): Promise<{ recipients: ObjectId[]; outcomes: DeliveryOutcome[] }> {
   const senderId = message.userId;
@@ -39,7 +44,8 @@ export async function pushNewMessage(
   const others = conversation.participantIds.filter((id) => !senderId || !id.equals(senderId));
   const viewers = await viewersOf(presence, others, conversationId);
   const away = others.filter((id) => !viewers.has(id.toHexString()));
-  const tokens = away.length ? await liveTokensOf(store, away) : [];
+  const known = recipientTokens?.filter((token) => away.some((id) => id.equals(token.userId)));
+  const tokens = away.length ? (known ?? (await liveTokensOf(store, away))) : [];
   const withDevice = away.filter((id) => tokens.some((token) => token.userId.equals(id)));
   const reach = await reachOf(
     store,

@@ -119,7 +119,7 @@ export const messageRoutes = createRouter<AppEnv>()
     const sent = await sendMessage(c.var.db, args, ahead?.outcome);
     if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
-    const { conversation, message } = sent;
+    const { conversation, message, recipientTokens } = sent;
     // The sender is the caller, whose account the access check read.
     const view = messageView(message, conversation._id, c.var.account);
     const event = { conversationId: view.conversationId, message: view };
@@ -160,6 +160,10 @@ export const messageRoutes = createRouter<AppEnv>()
     }
     // A matched message's words stay out of lock screens: the push says only that a message came.
     const pushed = message.filtered ? { ...message, text: FOLDED_PUSH_TEXT } : message;
-    pushAfterWrite(c, { conversation, message: pushed, senderName: view.sender?.name ?? '' }, presence);
+    pushAfterWrite(
+      c,
+      { conversation, message: pushed, senderName: view.sender?.name ?? '', recipientTokens },
+      presence,
+    );
     return c.json(view, 201);
   });

@@ -1,4 +1,6 @@
 import { ObjectId } from 'mongodb';
+import type { PushTokenDoc } from '../../notifications/documents';
+import { liveTokenRows, readLiveTokens } from '../../notifications/push-tokens/service';
 import { gatewayQuery, runQueries } from '../../platform/db/gateway-queries';
 import type { Store } from '../../platform/db/store';
 import { conversationForSending, type FoundForSending, type SendingConversation } from '../conversations/for-sending';
@@ -48,13 +50,18 @@ export type SendArgs = {
   message: { id: string; text: string; createdAt: Date; filtered: boolean };
 };
 
-/** What a send found: the conversation (null: not the sender's) and any block, and whether it stored the message. */
-export type SendOutcome = { found: FoundForSending; stored: boolean };
+/**
+ * What a send found: the conversation (null: not the sender's) and any block, and whether it stored the message;
+ * once stored, the other participants' live push tokens, read beside the writes for the push decision (undefined
+ * when that read failed: the decision then reads them itself).
+ */
+export type SendOutcome = { found: FoundForSending; stored: boolean; recipientTokens?: PushTokenDoc[] };
 
 /**
- * A whole send where the connection is, in three operations one after another: the conversation (membership) with
- * any block either way, then, when the sender may write, the message and its conversation's write (storeSentMessage).
- * One gateway call, alone or in the access check's own call (the send route's write-ahead).
+ * A whole send where the connection is: the conversation (membership) with any block either way, then, when the
+ * sender may write, the message and its conversation's write (storeSentMessage) and, beside them, the other
+ * participants' live push tokens (liveTokenRows), which the push decision after the answer would read in a call of
+ * its own. One gateway call, alone or in the access check's own call (the send route's write-ahead).
  */
 export const sendToConversation = gatewayQuery(
   'send-to-conversation',
@@ -62,10 +69,19 @@ export const sendToConversation = gatewayQuery(
   async (store, { conversationId, userId, message }: SendArgs) => {
     const found = await conversationForSending.run(store, { conversationId, userId });
     if (!found || found.blocked) return { found, stored: false };
-    await storeSentMessage.run(store, { ...message, conversationId, userId });
-    return { found, stored: true };
+    const others = found.participantIds.filter((id) => id !== userId);
+    // A failed token read never fails the send: the message is stored whatever it answers.
+    const [, tokens] = await Promise.all([
+      storeSentMessage.run(store, { ...message, conversationId, userId }),
+      liveTokenRows.run(store, others).catch(() => null),
+    ]);
+    return { found, stored: true, tokens };
   },
-  ({ found, stored }): SendOutcome => ({ found: conversationForSending.read(found), stored }),
+  ({ found, stored, ...read }): SendOutcome => ({
+    found: conversationForSending.read(found),
+    stored,
+    ...('tokens' in read && read.tokens ? { recipientTokens: readLiveTokens(liveTokenRows.read(read.tokens)) } : {}),
+  }),
 );
 
 /** The arguments of a send of `text` by the sender, with the message's id and time made here. */
@@ -86,8 +102,10 @@ export async function sendMessage(
   store: Store,
   args: SendArgs,
   sent?: SendOutcome,
-): Promise<SendRefused | { conversation: SendingConversation; message: DirectMessageDoc }> {
-  const { found } = sent ?? (await runQueries(store, [sendToConversation.with(args)]))[0];
+): Promise<
+  SendRefused | { conversation: SendingConversation; message: DirectMessageDoc; recipientTokens?: PushTokenDoc[] }
+> {
+  const { found, recipientTokens } = sent ?? (await runQueries(store, [sendToConversation.with(args)]))[0];
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
   const { conversation } = found;
@@ -97,5 +115,5 @@ export async function sendMessage(
     createdAt,
     filtered,
   });
-  return { conversation, message };
+  return { conversation, message, ...(recipientTokens ? { recipientTokens } : {}) };
 }
