@@ -11,7 +11,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { jwtVerify } from 'jose';
-import { type Db, MongoClient, ObjectId } from 'mongodb';
+import { type Collection, type Db, MongoClient, ObjectId } from 'mongodb';
 
 interface Env {
   MONGODB_URI: string;
@@ -57,26 +57,36 @@ export type Sent = 'no-account' | 'not-found' | 'blocked' | { view: MessageView;
 
 /** One warm MongoClient for every request: a Worker's own sockets would end with its request. */
 export class Database extends DurableObject<Env> {
-  private client: MongoClient | undefined;
+  private database: Db | undefined;
+  private readonly collections = new Map<string, Collection>();
 
+  /** The client's Db, made once: `client.db()` resolves its options anew on every call. */
   private get db(): Db {
     // No connect timeout: workerd's node:net keeps an armed socket timer past the driver's clearing of it.
-    this.client ??= new MongoClient(this.env.MONGODB_URI, {
+    this.database ??= new MongoClient(this.env.MONGODB_URI, {
       serverSelectionTimeoutMS: 1500,
       connectTimeoutMS: 0,
       serverMonitoringMode: 'poll',
-    });
-    return this.client.db();
+    }).db();
+    return this.database;
+  }
+
+  /** A collection, made once per name: `db.collection()` also resolves its options anew on every call. */
+  private collection(name: string): Collection {
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = this.db.collection(name);
+      this.collections.set(name, collection);
+    }
+    return collection;
   }
 
   /** The account read, membership and blocks, the message insert and the conversation's update. */
   async sendMessage(senderHex: string, conversationHex: string, text: string): Promise<Sent> {
-    const db = this.db;
     const senderId = new ObjectId(senderHex);
-    const account = await db.collection('users').findOne({ _id: senderId }, { projection: { name: 1, imageUri: 1 } });
+    const account = await this.collection('users').findOne({ _id: senderId }, { projection: { name: 1, imageUri: 1 } });
     if (!account) return 'no-account';
-    const [conversation] = await db
-      .collection('conversations')
+    const [conversation] = await this.collection('conversations')
       .aggregate([
         { $match: { _id: new ObjectId(conversationHex), participantIds: senderId } },
         { $limit: 1 },
@@ -104,8 +114,8 @@ export class Database extends DurableObject<Env> {
     if (conversation.byRider.length + conversation.ofRider.length > 0) return 'blocked';
     const now = new Date();
     const message = { _id: new ObjectId(), conversationId: conversation._id, userId: senderId, text, createdAt: now };
-    await db.collection('dm_messages').insertOne({ ...message, updatedAt: now });
-    await db.collection('conversations').updateOne(
+    await this.collection('dm_messages').insertOne({ ...message, updatedAt: now });
+    await this.collection('conversations').updateOne(
       { _id: conversation._id },
       {
         $max: { lastActivityAt: now, lastMessageId: message._id },
@@ -129,8 +139,7 @@ export class Database extends DurableObject<Env> {
   async livePushTokens(userHexes: string[]): Promise<number> {
     const userIds = userHexes.map((hex) => new ObjectId(hex));
     return (
-      await this.db
-        .collection('pushTokens')
+      await this.collection('pushTokens')
         .find({ userId: { $in: userIds }, deadAt: null })
         .toArray()
     ).length;
