@@ -2,8 +2,7 @@
 // service's password check) and bcrypt.hash at cost 10 (registration), each timed inside a
 // single request with no I/O, so wall time in the isolate is CPU time.
 // Run: npx tsx bench/sign-in-cpu.ts
-import { build } from 'esbuild';
-import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
+import { scriptInWorkerd } from './script-in-workerd';
 
 const WORKER = `
 import bcrypt from 'bcryptjs';
@@ -16,23 +15,7 @@ export default {
   },
 };`;
 
-const bundle = await build({
-  stdin: { contents: WORKER, resolveDir: process.cwd(), loader: 'js' },
-  bundle: true,
-  format: 'esm',
-  write: false,
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  external: ['crypto', 'node:*'],
-});
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: '2026-08-15',
-    compatibilityFlags: ['nodejs_compat'],
-  }),
-);
+const mf = await scriptInWorkerd(WORKER, { loader: 'js', external: ['crypto'] });
 
 async function call(op: 'hash' | 'compare', hash?: string) {
   const res = await mf.dispatchFetch('http://bench/', { method: 'POST', body: JSON.stringify({ op, hash }) });

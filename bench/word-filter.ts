@@ -5,8 +5,7 @@
 // request with no filtering just before, so both see the same machine load. The baseline, timed the same way in the
 // same run, is obscenity's matcher as it comes (its English list and recommended transformers): the figures' ratios to
 // it hold on a busy machine, where the absolute ones do not.
-import { build } from 'esbuild';
-import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
+import { scriptInWorkerd } from './script-in-workerd';
 
 const RUNS = 200;
 const ROUNDS = 15;
@@ -59,23 +58,7 @@ const CASES: Record<string, { op: string; posts: string[] }> = {
   'every word one letter (a b c d …)': { op: 'builtIn', posts: ['a b c d e f g h '.repeat(CHARS / 16)] },
 };
 
-const bundle = await build({
-  stdin: { contents: WORKER, resolveDir: process.cwd(), loader: 'ts' },
-  bundle: true,
-  format: 'esm',
-  write: false,
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  external: ['node:*'],
-});
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: '2026-08-15',
-    compatibilityFlags: ['nodejs_compat'],
-  }),
-);
+const mf = await scriptInWorkerd(WORKER, { loader: 'ts' });
 
 async function wall(op: string, posts: string[], runs = RUNS): Promise<number> {
   const body = JSON.stringify({ op, posts, runs });

@@ -24,6 +24,20 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** Registers an account with these credentials and makes it an admin, as only the database can. */
+async function registerAdmin(name: string, credentials: { email: string; password: string }): Promise<void> {
+  const { body } = await stack.api('/users', { body: { name, ...credentials } });
+  const client = new MongoClient(stack.databaseUri);
+  try {
+    await client
+      .db()
+      .collection('users')
+      .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
+  } finally {
+    await client.close();
+  }
+}
+
 /**
  * An admin signed in on an admin page through its own form, once the page's script says it is `ready`: the page,
  * every URL it requested, and the policy violations it met.
@@ -45,11 +59,10 @@ describe('the analytics dashboard (/admin/analytics)', () => {
   const admin = { email: `admin-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'dashboard-password' };
 
   beforeAll(async () => {
-    const { body } = await stack.api('/users', { body: { name: 'Admin', ...admin } });
+    await registerAdmin('Admin', admin);
     const client = new MongoClient(stack.databaseUri);
     try {
       const db = client.db();
-      await db.collection('users').updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
       const now = Date.now();
       const ago = (days: number) => new Date(now - days * DAY);
       const riders = [await seedRider(db, ago(40)), await seedRider(db, ago(30)), await seedRider(db, ago(20))];
@@ -131,16 +144,7 @@ describe('the operations page (/admin/ops)', () => {
   const admin = { email: `ops-${crypto.randomUUID().slice(0, 6)}@example.test`, password: 'ops-page-password' };
 
   beforeAll(async () => {
-    const { body } = await stack.api('/users', { body: { name: 'Ops admin', ...admin } });
-    const client = new MongoClient(stack.databaseUri);
-    try {
-      await client
-        .db()
-        .collection('users')
-        .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
-    } finally {
-      await client.close();
-    }
+    await registerAdmin('Ops admin', admin);
     for (let i = 0; i < 3; i++) expect((await stack.api('/feed')).status).toBe(200);
     expect((await stack.api(`/feed/${new ObjectId().toHexString()}`)).status).toBe(404);
   }, 60_000);
@@ -208,11 +212,10 @@ describe('the events desk (/admin/events)', () => {
   }
 
   beforeAll(async () => {
-    const { body } = await stack.api('/users', { body: { name: 'Desk admin', ...admin } });
+    await registerAdmin('Desk admin', admin);
     const client = new MongoClient(stack.databaseUri);
     try {
       const db: Db = client.db();
-      await db.collection('users').updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
       const duplicate = storedEvent(ids.duplicate, 'Leeds Dirt Jam 2031', { possibleDuplicateOf: [ids.survivor] });
       duplicateSlug = duplicate.slug;
       await db.collection('events').insertMany([
@@ -314,16 +317,7 @@ describe('the moderation queue (/admin/moderation)', () => {
     ).toBe(201);
 
   beforeAll(async () => {
-    const { body } = await stack.api('/users', { body: { name: 'Queue admin', ...admin } });
-    const client = new MongoClient(stack.databaseUri);
-    try {
-      await client
-        .db()
-        .collection('users')
-        .updateOne({ _id: new ObjectId(body.user._id) }, { $set: { role: 'admin' } });
-    } finally {
-      await client.close();
-    }
+    await registerAdmin('Queue admin', admin);
     adminToken = (await stack.api('/auth', { body: admin })).body.token;
     author = await stack.rider('Reported author');
     const riders = [await stack.rider('One'), await stack.rider('Two'), await stack.rider('Three')];
