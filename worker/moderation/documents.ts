@@ -33,12 +33,15 @@ export interface ModeratorActionDoc extends StoredDoc {
   details?: Record<string, unknown>;
 }
 
+/** Why content is held: the model flagged it for review, or riders reported it. */
+export const WITHHELD_REASONS = ['review', 'reports'] as const;
+
 /**
  * Content or an account held from everyone but its author until a moderator decides: `review` when the filter's
  * model flagged it, `reports` when three distinct riders reported it (worker/social/reports/withholding.ts).
  */
 export interface Withheld {
-  reason: 'review' | 'reports';
+  reason: (typeof WITHHELD_REASONS)[number];
   at: Date;
 }
 

@@ -6,6 +6,11 @@ import { LIMITS } from '../../platform/limits';
 export const REPORT_TARGETS = ['post', 'comment', 'user'] as const;
 export const REPORT_REASONS = ['spam', 'harassment', 'hate', 'violence', 'nudity', 'self-harm', 'other'] as const;
 
+/** What an admin decides about reported content, alone or for a whole queue item. */
+export const ReportAction = z.enum(['remove', 'dismiss']);
+/** An admin's reason for a decision, as the action log keeps it and the author reads it. */
+export const DecisionReason = z.string().trim().min(1).max(LIMITS.report.decisionReasonMax);
+
 export const NewReport = z
   .object({
     targetType: z.enum(REPORT_TARGETS),
@@ -37,14 +42,10 @@ export const ReportPage = pageOf(Report);
 export const ReportQuery = PageQuery.extend({ status: z.enum(['open', 'resolved']).default('open') });
 export const Resolution = z
   .object({
-    action: z.enum(['remove', 'dismiss']),
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(LIMITS.report.decisionReasonMax)
-      .optional()
-      .describe('why, for the moderator action log and the author of removed content; a plain default when absent'),
+    action: ReportAction,
+    reason: DecisionReason.optional().describe(
+      'why, for the moderator action log and the author of removed content; a plain default when absent',
+    ),
   })
   .strict()
   .openapi('ReportResolution');

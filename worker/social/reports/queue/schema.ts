@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
+import { WITHHELD_REASONS } from '../../../moderation/documents';
 import { IdString } from '../../../platform/http/ids';
 import { LIMITS } from '../../../platform/limits';
-import { REPORT_REASONS, REPORT_TARGETS } from '../schema';
+import { DecisionReason, REPORT_REASONS, REPORT_TARGETS, ReportAction } from '../schema';
 
 const Withheld = z
-  .object({ reason: z.enum(['review', 'reports']), at: z.string() })
+  .object({ reason: z.enum(WITHHELD_REASONS), at: z.string() })
   .describe('shown to its author only until an admin decides');
 
 export const QueueItem = z
@@ -62,13 +63,8 @@ export const ItemParams = z.object({
 
 export const Decision = z
   .object({
-    action: z.enum(['remove', 'dismiss']),
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(LIMITS.report.decisionReasonMax)
-      .describe('why: the log keeps it, the author reads it'),
+    action: ReportAction,
+    reason: DecisionReason.describe('why: the log keeps it, the author reads it'),
   })
   .strict()
   .openapi('ModerationDecision');

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { Withheld } from '../../../moderation/documents';
+import { WITHHELD_REASONS, type Withheld } from '../../../moderation/documents';
 import { distinctIds } from '../../../platform/db/distinct-ids';
 import { anyIdOf } from '../../../platform/db/id-match';
 import type { Store } from '../../../platform/db/store';
@@ -12,7 +12,7 @@ import { type TargetContent, targetKey } from './item';
 
 const readWithheld = (value: unknown): Withheld | undefined => {
   const stored = readRecord(value);
-  const reason = readOneOf(stored?.reason, ['review', 'reports'] as const);
+  const reason = readOneOf(stored?.reason, WITHHELD_REASONS);
   const at = readDate(stored?.at);
   return reason && at ? { reason, at } : undefined;
 };
