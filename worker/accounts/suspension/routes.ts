@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ObjectId } from 'mongodb';
 import { recordModeratorAction } from '../../moderation/action-log/service';
+import type { AccountNotice } from '../../platform/account-notice';
 import type { AppEnv } from '../../platform/app-env';
 import { IdParam } from '../../platform/http/ids';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../platform/http/openapi';
@@ -46,26 +47,16 @@ const deleteSuspension = defineRoute({
   },
 });
 
-/** A notice about the rider's account: what the push says and where the app opens. */
-export interface RiderNotice {
-  userId: ObjectId;
-  title: string;
-  body: string;
-  url: string;
-  kind: string;
-  data?: Record<string, string | number | boolean>;
-}
-
 /** What suspending needs from elsewhere, handed in where the app is composed. */
 export interface SuspensionRouteDeps {
   /** Sends the rider a push about their account (the notifications domain's sender). */
-  notifyRider(c: Context<AppEnv>, notice: RiderNotice): Promise<unknown>;
+  notifyRider(c: Context<AppEnv>, notice: AccountNotice): Promise<unknown>;
   /** Closes every socket of the rider (worker/accounts/sessions/end-access.ts). */
   closeSuspendedSockets(c: Context<AppEnv>, userId: ObjectId): Promise<void>;
 }
 
 /** The push goes after the decision is stored and stands without it: a failure is logged, never the admin's error. */
-async function tellRider(c: Context<AppEnv>, deps: SuspensionRouteDeps, notice: RiderNotice) {
+async function tellRider(c: Context<AppEnv>, deps: SuspensionRouteDeps, notice: AccountNotice) {
   try {
     await deps.notifyRider(c, notice);
   } catch (error) {

@@ -1,19 +1,7 @@
-import type { ObjectId } from 'mongodb';
+import type { AccountNotice } from '../../platform/account-notice';
 import type { Store } from '../../platform/db/store';
 import type { Env } from '../../platform/env';
 import { type DeliveryOutcome, deliver } from './deliver';
-
-/** A notice about the rider's own account: what the device shows, and where the app opens. */
-export interface AccountNotice {
-  userId: ObjectId;
-  title: string;
-  body: string;
-  /** The app's deep link; the account screen shows the details (GET /api/users/me). */
-  url: string;
-  /** What the notice is about, for the app (`data.kind`). */
-  kind: string;
-  data?: Record<string, string | number | boolean>;
-}
 
 /**
  * Sends a notice about the rider's account to their devices through the sender's rules, in the `account` category:
