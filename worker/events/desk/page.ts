@@ -85,13 +85,6 @@ ${adminPageApi('The desk')}
     }
   }
 
-  async function act(run) {
-    $('error').textContent = '';
-    try { await run(); await load(); } catch (error) {
-      $('error').textContent = error.message;
-      document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
-    }
-  }
 
   async function load() {
     document.body.dataset.state = 'loading';
@@ -147,13 +140,7 @@ ${adminPageApi('The desk')}
       cell(tr, String(s.consecutiveFailures));
       cell(tr, s.lastCounts ? Object.entries(s.lastCounts).map(([k, v]) => k + ' ' + v).join(', ') : '—');
     });
-    document.body.dataset.state = 'loaded';
-    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
-  }
-
-  function run() {
-    $('error').textContent = '';
-    load().catch((error) => { $('error').textContent = error.message; });
+    loaded();
   }
 
 ${ADMIN_PAGE_SIGN_IN}})();

@@ -1,18 +1,8 @@
-import type { ObjectId } from 'mongodb';
 import { createdAtOf, readId, readOneOf, readRecord, readString } from '../../platform/db/stored-values';
-import { MODERATION_TARGETS, MODERATOR_ACTIONS, type ModerationTargetType, type ModeratorAction } from '../documents';
+import { MODERATION_TARGETS, MODERATOR_ACTIONS, type ModeratorActionDoc } from '../documents';
 
 /** A logged action as read back; undefined when the stored entry names no action this service knows. */
-export interface ReadModeratorAction {
-  _id: ObjectId;
-  actorId?: ObjectId;
-  action: ModeratorAction;
-  target: { type: ModerationTargetType; id?: ObjectId; text?: string };
-  subjectId?: ObjectId;
-  reason: string;
-  details?: Record<string, unknown>;
-  createdAt: Date;
-}
+export type ReadModeratorAction = Omit<ModeratorActionDoc, 'updatedAt'>;
 
 export function readModeratorAction(doc: Record<string, unknown>): ReadModeratorAction | undefined {
   const _id = readId(doc._id);

@@ -1,9 +1,15 @@
 /**
  * The sign-in part of the admin pages' scripts (/admin/analytics, /admin/events): the shell's form
  * (worker/platform/http/admin-page.ts) posts to POST /api/auth, the token is kept in sessionStorage under the
- * page's KEY, sign-out. Each page's script defines `$`, `KEY`, `show(signedIn)` and `run()` before this runs.
+ * page's KEY, sign-out, and `run()`, which loads the page and shows what failed. Each page's script defines `$`, `KEY`,
+ * `show(signedIn)` and `load()` before this runs.
  */
-export const ADMIN_PAGE_SIGN_IN = `  $('sign-in').addEventListener('submit', async (event) => {
+export const ADMIN_PAGE_SIGN_IN = `  function run() {
+    $('error').textContent = '';
+    load().catch((error) => { $('error').textContent = error.message; });
+  }
+
+  $('sign-in').addEventListener('submit', async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
     const res = await fetch('/api/auth', { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -37,7 +43,8 @@ export const adminPageGet = (what: string) => `  async function get(path) {
  * The read-and-write calls of the desk pages' scripts (/admin/events, /admin/moderation): `api(method, path, body)` on
  * /api/admin with the kept token and a JSON body; a refused token is forgotten and the sign-in shown again (a 400 on a
  * read is the token's; on a write it is the body's), any other failure throws the answer's `error`, else names `what`
- * answered. Needs `$`, `KEY` and `show`.
+ * answered; `loaded()` marks a load done and `act(step)` runs an action, loads the page again and shows what failed.
+ * Needs `$`, `KEY`, `show` and `load`.
  */
 export const adminPageApi = (what: string) => `  async function api(method, path, body) {
     const headers = { 'x-auth-token': sessionStorage.getItem(KEY) || '' };
@@ -55,6 +62,24 @@ export const adminPageApi = (what: string) => `  async function api(method, path
       throw new Error(message || '${what} answered ' + res.status);
     }
     return res.json();
+  }
+
+  // The page counts its loads (data-loads), a failed action's included, so a test can wait for the one after a click.
+  function counted() {
+    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
+  }
+
+  function loaded() {
+    document.body.dataset.state = 'loaded';
+    counted();
+  }
+
+  async function act(step) {
+    $('error').textContent = '';
+    try { await step(); await load(); } catch (error) {
+      $('error').textContent = error.message;
+      counted();
+    }
   }
 `;
 

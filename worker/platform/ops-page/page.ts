@@ -86,10 +86,5 @@ ${ADMIN_PAGE_DRAW}
     document.body.dataset.state = 'drawn';
   }
 
-  function run() {
-    $('error').textContent = '';
-    load().catch((error) => { $('error').textContent = error.message; });
-  }
-
 ${ADMIN_PAGE_SIGN_IN}})();
 `;

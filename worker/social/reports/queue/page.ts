@@ -60,13 +60,6 @@ ${adminPageApi('The queue')}
     b.addEventListener('click', () => act(onClick));
   }
 
-  async function act(run) {
-    $('error').textContent = '';
-    try { await run(); await load(); } catch (error) {
-      $('error').textContent = error.message;
-      document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
-    }
-  }
 
   function reasonOf(row) {
     const reason = row.querySelector('input[name=reason]').value.trim();
@@ -152,13 +145,7 @@ ${adminPageApi('The queue')}
       decisions(element(tr, 'td'), tr, item);
     }
     await Promise.all(histories);
-    document.body.dataset.state = 'loaded';
-    document.body.dataset.loads = String(Number(document.body.dataset.loads || 0) + 1);
-  }
-
-  function run() {
-    $('error').textContent = '';
-    load().catch((error) => { $('error').textContent = error.message; });
+    loaded();
   }
 
 ${ADMIN_PAGE_SIGN_IN}})();
