@@ -32,7 +32,6 @@ export class ReadAhead<A, R> implements CheckAhead {
     /** The read's arguments from the raw path params and the verified claims, or undefined to send none. */
     readonly argsOf: (params: Record<string, string>, claims: TokenClaims) => A | undefined,
     readonly query: GatewayQuery<A, unknown, R>,
-    private readonly sameArgs: (a: A, b: A) => boolean,
   ) {}
 
   async checkWith(c: AheadContext, verified: VerifiedToken): Promise<CallerAccount | undefined> {
@@ -44,10 +43,13 @@ export class ReadAhead<A, R> implements CheckAhead {
     return admitted;
   }
 
-  /** The answer read for this request when it was read with these arguments; else undefined. Taken once. */
-  take(request: Request, args: A): { answer: R } | undefined {
+  /**
+   * The answer read for this request when it was read with arguments the handler `matches` (those it validated);
+   * else undefined. Taken once, as WriteAhead's outcome is.
+   */
+  take(request: Request, matches: (args: A) => boolean): { answer: R } | undefined {
     const kept = this.answers.get(request);
     this.answers.delete(request);
-    return kept && this.sameArgs(kept.args, args) ? { answer: kept.answer } : undefined;
+    return kept && matches(kept.args) ? { answer: kept.answer } : undefined;
   }
 }

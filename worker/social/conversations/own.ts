@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import type { AppEnv } from '../../platform/app-env';
 import { gatewayQuery } from '../../platform/db/gateway-queries';
 import { ApiError } from '../../platform/http/errors';
+import { isIdString } from '../../platform/http/ids';
 import { ReadAhead } from '../../platform/middleware/read-ahead';
 import type { ForSendingArgs } from './for-sending';
 import { findConversation } from './service';
@@ -22,16 +23,13 @@ export const ownConversationId = gatewayQuery(
   (wire: string | null) => wire,
 );
 
-const HEX_ID = /^[0-9a-f]{24}$/;
-
 /**
  * The caller's conversation of the path, read in the access check's call to the database (./own.ts's ownConversation
  * in one hop fewer): a route reading a conversation's contents takes the answer for the id it validated.
  */
 export const ownConversationAhead = new ReadAhead(
-  (params, claims) => (HEX_ID.test(params.id ?? '') ? { conversationId: params.id!, userId: claims._id } : undefined),
+  (params, claims) => (isIdString(params.id) ? { conversationId: params.id, userId: claims._id } : undefined),
   ownConversationId,
-  (a, b) => a.conversationId === b.conversationId && a.userId === b.userId,
 );
 
 /** The id of the caller's conversation of the path: as the access check read it ahead, or read now; else a 404. */
@@ -39,7 +37,8 @@ export async function ownConversationIdOf(
   c: { req: { raw: Request }; var: AppEnv['Variables'] },
   id: string,
 ): Promise<ObjectId> {
-  const ahead = ownConversationAhead.take(c.req.raw, { conversationId: id, userId: c.var.user._id });
+  const userId = c.var.user._id;
+  const ahead = ownConversationAhead.take(c.req.raw, (args) => args.conversationId === id && args.userId === userId);
   const found = ahead ? ahead.answer : (await ownConversation(c, id))._id.toHexString();
   if (!found) throw new ApiError(404, 'Conversation not found.');
   return ObjectId.createFromHexString(found);

@@ -68,7 +68,7 @@ export const sendToConversation = gatewayQuery(
   false,
   async (store, { conversationId, userId, message }: SendArgs) => {
     const found = await conversationForSending.run(store, { conversationId, userId });
-    if (!found || found.blocked) return { found, stored: false };
+    if (!found || found.blocked) return { found, stored: false, tokens: null };
     const others = found.participantIds.filter((id) => id !== userId);
     // A failed token read never fails the send: the message is stored whatever it answers.
     const [, tokens] = await Promise.all([
@@ -77,10 +77,10 @@ export const sendToConversation = gatewayQuery(
     ]);
     return { found, stored: true, tokens };
   },
-  ({ found, stored, ...read }): SendOutcome => ({
+  ({ found, stored, tokens }): SendOutcome => ({
     found: conversationForSending.read(found),
     stored,
-    ...('tokens' in read && read.tokens ? { recipientTokens: readLiveTokens(liveTokenRows.read(read.tokens)) } : {}),
+    ...(tokens ? { recipientTokens: readLiveTokens(liveTokenRows.read(tokens)) } : {}),
   }),
 );
 
