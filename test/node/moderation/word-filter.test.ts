@@ -27,7 +27,15 @@ describe('the word filter', () => {
   });
 
   it('reads numbers and codes as what they are, never as disguised words', () => {
-    for (const text of ['the ledge off Route 455', 'landed 4 5 5 in a row', 'spot a55f9a08', 'pier 7, 1999'])
+    // Hex ids with few digits read as leetspeak too: "fa62eabe" and "faa6aa6e" as a slur (6 as g).
+    for (const text of [
+      'the ledge off Route 455',
+      'landed 4 5 5 in a row',
+      'spot a55f9a08',
+      'pier 7, 1999',
+      'spot fa62eabe',
+      'spot faa6aa6e',
+    ])
       expect(filter.matches(text), text).toBe(false);
     for (const text of ['you a55', 'sh1t', 'b00bs', 'what the fuck 2024'])
       expect(filter.matches(text), text).toBe(true);

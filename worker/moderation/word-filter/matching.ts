@@ -80,19 +80,24 @@ export function buildWordFilter(terms: readonly FilterTerm[]): WordFilter {
   return { matches: (text) => matches(text) || spacedLetterRuns(text).some(matches) };
 }
 
+/** Only hex characters: with a digit among eight or more of them, the shape of an id. */
+const HEX = /^[0-9a-f]+$/i;
+
 /** A word of letters and digits standing alone: what a rider writes, as opposed to the text around it. */
 const TOKEN = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?![\p{L}\p{N}])/gu;
 
 /**
  * Blanks the numbers and codes in a text, keeping every other character where it was: leetspeak reads digits as
  * letters, so a street's number ("Route 455"), a year or a score read as words ("455" as "ass"), and so did ids and
- * codes riders paste (a spot's "a55f9a08"). A number alone, or a word of eight or more characters holding three or
- * more digits, is never a disguised word; "a55", "sh1t" and "b00bs" still are.
+ * codes riders paste (a spot's "a55f9a08", "fa62eabe"). A number alone, a word of eight or more characters holding
+ * three or more digits, or one of eight or more hex characters holding any digit (an id), is never a disguised word;
+ * "a55", "sh1t" and "b00bs" still are.
  */
 export function withoutCodes(text: string): string {
   return text.replace(TOKEN, (token) => {
     const digits = token.replace(/\P{N}/gu, '').length;
-    const code = digits === token.length || (token.length >= 8 && digits >= 3);
+    const long = token.length >= 8;
+    const code = digits === token.length || (long && digits >= 3) || (long && digits > 0 && HEX.test(token));
     return code ? ' '.repeat(token.length) : token;
   });
 }
