@@ -23,6 +23,8 @@
  * direct runner, to the same rounds: before and after a change with the machine's drift between invocations left out.
  * WORKER_PROFILE=file.cpuprofile profiles the project's isolate over one more run and prints its top rows;
  * MINIMAL_PROFILE=file.cpuprofile the minimal Worker's the same way.
+ * PROJECT_VARS=DB_POOL_SIZE=40,DB_GATEWAYS=1 gives the project's Worker (not the BASELINE's) those settings: with a
+ * BASELINE of the same commit, what a setting changes, in the same rounds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,6 +58,17 @@ const BASELINE = process.env.BASELINE;
  * as an isolate open to an inspector is not the one production runs.
  */
 const PROFILED = Boolean(process.env.WORKER_PROFILE || process.env.MINIMAL_PROFILE);
+/** Settings of the project's Worker only (`NAME=value,NAME=value`): a BASELINE of the same commit then shows their effect. */
+const PROJECT_VARS = Object.fromEntries(
+  (process.env.PROJECT_VARS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`PROJECT_VARS: "${pair}" is not NAME=value`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+);
 
 /** Starts a child process and resolves once a line of its output matches `ready`, with the match. */
 function startChild(
@@ -130,7 +143,7 @@ async function main() {
     metrics: 'discard' as const,
     routeDatabase: async () => devdbUri,
   };
-  const stack = await startRealtimeStack({ ...stackOptions, direct: true, noInspector: !PROFILED });
+  const stack = await startRealtimeStack({ ...stackOptions, direct: true, noInspector: !PROFILED, vars: PROJECT_VARS });
   const stacks: RealtimeStack[] = [stack];
   const client = new MongoClient(stack.databaseUri);
   const db = client.db(databaseName(stack.databaseUri, undefined));
