@@ -5,6 +5,18 @@ export const LOG_LEVELS = ['none', 'error', 'warn', 'info', 'log', 'debug'] as c
 export type DirectLogLevel = (typeof LOG_LEVELS)[number];
 
 /**
+ * Whether the Worker's console line of `lineLevel` (workerd's: log, info, debug, warn, error) prints at `level`: warn
+ * and error lines down to their own level, every other line at `info` and above, as `wrangler dev --log-level` hides
+ * them below it. Miniflare's own handler prints every line whatever the level, and a line printed costs the runner a
+ * write and whoever reads its output a wake-up: per request, when the Worker logs one line each.
+ */
+export function printsAt(level: DirectLogLevel, lineLevel: string): boolean {
+  const needs: DirectLogLevel = lineLevel === 'error' ? 'error' : lineLevel === 'warn' ? 'warn' : 'info';
+  // LOG_LEVELS runs from the quietest to the most talkative.
+  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(needs);
+}
+
+/**
  * Where the METRICS points go: `stand-in` (the default) keeps them for /admin/ops (scripts/local-metrics.ts);
  * `discard` leaves wrangler.toml's dataset, which Miniflare drops in-process as Analytics Engine writes cost nothing
  * on the request path: what a bench measuring the request's cost runs with.

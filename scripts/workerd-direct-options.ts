@@ -11,7 +11,7 @@ import {
   type V4WorkerOptions,
 } from 'miniflare';
 import { localMetricsOptions } from './local-metrics';
-import type { DirectArguments, DirectLogLevel } from './workerd-direct-args';
+import { type DirectArguments, type DirectLogLevel, printsAt } from './workerd-direct-args';
 
 /** A Worker bundled as a deploy does, and the bindings wrangler.toml (and .dev.vars) give it. */
 export interface WorkerBuild {
@@ -77,6 +77,12 @@ export function directOptions(
     // Offline starts stay quiet, as `npm run dev` keeps them: no Request.cf download.
     cf: false,
     log: new Log(MINIFLARE_LEVELS[args.logLevel]),
+    // As Miniflare's own handler prints them (errors and warnings to stderr), less what the level leaves out.
+    handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
+      if (!printsAt(args.logLevel, level)) return;
+      if (level === 'error' || level === 'warn') console.error(message);
+      else console.log(message);
+    },
     ...extra,
   } as V4MiniflareOptions);
 }

@@ -37,8 +37,8 @@ export interface RealtimeStackOptions {
    */
   build?: WorkerBuild;
   /**
-   * `wrangler dev --log-level` for either runner: `warn` leaves out the line per request (each one a call from
-   * workerd to the Node process that prints it); the Worker's own console output is printed at every level.
+   * `wrangler dev --log-level` for either runner: `warn` leaves out the runner's line per request and the Worker's
+   * console lines but its warnings and errors (each one printed is a write by the runner and a wake-up of this process).
    */
   logLevel?: 'warn' | 'info';
   /** The direct runner's `--metrics` (scripts/workerd-direct-args.ts): a bench of the request's cost discards them. */
@@ -240,13 +240,19 @@ async function startWorkerProcess(options: RealtimeStackOptions, place: WorkerPl
     const answering = setInterval(() => {
       fetch(`http://127.0.0.1:${place.port}/`).then(ready, () => undefined);
     }, 250);
+    let started = false;
     const ready = () => {
+      started = true;
       clearInterval(answering);
       resolve();
     };
     worker.stdout!.on('data', (chunk: Buffer) => {
-      log(chunk.toString());
-      output += chunk.toString();
+      const text = chunk.toString();
+      log(text);
+      // Read for the ready line until the stack serves, never after: the whole output read anew on every chunk grew
+      // with the run, and a bench's clients share this process.
+      if (started) return;
+      output += text;
       if (/Ready on/.test(output)) ready();
     });
     worker.on('exit', (code) => {

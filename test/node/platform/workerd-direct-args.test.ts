@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { directArguments } from '../../../scripts/workerd-direct-args';
+import { directArguments, printsAt } from '../../../scripts/workerd-direct-args';
 
 describe('the arguments of the runner without wrangler proxy', () => {
   it('reads the wrangler dev arguments the local stack passes, a setting value holding colons included', () => {
@@ -33,6 +33,19 @@ describe('the arguments of the runner without wrangler proxy', () => {
   it("takes wrangler's log level, so that a bench can turn off the per-request log", () => {
     expect(directArguments(['--log-level', 'warn']).logLevel).toBe('warn');
     expect(() => directArguments(['--log-level', 'loud'])).toThrow('--log-level takes one of none, error, warn');
+  });
+
+  it("prints the Worker's console lines as wrangler's level would: below info only its warnings and errors", () => {
+    for (const line of ['log', 'info', 'debug']) {
+      expect(printsAt('info', line)).toBe(true);
+      expect(printsAt('debug', line)).toBe(true);
+      expect(printsAt('warn', line)).toBe(false);
+    }
+    expect(printsAt('warn', 'warn')).toBe(true);
+    expect(printsAt('warn', 'error')).toBe(true);
+    expect(printsAt('error', 'warn')).toBe(false);
+    expect(printsAt('error', 'error')).toBe(true);
+    expect(printsAt('none', 'error')).toBe(false);
   });
 
   it('keeps the metrics in the local stand-in unless told to discard them, as a bench of the request cost is', () => {
