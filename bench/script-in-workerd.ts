@@ -5,11 +5,12 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 
 /**
  * Bundles `source` (imports resolved from the project's root) and serves it in workerd with nodejs_compat, at the
- * project's compatibility date; `external` names modules left to the runtime. Dispose of it when done.
+ * project's compatibility date; `external` names modules left to the runtime, `durableObjects` binds the Durable
+ * Object classes it exports, `discardLogs` drops its console lines unprinted. Dispose of it when done.
  */
 export async function scriptInWorkerd(
   source: string,
-  options: { loader: 'js' | 'ts'; external?: string[] },
+  options: { loader: 'js' | 'ts'; external?: string[]; durableObjects?: Record<string, string>; discardLogs?: boolean },
 ): Promise<Miniflare> {
   const bundle = await build({
     stdin: { contents: source, resolveDir: process.cwd(), loader: options.loader },
@@ -26,6 +27,10 @@ export async function scriptInWorkerd(
       script: bundle.outputFiles[0]!.text,
       compatibilityDate: '2026-08-15',
       compatibilityFlags: ['nodejs_compat'],
+      // Binding name to the class the script exports, each class's objects in this workerd.
+      ...(options.durableObjects ? { durableObjects: options.durableObjects } : {}),
+      // A bench writing many console lines times the runtime's write, not this process printing them.
+      ...(options.discardLogs ? { handleStructuredLogs: () => {} } : {}),
     }),
   );
 }
