@@ -83,3 +83,9 @@ export async function listAll(api: Api, query = ''): Promise<EventPageBody[]> {
 export async function listedIds(api: Api, query = ''): Promise<string[]> {
   return (await listAll(api, query)).flatMap((page) => page.events.map((event) => event._id));
 }
+
+/**
+ * An event title no other test's shares, made unique by digits alone: the word filter reads no number as a word, where
+ * a random hex run can ("a55e12" as "ass"), and the submission carrying it would be refused.
+ */
+export const uniqueTitle = (prefix: string) => `${prefix} ${crypto.getRandomValues(new Uint32Array(1))[0]}`;

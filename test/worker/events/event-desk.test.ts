@@ -4,7 +4,7 @@ import { subscriptionKeys } from '../../../worker/events/subscriptions/match-key
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, registerAdmin, type TestAccount } from '../../support/accounts';
 import { call, refusedFields } from '../../support/content';
-import { DAY_MS, eventDoc, insertEvents, listedIds } from '../../support/events';
+import { DAY_MS, eventDoc, insertEvents, listedIds, uniqueTitle } from '../../support/events';
 import { createApi } from '../../support/worker-api';
 
 // The admin desk: review, duplicates and merge, edit, stale, sources.
@@ -29,7 +29,7 @@ async function submit(as: TestAccount, fields: Record<string, unknown> = {}) {
   const res = await call(api, 'POST', '/api/events/submit', {
     as,
     json: {
-      title: `Desk Jam ${crypto.randomUUID().slice(0, 6)}`,
+      title: uniqueTitle('Desk Jam'),
       sports: ['bmx'],
       startLocal: `${day(4)}T11:00`,
       timezone: 'Europe/London',

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAccessChecks } from '../../support/access-checks';
 import { register, registerAdmin } from '../../support/accounts';
 import { call, refusedFields } from '../../support/content';
-import { eventDoc, insertEvents, listedIds } from '../../support/events';
+import { eventDoc, insertEvents, listedIds, uniqueTitle } from '../../support/events';
 import { createApi } from '../../support/worker-api';
 
 // Community submissions. The desk's approval is in event-desk.test.ts.
@@ -16,7 +16,7 @@ const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 100
 const localDay = (days: number) => inDays(days).toISOString().slice(0, 10);
 
 const submission = (fields: Record<string, unknown> = {}) => ({
-  title: `Community Bowl Jam ${crypto.randomUUID().slice(0, 6)}`,
+  title: uniqueTitle('Community Bowl Jam'),
   sports: ['skateboarding'],
   startLocal: `${localDay(3)}T10:00`,
   endLocal: `${localDay(3)}T18:00`,
@@ -124,7 +124,7 @@ describe('POST /api/events/submit', () => {
 
   it('stores a submission given in the target form (startAt/endAt with an offset, venue.location) as the same event in wall-clock form', async () => {
     const rider = await register(api);
-    const title = `Target Form Jam ${crypto.randomUUID().slice(0, 6)}`;
+    const title = uniqueTitle('Target Form Jam');
     const place = { name: 'House Park', city: 'Austin', region: 'TX', country: 'US' };
     const stored = async (json: Record<string, unknown>) => {
       const res = await call(api, 'POST', '/api/events/submit', { as: rider, json: submission({ title, ...json }) });
