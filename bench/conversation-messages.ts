@@ -398,6 +398,11 @@ function report(servers: Server[], runs: Map<string, Figures[]>) {
       `| ${label} | ${names.map((name) => of(name, key).toFixed(digits)).join(' | ')} | ${ratios.join(' | ')} |`,
     );
   }
+  // The ratio moves with the machine's speed while the difference holds: both, so runs on different days compare.
+  const gaps = runs.get('project')!.map((figures, i) => figures.serverCpuMs - runs.get('minimal')![i]!.serverCpuMs);
+  console.log(
+    `CPU per message, project − minimal: ${(of('project', 'serverCpuMs') - of('minimal', 'serverCpuMs')).toFixed(2)} ms (${range(gaps, 2)} over the rounds)`,
+  );
   console.log(`failures (median): ${names.map((name) => `${name} ${of(name, 'failures')}`).join(', ')}`);
 }
 
