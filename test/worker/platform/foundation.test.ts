@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../worker/app';
+import { seedAccount } from '../../support/accounts';
 import { captureLogLines, eventLines } from '../../support/log-lines';
 import { UNREACHABLE_ANSWER_MS } from '../../support/unreachable-bound';
 import { createApi } from '../../support/worker-api';
@@ -100,6 +101,25 @@ describe('error model', () => {
     expect(res.status).toBe(204);
     const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim());
     expect(allowed).toEqual(expect.arrayContaining(['content-type', 'x-auth-token', 'x-socket-id', 'x-voice-session']));
+  });
+
+  it('lets a browser on any origin read every API answer and the headers the clients use: an answer, a refusal, a 404', async () => {
+    const rider = await seedAccount(api);
+    const answers = [
+      await api.fetch('/api/users/me', { headers: { origin: 'https://rider.example', 'x-auth-token': rider.token } }),
+      await api.fetch('/api/users/me', { headers: { origin: 'https://rider.example' } }),
+      await api.fetch('/api/nope', { headers: { origin: 'chrome-extension://abcdefghijklmnop' } }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim());
+      expect(exposed).toEqual(
+        expect.arrayContaining(['x-auth-token', 'retry-after', 'www-authenticate', 'x-request-id']),
+      );
+      expect(res.headers.get('x-request-id')).toMatch(/\S/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 
   it('answers unknown routes with 404 JSON', async () => {
