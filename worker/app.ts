@@ -18,6 +18,7 @@ import { onError, onNotFound } from './platform/http/on-error';
 import { createRouter } from './platform/http/openapi';
 import { LIMITS } from './platform/limits';
 import { accountReader } from './platform/middleware/account-reader';
+import { apiCors } from './platform/middleware/api-cors';
 import { SECURITY_SCHEMES } from './platform/middleware/auth';
 import { database } from './platform/middleware/database';
 import { requestLog } from './platform/middleware/request-log';
@@ -57,8 +58,7 @@ export function createApp() {
     '/api/*',
     // Tokens travel in headers, never cookies, so any origin may call; the website and the
     // browser extension read the token from x-auth-token.
-    cors({
-      origin: '*',
+    apiCors({
       // x-socket-id: a message send names the sender's own socket, which gets no echo (docs/realtime.md).
       allowHeaders: [
         'content-type',
@@ -69,7 +69,7 @@ export function createApp() {
         'x-session-mode',
       ],
       exposeHeaders: ['x-auth-token', 'retry-after', 'www-authenticate', 'x-request-id'],
-      maxAge: 86400,
+      maxAgeSeconds: 86400,
     }),
     jsonBodyLimit,
     database(),

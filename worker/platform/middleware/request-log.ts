@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { routePath } from 'hono/route';
 import type { Env } from '../env';
+import { setAnswerHeaders } from '../http/answer-headers';
 import { log } from '../ops/log-line';
 import { recordRequest } from '../ops/metrics';
 import { requestIdOf } from '../ops/request-id';
@@ -28,8 +29,7 @@ export function requestLog() {
       const scope: { requestId: string; riderId?: string } = { requestId };
       await runInRequestScope(scope, next);
       const durationMs = roundedMs(performance.now() - started);
-      // A WebSocket upgrade's 101 carries the socket and takes no headers.
-      if (c.res.status !== 101) setHeader(c, 'x-request-id', requestId);
+      setAnswerHeaders(c, { 'x-request-id': requestId });
       const route = routePath(c, -1);
       const status = c.res.status;
       const riderId = c.get('user')?._id ?? scope.riderId;
@@ -59,15 +59,5 @@ function waitUntilOf(c: {
     return (work) => ctx.waitUntil(work);
   } catch {
     return undefined;
-  }
-}
-
-/** Sets a header, copying the response first when it came from a stub or fetch and its headers are immutable. */
-function setHeader(c: { res: Response }, name: string, value: string): void {
-  try {
-    c.res.headers.set(name, value);
-  } catch {
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set(name, value);
   }
 }
