@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../worker/platform/http/errors';
-import { refuseWhileSuspended } from '../../../worker/platform/middleware/suspended';
+import { suspendedRefusal } from '../../../worker/platform/middleware/suspended';
 import { activeSuspension } from '../../../worker/platform/tokens/suspension';
 
 const now = new Date('2026-12-07T12:00:00Z');
@@ -16,15 +16,9 @@ describe('activeSuspension', () => {
   });
 });
 
-describe('refuseWhileSuspended', () => {
-  const refusal = (request: { method: string; path: string }, account = suspended(null)) => {
-    try {
-      refuseWhileSuspended(account, request, now);
-      return null;
-    } catch (error) {
-      return error as ApiError;
-    }
-  };
+describe('suspendedRefusal', () => {
+  const refusal = (request: { method: string; path: string }, account = suspended(null)) =>
+    suspendedRefusal(account, request, now);
 
   it('refuses every request with 403, the end and the reason', () => {
     const error = refusal({ method: 'POST', path: '/api/feed' }, suspended(new Date('2026-12-10T00:00:00Z')));

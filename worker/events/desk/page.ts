@@ -85,7 +85,6 @@ ${adminPageApi('The desk')}
     }
   }
 
-
   async function load() {
     document.body.dataset.state = 'loading';
     const [queue, dups, stale, sources] = await Promise.all([

@@ -8,7 +8,7 @@ import { createStore, type Store } from './store';
  * `queries`) in one RPC with the others sent beside it, or here over the request's Store in direct mode. Its
  * arguments and its answer cross RPC as they are (strings, numbers, dates, plain objects: no ObjectId, no codec),
  * so it answers only the fields its caller needs, and `read` turns them into what the caller works with. Every job
- * is listed in `GATEWAY_QUERIES` (worker/data.ts), which the gateway object runs by name.
+ * is listed where the Worker is composed (`QUERIES`, worker/index.ts), which hands the list to the gateway object.
  */
 export interface GatewayQuery<A, W, R> {
   name: string;

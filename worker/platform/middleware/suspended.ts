@@ -59,13 +59,3 @@ export function suspendedRefusal(
     },
   });
 }
-
-/** Throws suspendedRefusal's 403 when there is one. */
-export function refuseWhileSuspended(
-  account: { _id?: unknown; suspension?: AccountSuspension },
-  request: { method: string; path: string },
-  now: Date = new Date(),
-): void {
-  const refusal = suspendedRefusal(account, request, now);
-  if (refusal) throw refusal;
-}

@@ -1,5 +1,11 @@
-import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
-import { type GatewayQuery, gatewayQuery, runQueries } from '../db/gateway-queries';
+import {
+  type CarriedDocuments,
+  carryDocuments,
+  documentsOf,
+  type GatewayQuery,
+  gatewayQuery,
+  runQueries,
+} from '../db/gateway-queries';
 import { type AccountReader, acceptedCaller, type CallerAccount, findCallerAccount } from '../tokens/service';
 import type { TokenClaims, VerifiedToken } from '../tokens/token';
 import { admitCaller, callerRefusal } from './admit-caller';
@@ -8,7 +14,7 @@ import type { AheadContext, CheckAhead } from './read-ahead';
 /** What the gateway object needs to judge the caller as the access check does, and the write to run if it admits. */
 type Guarded<A> = { verified: VerifiedToken; method: string; path: string; now: Date; args: A };
 /** The caller's account as the check reads it (null: refused), and the write's answer when it ran. */
-type GuardedWire<W> = { account: Carried; written?: { wire: W } };
+type GuardedWire<W> = { account: CarriedDocuments; written?: { wire: W } };
 type GuardedAnswer<R> = { caller: CallerAccount | null; written?: { outcome: R } };
 
 /**
@@ -37,12 +43,12 @@ export class WriteAhead<A, W, R> implements CheckAhead {
       async (store, { verified, method, path, now, args }: Guarded<A>): Promise<GuardedWire<W>> => {
         // The account as the check reads it (acceptedCaller), crossing as it is: the Worker judges it, reads it once.
         const caller = acceptedCaller(await findCallerAccount(store, verified.claims._id), verified, readAccount);
-        const account = encodeResult(caller);
+        const account = carryDocuments(caller);
         if (callerRefusal(caller, { method, path }, now)) return { account };
         return { account, written: { wire: await write.run(store, args) } };
       },
       ({ account, written }): GuardedAnswer<R> => ({
-        caller: uncarry<CallerAccount | null>(account),
+        caller: documentsOf<CallerAccount | null>(account),
         ...(written ? { written: { outcome: write.read(written.wire) } } : {}),
       }),
     );

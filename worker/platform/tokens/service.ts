@@ -1,7 +1,13 @@
 import { type Filter, ObjectId } from 'mongodb';
-import { type Carried, encodeResult, uncarry } from '../../../durable-objects/db-gateway-codec';
 import type { Collections } from '../db/collections';
-import { gatewayQuery, type QueryCall, runQueries } from '../db/gateway-queries';
+import {
+  type CarriedDocuments,
+  carryDocuments,
+  documentsOf,
+  gatewayQuery,
+  type QueryCall,
+  runQueries,
+} from '../db/gateway-queries';
 import type { Store } from '../db/store';
 import { idForms, readArray, readCount, readId, readRecord } from '../db/stored-values';
 import type { Env } from '../env';
@@ -31,8 +37,8 @@ export type AccountIdentity = Pick<CallerAccount, '_id' | 'role'>;
 export const callerAccount = gatewayQuery(
   'caller-account',
   true,
-  async (store, id: string) => encodeResult(await findCallerAccount(store, id)),
-  (wire: Carried) => uncarry<UserDoc | null>(wire),
+  async (store, id: string) => carryDocuments(await findCallerAccount(store, id)),
+  (wire: CarriedDocuments) => documentsOf<UserDoc | null>(wire),
 );
 
 /** That read itself, for a job judging the account where it reads it (worker/platform/middleware/write-ahead.ts). */

@@ -39,7 +39,7 @@ export async function ownConversationIdOf(
 ): Promise<ObjectId> {
   const userId = c.var.user._id;
   const ahead = ownConversationAhead.take(c.req.raw, (args) => args.conversationId === id && args.userId === userId);
-  const found = ahead ? ahead.answer : (await ownConversation(c, id))._id.toHexString();
-  if (!found) throw new ApiError(404, 'Conversation not found.');
-  return ObjectId.createFromHexString(found);
+  if (!ahead) return (await ownConversation(c, id))._id;
+  if (!ahead.answer) throw new ApiError(404, 'Conversation not found.');
+  return ObjectId.createFromHexString(ahead.answer);
 }

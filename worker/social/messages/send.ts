@@ -3,45 +3,18 @@ import type { PushTokenDoc } from '../../notifications/documents';
 import { liveTokenRows, readLiveTokens } from '../../notifications/push-tokens/service';
 import { gatewayQuery, runQueries } from '../../platform/db/gateway-queries';
 import type { Store } from '../../platform/db/store';
-import { conversationForSending, type FoundForSending, type SendingConversation } from '../conversations/for-sending';
+import {
+  type FoundForSending,
+  findForSending,
+  readForSending,
+  type SendingConversation,
+} from '../conversations/for-sending';
 import { recordSentMessage } from '../conversations/service';
 import type { DirectMessageDoc } from '../documents';
-import { insertMessage, newMessage } from './service';
+import { insertMessage, type NewDirectMessage, newMessage } from './service';
 
 /** A message refused: no such conversation among the sender's, or a block between the sender and another participant. */
 export type SendRefused = 'not-found' | 'messaging-blocked';
-
-/** A message as it crosses to the gateway object: its ids as hex, its date as it is. */
-type MessageArgs = {
-  id: string;
-  conversationId: string;
-  userId: string;
-  text: string;
-  createdAt: Date;
-  filtered: boolean;
-};
-
-/**
- * Stores the message, then records it in its conversation (latest message, the sender's read marker), one after
- * the other where the connection is, so the conversation never names a message not stored. A part of
- * sendToConversation (with conversationForSending), run inside it rather than sent alone.
- */
-export const storeSentMessage = gatewayQuery(
-  'store-sent-message',
-  false,
-  async (store, { id, conversationId, userId, text, createdAt, filtered }: MessageArgs) => {
-    const sender = ObjectId.createFromHexString(userId);
-    const message = newMessage(ObjectId.createFromHexString(conversationId), sender, text, {
-      _id: ObjectId.createFromHexString(id),
-      createdAt,
-      filtered,
-    });
-    await insertMessage(store, message);
-    await recordSentMessage(store, message.conversationId, { ...message, userId: sender });
-    return null;
-  },
-  () => undefined,
-);
 
 /** A message to send as it crosses to the gateway object: its conversation and sender as hex ids, and the message. */
 export type SendArgs = {
@@ -49,6 +22,24 @@ export type SendArgs = {
   userId: string;
   message: { id: string; text: string; createdAt: Date; filtered: boolean };
 };
+
+/** The message a send stores, made from its arguments alike where the connection is and in the Worker. */
+function sentMessage({ conversationId, userId, message }: SendArgs): NewDirectMessage {
+  return newMessage(ObjectId.createFromHexString(conversationId), ObjectId.createFromHexString(userId), message.text, {
+    _id: ObjectId.createFromHexString(message.id),
+    createdAt: message.createdAt,
+    filtered: message.filtered,
+  });
+}
+
+/**
+ * Stores the message, then records it in its conversation (latest message, the sender's read marker), one after
+ * the other, so the conversation never names a message not stored.
+ */
+async function storeSentMessage(store: Store, message: NewDirectMessage): Promise<void> {
+  await insertMessage(store, message);
+  await recordSentMessage(store, message.conversationId, message);
+}
 
 /**
  * What a send found: the conversation (null: not the sender's) and any block, and whether it stored the message;
@@ -66,19 +57,20 @@ export type SendOutcome = { found: FoundForSending; stored: boolean; recipientTo
 export const sendToConversation = gatewayQuery(
   'send-to-conversation',
   false,
-  async (store, { conversationId, userId, message }: SendArgs) => {
-    const found = await conversationForSending.run(store, { conversationId, userId });
+  async (store, args: SendArgs) => {
+    const { conversationId, userId } = args;
+    const found = await findForSending(store, { conversationId, userId });
     if (!found || found.blocked) return { found, stored: false, tokens: null };
     const others = found.participantIds.filter((id) => id !== userId);
     // A failed token read never fails the send: the message is stored whatever it answers.
     const [, tokens] = await Promise.all([
-      storeSentMessage.run(store, { ...message, conversationId, userId }),
+      storeSentMessage(store, sentMessage(args)),
       liveTokenRows.run(store, others).catch(() => null),
     ]);
     return { found, stored: true, tokens };
   },
   ({ found, stored, tokens }): SendOutcome => ({
-    found: conversationForSending.read(found),
+    found: readForSending(found),
     stored,
     ...(tokens ? { recipientTokens: readLiveTokens(liveTokenRows.read(tokens)) } : {}),
   }),
@@ -108,12 +100,9 @@ export async function sendMessage(
   const { found, recipientTokens } = sent ?? (await runQueries(store, [sendToConversation.with(args)]))[0];
   if (!found) return 'not-found';
   if (found.blocked) return 'messaging-blocked';
-  const { conversation } = found;
-  const { id, text, createdAt, filtered } = args.message;
-  const message = newMessage(conversation._id, ObjectId.createFromHexString(args.userId), text, {
-    _id: ObjectId.createFromHexString(id),
-    createdAt,
-    filtered,
-  });
-  return { conversation, message, ...(recipientTokens ? { recipientTokens } : {}) };
+  return {
+    conversation: found.conversation,
+    message: sentMessage(args),
+    ...(recipientTokens ? { recipientTokens } : {}),
+  };
 }

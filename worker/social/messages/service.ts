@@ -8,13 +8,16 @@ import { type DirectMessage, readDirectMessage } from '../stored-messaging';
 
 // Every query on direct messages (dm_messages).
 
+/** A message sent now: its sender is there (only a deleted account's messages lose theirs). */
+export type NewDirectMessage = DirectMessageDoc & { userId: ObjectId };
+
 /** A message as it will be stored, its id made here (or given) so the conversation's write can name it. */
 export function newMessage(
   conversationId: ObjectId,
   userId: ObjectId,
   text: string,
   options: { filtered?: boolean; _id?: ObjectId; createdAt?: Date } = {},
-): DirectMessageDoc {
+): NewDirectMessage {
   const createdAt = options.createdAt ?? new Date();
   return {
     _id: options._id ?? new ObjectId(),

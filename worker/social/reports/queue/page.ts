@@ -60,7 +60,6 @@ ${adminPageApi('The queue')}
     b.addEventListener('click', () => act(onClick));
   }
 
-
   function reasonOf(row) {
     const reason = row.querySelector('input[name=reason]').value.trim();
     if (!reason) throw new Error('Give a reason first: the log keeps it and the author reads it.');
