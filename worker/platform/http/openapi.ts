@@ -3,6 +3,7 @@ import type { Env as HonoEnv, MiddlewareHandler } from 'hono';
 import type { ZodError, ZodObject, ZodType } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
 import { acceptingFast } from './fast-accept';
+import { requestValidation, type Target } from './request-validation';
 
 /** One documented answer: what it means and, per media type, the schema of its body. */
 type ResponseConfig = {
@@ -151,12 +152,27 @@ function toDetails(target: string, error: ZodError): ErrorDetail[] {
  * @example createRouter<AppEnv>().openapi(defineRoute({ method: 'get', path: '/', ... }), handler)
  */
 export function createRouter<E extends HonoEnv>() {
-  return new OpenAPIHono<E>({
+  const router = new OpenAPIHono<E>({
     defaultHook: (result) => {
-      if (!result.success) {
-        const label = TARGET_LABEL[result.target] ?? result.target;
-        throw new ApiError(400, `Invalid ${label}.`, { details: toDetails(result.target, result.error) });
-      }
+      if (!result.success) refuseInput(result.target as Target, result.error);
     },
   });
+  // Each route's inputs checked by one middleware (./request-validation.ts) rather than the library's one per input;
+  // the route is described exactly as the library would, and registered through it with no inputs left to check.
+  const register = router.openapi;
+  router.openapi = ((route: RouteConfig, handler: never, hook?: never) => {
+    const validation = hook ? null : requestValidation(route.request, refuseInput);
+    if (!validation) return register(route, handler, hook);
+    const { middleware, hide, ...described } = route;
+    if (!hide) router.openAPIRegistry.registerPath(described);
+    const checked = [...(middleware ? [middleware].flat() : []), validation];
+    return register({ ...described, request: undefined, hide: true, middleware: checked }, handler);
+  }) as typeof router.openapi;
+  return router;
+}
+
+/** A failed input's 400, listing every field and what is wrong with it. */
+export function refuseInput(target: Target, error: ZodError): never {
+  const label = TARGET_LABEL[target] ?? target;
+  throw new ApiError(400, `Invalid ${label}.`, { details: toDetails(target, error) });
 }
