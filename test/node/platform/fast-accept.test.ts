@@ -106,6 +106,21 @@ describe('fastAcceptor', () => {
     }
   });
 
+  it("answers a rewritten string (trim, lower case) as zod does, checking the rewrite's output", () => {
+    const body = z.object({ text: z.string().trim().min(1).max(5), tag: z.string().toLowerCase().optional() }).strict();
+    const accept = fastAcceptor(body)!;
+    expect(accept).not.toBeNull();
+    for (const input of [{ text: ' hi ' }, { text: 'hello', tag: 'BoWL' }, { text: ' 12345 ' }]) {
+      expect(accept(input)).toStrictEqual(body.parse(input));
+    }
+    // Long before the trim, short after it; blank after it: as zod, the checks read the trimmed text.
+    for (const input of [{ text: '   ' }, { text: ' 123456 ' }, { text: 'hi', extra: 1 }]) {
+      expect(body.safeParse(input).success).toBe(false);
+      expect(accept(input)).toBe(DECLINED);
+    }
+    expect(agreesWithZod(body, { text: ' hi ' })).toBeGreaterThan(0);
+  });
+
   it("accepts only an enum's values, never the names a numeric TypeScript enum maps back", () => {
     enum Level {
       Low = 1,

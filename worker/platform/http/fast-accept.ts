@@ -23,6 +23,8 @@ interface Def {
 }
 interface CheckDef {
   check: string;
+  /** An overwrite check's rewrite. */
+  tx?: (value: never) => unknown;
   pattern?: RegExp;
   maximum?: number;
   minimum?: number;
@@ -82,34 +84,51 @@ function formatTest(check: Check): ((value: string) => boolean) | null {
   };
 }
 
-/** A test per check of a string, number or array schema, or null when one is of a kind this does not know. */
-function checksOf(schema: z.ZodType): ((value: never) => boolean)[] | null {
+/** One check: the value to go on with (a rewrite's output, else the value itself), or DECLINED when it fails. */
+type Step = (value: never) => unknown;
+
+const testing =
+  (test: (value: never) => boolean): Step =>
+  (value) =>
+    test(value) ? value : DECLINED;
+
+/**
+ * A step per check of a string, number or array schema, in zod's order, or null when one is of a kind this does not
+ * know. A rewrite (`.trim()`, `.toLowerCase()`: zod's overwrite check) hands the checks after it its output, as zod does.
+ */
+function checksOf(schema: z.ZodType): Step[] | null {
   const def = defOf(schema);
   const checks = [...(def.checks ?? [])];
   // A string format schema (z.uuid(), z.iso.datetime()) is its own check.
   if (def.check) checks.unshift(schema as unknown as Check);
-  const tests: ((value: never) => boolean)[] = [];
+  const steps: Step[] = [];
   for (const item of checks) {
     const check = item._zod.def;
     if (check.check === 'string_format') {
       const test = formatTest(item);
       if (!test) return null;
-      tests.push(test);
-    } else if (check.check === 'max_length') tests.push((value: string) => value.length <= check.maximum!);
-    else if (check.check === 'min_length') tests.push((value: string) => value.length >= check.minimum!);
-    else if (check.check === 'number_format' && check.format === 'safeint') tests.push(Number.isSafeInteger);
+      steps.push(testing(test));
+    } else if (check.check === 'overwrite' && item._zod.traits.has('$ZodCheckOverwrite')) steps.push(check.tx!);
+    else if (check.check === 'max_length') steps.push(testing((value: string) => value.length <= check.maximum!));
+    else if (check.check === 'min_length') steps.push(testing((value: string) => value.length >= check.minimum!));
+    else if (check.check === 'number_format' && check.format === 'safeint') steps.push(testing(Number.isSafeInteger));
     else if (check.check === 'greater_than')
-      tests.push((value: number) => (check.inclusive ? value >= check.value! : value > check.value!));
+      steps.push(testing((value: number) => (check.inclusive ? value >= check.value! : value > check.value!)));
     else if (check.check === 'less_than')
-      tests.push((value: number) => (check.inclusive ? value <= check.value! : value < check.value!));
+      steps.push(testing((value: number) => (check.inclusive ? value <= check.value! : value < check.value!)));
     else return null;
   }
-  return tests;
+  return steps;
 }
 
-const passes = (tests: ((value: never) => boolean)[], value: unknown) => {
-  for (const test of tests) if (!test(value as never)) return false;
-  return true;
+/** The value after every step, or DECLINED at the first that fails. */
+const checked = (steps: Step[], value: unknown): unknown => {
+  let current = value;
+  for (const step of steps) {
+    current = step(current as never);
+    if (current === DECLINED) return DECLINED;
+  }
+  return current;
 };
 
 /**
@@ -126,15 +145,14 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
     case 'boolean':
       return (input) => (typeof input === 'boolean' ? input : DECLINED);
     case 'string': {
-      const tests = checksOf(schema);
-      if (!tests) return null;
-      return (input) => (typeof input === 'string' && passes(tests, input) ? input : DECLINED);
+      const steps = checksOf(schema);
+      if (!steps) return null;
+      return (input) => (typeof input === 'string' ? checked(steps, input) : DECLINED);
     }
     case 'number': {
-      const tests = checksOf(schema);
-      if (!tests) return null;
-      return (input) =>
-        typeof input === 'number' && Number.isFinite(input) && passes(tests, input) ? input : DECLINED;
+      const steps = checksOf(schema);
+      if (!steps) return null;
+      return (input) => (typeof input === 'number' && Number.isFinite(input) ? checked(steps, input) : DECLINED);
     }
     case 'enum': {
       // zod's own set: a TypeScript numeric enum's entries also hold its reverse mappings (names), which zod refuses.
@@ -163,10 +181,10 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       return recordAcceptor(def);
     case 'array': {
       const element = fastAcceptor(def.element!);
-      const tests = element && checksOf(schema);
-      if (!element || !tests) return null;
+      const steps = element && checksOf(schema);
+      if (!element || !steps) return null;
       return (input) => {
-        if (!Array.isArray(input) || !passes(tests, input)) return DECLINED;
+        if (!Array.isArray(input) || checked(steps, input) !== input) return DECLINED;
         const out = new Array(input.length);
         for (let i = 0; i < input.length; i += 1) {
           const item = element(input[i]);
@@ -276,6 +294,18 @@ export function acceptOrParse<T extends z.ZodType>(
     if (value !== DECLINED) return { success: true, data: value as z.output<T> };
   }
   return schema.safeParse(input);
+}
+
+const acceptors = new WeakMap<z.ZodType, Acceptor | null>();
+
+/** Parses as `schema.safeParse` does, through the schema's fast acceptor, made on its first parse and kept with it. */
+export function parseFast<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
+  let acceptor = acceptors.get(schema);
+  if (acceptor === undefined) {
+    acceptor = fastAcceptor(schema);
+    acceptors.set(schema, acceptor);
+  }
+  return acceptOrParse(schema, acceptor, input);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { HonoRequest } from 'hono';
 import type { ZodObject, ZodType, z } from 'zod';
+import { parseFast } from './fast-accept';
 
 /**
  * A JSON request's content type as the route's media-type gate admits it (@hono/zod-openapi's rule, on the whole
@@ -32,7 +33,7 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
   } catch {
     return undefined;
   }
-  const param = schemas.param.safeParse(req.param());
+  const param = parseFast(schemas.param, req.param());
   // The headers the schema names, each read once: an object schema reads no other (the validator's own pass
   // strips the rest), so the request's every header is not copied out of the runtime here.
   const named: Record<string, string> = {};
@@ -40,8 +41,8 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
     const value = req.header(name);
     if (value !== undefined) named[name] = value;
   }
-  const header = schemas.header.safeParse(named);
-  const json = schemas.json.safeParse(body);
+  const header = parseFast(schemas.header, named);
+  const json = parseFast(schemas.json, body);
   return param.success && header.success && json.success
     ? { param: param.data, header: header.data, json: json.data }
     : undefined;
