@@ -5,6 +5,7 @@ import { IdString, pathId } from '../../../worker/platform/http/ids';
 import { onError } from '../../../worker/platform/http/on-error';
 import { createRouter, defineRoute, jsonBody, jsonResponse, refuseInput } from '../../../worker/platform/http/openapi';
 import { PageQuery } from '../../../worker/platform/http/pagination';
+import { validatedAhead } from '../../../worker/platform/http/validated-ahead';
 
 // The project's router checks a route's inputs in one middleware; the library checks them one middleware per input.
 // Every request below goes to both, built from the same route definitions, and must be answered the same.
@@ -162,6 +163,45 @@ describe('request validation', () => {
     });
     expect(status).toBe(200);
     expect(body).toMatchObject({ param: { id: ID }, header: { 'X-Socket-Id': 'abc' }, json: { text: 'hi' } });
+  });
+
+  it('takes what the early check accepted of the same request, and checks itself what it refused', async () => {
+    const param = z.object({ id: pathId('id') });
+    const header = z.object({ 'x-socket-id': z.string().max(8).optional() });
+    const json = z.object({ text: z.string().trim().min(1) }).strict();
+    const route = defineRoute({
+      method: 'post',
+      path: '/early/{id}',
+      middleware: [
+        async (c, next) => {
+          c.set('early' as never, (await validatedAhead(c.req, { param, header, json })) as never);
+          await next();
+        },
+      ] as const,
+      request: { params: param, headers: header, ...jsonBody(json) },
+      responses: { 200: ok },
+    });
+    const router = createRouter().openapi(route, (c) => {
+      const early = c.get('early' as never) as { param: unknown; header: unknown; json: unknown } | undefined;
+      const same = early
+        ? c.req.valid('param') === early.param &&
+          c.req.valid('header') === early.header &&
+          c.req.valid('json') === early.json
+        : null;
+      return c.json({ same, text: c.req.valid('json').text }, 200);
+    });
+    router.onError(onError);
+    const send = (id: string, body: string) =>
+      answer(router as unknown as OpenAPIHono, `/early/${id}`, {
+        method: 'POST',
+        headers: { ...JSON_TYPE, 'x-socket-id': 'abc' },
+        body,
+      });
+    expect(await send(ID, '{"text":" hi "}')).toEqual({ status: 200, body: { same: true, text: 'hi' } });
+    const refused = await send(ID, '{"text":"  "}');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'Invalid request body.', details: [{ field: 'text' }] });
+    expect((await send('nope', '{"text":"hi"}')).body).toMatchObject({ error: 'Invalid path.' });
   });
 
   it('describes the routes as the library does', () => {

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError, ZodType } from 'zod';
 import { type Acceptor, DECLINED, fastAcceptor } from './fast-accept';
+import { acceptedEarlier } from './validated-ahead';
 
 // A route's inputs checked in one middleware, in the order and with the outcomes of @hono/zod-openapi's own
 // validators (one middleware per input, each reading the content type again, the header one copying every request
@@ -147,8 +148,15 @@ export function requestValidation(request: RouteConfig['request'], refuse: Refus
     accept: null,
   };
   return async (c, next) => {
-    for (const check of checks) c.req.addValidatedData(check.target, await parse(check, check.read(c), refuse));
-    if (bodyCheck) {
+    for (const check of checks) {
+      const earlier = acceptedEarlier(c.req.raw, check.target, check.schema);
+      const value = earlier ? (earlier.value as object) : await parse(check, check.read(c), refuse);
+      c.req.addValidatedData(check.target, value);
+    }
+    // A body the access check's early look accepted passed this gate and this schema (./validated-ahead.ts).
+    const earlierBody = bodyCheck && acceptedEarlier(c.req.raw, 'json', bodyCheck.schema);
+    if (earlierBody) c.req.addValidatedData('json', earlierBody.value as object);
+    else if (bodyCheck) {
       const contentType = c.req.header('content-type');
       if (contentType ? !JSON_REQUEST.test(contentType) : await hasBody(c)) {
         throw new HTTPException(415, { message: 'Unsupported Media Type' });

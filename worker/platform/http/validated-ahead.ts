@@ -43,7 +43,27 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
   }
   const header = parseFast(schemas.header, named);
   const json = parseFast(schemas.json, body);
-  return param.success && header.success && json.success
-    ? { param: param.data, header: header.data, json: json.data }
-    : undefined;
+  if (!(param.success && header.success && json.success)) return undefined;
+  const valid = { param: param.data, header: header.data, json: json.data };
+  checkedEarlier.set(req.raw, {
+    param: { schema: schemas.param, value: valid.param },
+    header: { schema: schemas.header, value: valid.header },
+    json: { schema: schemas.json, value: valid.json },
+  });
+  return valid;
+}
+
+type Checked = Record<keyof RequestSchemas<ZodType, ZodObject, ZodType>, { schema: ZodType; value: unknown }>;
+
+/** What validatedAhead accepted of a request, with the schema each input passed. */
+const checkedEarlier = new WeakMap<Request, Checked>();
+
+/**
+ * The input `target` of this request as validatedAhead already accepted it under this very schema, for the route's
+ * own validation to take instead of reading and parsing it again (the same request and schema give the same output);
+ * undefined when it did not.
+ */
+export function acceptedEarlier(request: Request, target: string, schema: ZodType): { value: unknown } | undefined {
+  const checked = checkedEarlier.get(request)?.[target as keyof Checked];
+  return checked?.schema === schema ? { value: checked.value } : undefined;
 }
