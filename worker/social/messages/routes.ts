@@ -104,24 +104,24 @@ export const messageRoutes = createRouter<AppEnv>()
     return c.json({ items, nextCursor: after ? null : page.nextCursor }, 200);
   })
   .openapi(send, async (c) => {
-    const senderId = new ObjectId(c.var.user._id);
+    // Read once: each read of c.var copies every variable of the request into a new object.
+    const { db, user, account } = c.var;
+    const senderId = new ObjectId(user._id);
     const { text } = c.req.valid('json');
     const conversationId = new ObjectId(c.req.valid('param').id);
     const ahead = sendAhead.take(
       c.req.raw,
       (args) =>
-        args.conversationId === conversationId.toHexString() &&
-        args.userId === c.var.user._id &&
-        args.message.text === text,
+        args.conversationId === conversationId.toHexString() && args.userId === user._id && args.message.text === text,
     );
     // Never refused for its words (it is private): a matched message is stored marked, and folded for non-followers.
-    const args = ahead?.args ?? sendArgs(conversationId, senderId, text, await isObjectionable(c.var.db, text));
-    const sent = await sendMessage(c.var.db, args, ahead?.outcome);
+    const args = ahead?.args ?? sendArgs(conversationId, senderId, text, await isObjectionable(db, text));
+    const sent = await sendMessage(db, args, ahead?.outcome);
     if (sent === 'not-found') throw new ApiError(404, 'Conversation not found.');
     if (sent === 'messaging-blocked') throw refusal(BLOCK_REFUSALS, 'messaging-blocked');
     const { conversation, message, recipientTokens } = sent;
     // The sender is the caller, whose account the access check read.
-    const view = messageView(message, conversation._id, c.var.account);
+    const view = messageView(message, conversation._id, account);
     const event = { conversationId: view.conversationId, message: view };
     // The delivery and the push decision read each participant's directory entry once between them.
     const presence = new PresenceReads(c.env);
@@ -139,7 +139,7 @@ export const messageRoutes = createRouter<AppEnv>()
       // Read in the background, and only for a matched message: who of the others follows the sender sees it unfolded.
       const sender = senderId.toHexString();
       const followers = followersAmong(
-        c.var.db,
+        db,
         senderId,
         conversation.participantIds.filter((id) => !id.equals(senderId)),
       );
