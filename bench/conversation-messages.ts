@@ -26,21 +26,21 @@
  * PROJECT_VARS=DB_POOL_SIZE=40,DB_GATEWAYS=1 gives the project's Worker (not the BASELINE's) those settings: with a
  * BASELINE of the same commit, what a setting changes, in the same rounds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { io, type Socket } from 'socket.io-client';
 import { freePort } from '../test/e2e/processes.js';
 import { type RealtimeStack, type RealtimeStackOptions, startRealtimeStack } from '../test/support/realtime-stack.js';
 import { applyIndexes } from '../worker/data.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
-import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
+import { startChild, stopChild } from './child-processes.js';
 import { printProfile, profileIsolate } from './isolate-profile.js';
 import { percentile } from './local-stack.js';
 import { isWorkerd, processSnapshot, treeCpu } from './process-cpu.js';
+import { seedConversations } from './seed-conversations.js';
 
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
 const MESSAGES = Number(process.env.MESSAGES ?? 30);
@@ -69,34 +69,6 @@ const PROJECT_VARS = Object.fromEntries(
       return [pair.slice(0, at), pair.slice(at + 1)];
     }),
 );
-
-/** Starts a child process and resolves once a line of its output matches `ready`, with the match. */
-function startChild(
-  args: string[],
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray; said: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  process.once('exit', () => child.kill('SIGTERM'));
-  return new Promise((resolve, reject) => {
-    let said = '';
-    const onLine = (line: string) => {
-      said += `${line}\n`;
-      const match = ready.exec(line);
-      if (match) resolve({ child, match, said: () => said });
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}:\n${said}`)));
-  });
-}
-
-/** Stops a child process and resolves once it has exited. */
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 interface Pair {
   id: string;
@@ -188,37 +160,7 @@ async function main() {
     }
     stacks.push(...wranglerStacks.map(({ stack }) => stack));
     await applyIndexes(db);
-    const seed = async (): Promise<{ conversation: ObjectId; tokens: [string, string] }[]> => {
-      const riders = Array.from({ length: CONVERSATIONS * 2 }, (_, i) => ({
-        _id: new ObjectId(),
-        name: `Bench Rider ${i}`,
-        email: `bench-${new ObjectId().toHexString()}@bench.test`,
-        role: null,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      }));
-      await db.collection('users').insertMany(riders);
-      const now = new Date();
-      const docs = Array.from({ length: CONVERSATIONS }, (_, i) => {
-        const participantIds = [riders[2 * i]!._id, riders[2 * i + 1]!._id];
-        return {
-          _id: new ObjectId(),
-          participantIds,
-          participantKey: participantIds
-            .map((id) => id.toHexString())
-            .sort()
-            .join('-'),
-          lastActivityAt: now,
-          lastMessageId: null,
-          readMarkers: participantIds.map((userId) => ({ userId, messageId: null, readAt: now })),
-          createdAt: now,
-          updatedAt: now,
-        };
-      });
-      await db.collection('conversations').insertMany(docs);
-      const tokens = await Promise.all(riders.map((rider) => signSessionToken(claimsFor(rider), stack.jwtSecret)));
-      return docs.map((doc, i) => ({ conversation: doc._id, tokens: [tokens[2 * i]!, tokens[2 * i + 1]!] }));
-    };
+    const seed = () => seedConversations(db, CONVERSATIONS, stack.jwtSecret);
     const join = async (url: string, token: string) => {
       const socket = io(`${url}/messages`, {
         transports: ['websocket'],

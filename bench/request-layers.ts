@@ -12,18 +12,18 @@
  * `.dev.vars`): a checkout with one layer taken out shows what that layer costs.
  * Run: npx tsx bench/request-layers.ts   (N=3000, ROUNDS=5, CONCURRENCY=20, KINDS=unknown,no-token,send)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { freePort } from '../test/e2e/processes.js';
 import { type RealtimeStack, startRealtimeStack } from '../test/support/realtime-stack.js';
 import { applyIndexes } from '../worker/data.js';
 import { databaseName } from '../worker/platform/db/database-name.js';
-import { claimsFor, signSessionToken } from '../worker/platform/tokens/token.js';
+import { startChild } from './child-processes.js';
 import { isWorkerd, processSnapshot, treeCpu } from './process-cpu.js';
+import { seedConversations } from './seed-conversations.js';
 
 const N = Number(process.env.N ?? 3000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -32,23 +32,6 @@ const ALL_KINDS = ['unknown', 'no-token', 'send'] as const;
 type Kind = (typeof ALL_KINDS)[number];
 const KINDS = (process.env.KINDS?.split(',') ?? ALL_KINDS) as Kind[];
 const BASELINES = (process.env.BASELINE ?? '').split(',').filter(Boolean);
-
-/** Starts a child process and resolves once a line of its output matches `ready`. */
-function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  process.once('exit', () => child.kill('SIGTERM'));
-  return new Promise((resolve, reject) => {
-    let said = '';
-    const onLine = (line: string) => {
-      said += `${line}\n`;
-      const match = ready.exec(line);
-      if (match) resolve({ child, match });
-    };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}:\n${said}`)));
-  });
-}
 
 interface Server {
   name: string;
@@ -113,44 +96,19 @@ async function main() {
       { name: 'minimal', url: minimal.match[1]!, pid: minimal.child.pid!, kinds: ['unknown', 'send'] },
     ];
 
-    // One conversation per concurrent sender, seeded as bench/conversation-messages.ts seeds them.
+    // One conversation per concurrent sender.
     const client = new MongoClient(stack.databaseUri);
-    const db = client.db(databaseName(stack.databaseUri, undefined));
-    await applyIndexes(db);
-    const now = new Date();
-    const riders = Array.from({ length: CONCURRENCY * 2 }, (_, i) => ({
-      _id: new ObjectId(),
-      name: `Bench Rider ${i}`,
-      email: `bench-${new ObjectId().toHexString()}@bench.test`,
-      role: null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await db.collection('users').insertMany(riders);
-    const conversations = Array.from({ length: CONCURRENCY }, (_, i) => {
-      const participantIds = [riders[2 * i]!._id, riders[2 * i + 1]!._id];
-      return {
-        _id: new ObjectId(),
-        participantIds,
-        participantKey: participantIds
-          .map((id) => id.toHexString())
-          .sort()
-          .join('-'),
-        lastActivityAt: now,
-        lastMessageId: null,
-        readMarkers: participantIds.map((userId) => ({ userId, messageId: null, readAt: now })),
-        createdAt: now,
-        updatedAt: now,
-      };
-    });
-    await db.collection('conversations').insertMany(conversations);
-    await client.close();
-    const senders: Sender[] = await Promise.all(
-      conversations.map(async (conversation, i) => ({
-        conversationId: conversation._id.toHexString(),
-        token: await signSessionToken(claimsFor(riders[2 * i]!), stack.jwtSecret),
-      })),
+    await applyIndexes(client.db(databaseName(stack.databaseUri, undefined)));
+    const seeded = await seedConversations(
+      client.db(databaseName(stack.databaseUri, undefined)),
+      CONCURRENCY,
+      stack.jwtSecret,
     );
+    await client.close();
+    const senders: Sender[] = seeded.map(({ conversation, tokens }) => ({
+      conversationId: conversation.toHexString(),
+      token: tokens[0],
+    }));
 
     /** N requests of `kind`, CONCURRENCY at a time; answers workerd's CPU per request in microseconds. */
     const load = async (server: Server, kind: Kind, count: number) => {
