@@ -121,6 +121,22 @@ describe('fastAcceptor', () => {
     expect(agreesWithZod(body, { text: ' hi ' })).toBeGreaterThan(0);
   });
 
+  it('leaves to zod a refinement on a kind whose checks it does not read, and a rewrite of an array', () => {
+    const refined = [
+      z.enum(['a', 'b']).refine((v) => v === 'a'),
+      z
+        .string()
+        .optional()
+        .refine((v) => v !== 'x'),
+      z.boolean().refine((v) => v),
+      z.record(z.string(), z.number()).refine((r) => Object.keys(r).length < 2),
+      z.array(z.string().trim()).overwrite((list) => [...list].sort()),
+    ];
+    for (const schema of refined) expect(fastAcceptor(schema as z.ZodType)).toBeNull();
+    // In an object, the field's refinement makes the whole object zod's.
+    expect(fastAcceptor(z.object({ kind: z.enum(['a', 'b']).refine((v) => v === 'a') }))).toBeNull();
+  });
+
   it("accepts only an enum's values, never the names a numeric TypeScript enum maps back", () => {
     enum Level {
       Low = 1,

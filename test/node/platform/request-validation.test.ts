@@ -38,6 +38,18 @@ const routes = [
   }),
   defineRoute({
     method: 'get',
+    path: '/strict',
+    request: { headers: z.strictObject({ 'x-mode': z.string().optional() }) },
+    responses: { 200: ok },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/odd-header',
+    request: { headers: z.object({ 'x mode': z.string().optional(), 'x-mode': z.string().optional() }) },
+    responses: { 200: ok },
+  }),
+  defineRoute({
+    method: 'get',
     path: '/loose/{id}',
     request: { params: z.object({ id: IdString }), headers: z.looseObject({ 'x-mode': z.string().optional() }) },
     responses: { 200: ok },
@@ -67,7 +79,7 @@ const project = withRoutes(createRouter() as unknown as OpenAPIHono);
 const library = withRoutes(
   new OpenAPIHono({
     defaultHook: (result) => {
-      if (!result.success) refuseInput(result.target as never, result.error);
+      if (!result.success) refuseInput(result.target, result.error);
     },
   }),
 );
@@ -132,6 +144,8 @@ const REQUESTS: [string, string, RequestInit?][] = [
     { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' },
   ],
   ['every header to a loose header schema', `/loose/${ID}`, { headers: { 'X-Mode': 'b', 'x-other': '1' } }],
+  ['headers a strict header schema does not name', '/strict', { headers: { 'x-mode': 'a', 'x-other': '1' } }],
+  ['a header schema naming what is no header name', '/odd-header', { headers: { 'x-mode': 'a' } }],
 ];
 
 async function answer(router: OpenAPIHono, path: string, init?: RequestInit) {
@@ -202,6 +216,36 @@ describe('request validation', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'Invalid request body.', details: [{ field: 'text' }] });
     expect((await send('nope', '{"text":"hi"}')).body).toMatchObject({ error: 'Invalid path.' });
+  });
+
+  it('answers as the library when the early check reads a strict header schema', async () => {
+    const param = z.object({ id: pathId('id') });
+    const header = z.strictObject({ 'x-socket-id': z.string().optional() });
+    const json = z.object({ text: z.string() });
+    const route = defineRoute({
+      method: 'post',
+      path: '/strict-early/{id}',
+      middleware: [
+        async (c, next) => {
+          c.set('early' as never, (await validatedAhead(c.req, { param, header, json })) as never);
+          await next();
+        },
+      ] as const,
+      request: { params: param, headers: header, ...jsonBody(json) },
+      responses: { 200: ok },
+    });
+    const project = createRouter().openapi(route, echo as never);
+    const library = new OpenAPIHono({
+      defaultHook: (result) => {
+        if (!result.success) refuseInput(result.target, result.error);
+      },
+    }).openapi(route, echo as never);
+    project.onError(onError);
+    library.onError(onError);
+    const init = { method: 'POST', headers: JSON_TYPE, body: '{"text":"hi"}' };
+    const expected = await answer(library as unknown as OpenAPIHono, `/strict-early/${ID}`, init);
+    expect(expected.status).toBe(400);
+    expect(await answer(project as unknown as OpenAPIHono, `/strict-early/${ID}`, init)).toEqual(expected);
   });
 
   it('describes the routes as the library does', () => {

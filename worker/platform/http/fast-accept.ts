@@ -1,11 +1,12 @@
 import type { z } from 'zod';
+import { type Check, checked, checksOf, DECLINED } from './fast-accept-checks';
 
 // zod parses with generic machinery on every call (workerd allows no code generation, so zod runs jitless), which
 // costs more than the checks themselves. For hot inputs that are nearly always valid, `fastAcceptor` turns a schema
 // into a plain function that checks the same rules and answers zod's output, or DECLINED when it is not sure; the
 // caller then parses with zod, which gives the same errors as ever. It only ever accepts what zod accepts.
 
-export const DECLINED: unique symbol = Symbol('declined');
+export { DECLINED };
 export type Acceptor = (input: unknown) => unknown;
 
 interface Def {
@@ -21,25 +22,6 @@ interface Def {
   defaultValue?: unknown;
   element?: z.ZodType;
 }
-interface CheckDef {
-  check: string;
-  /** An overwrite check's rewrite. */
-  tx?: (value: never) => unknown;
-  pattern?: RegExp;
-  maximum?: number;
-  minimum?: number;
-  value?: number;
-  inclusive?: boolean;
-  format?: string;
-  prefix?: string;
-  suffix?: string;
-  includes?: string;
-  position?: number;
-}
-/** A check, or a string format schema (z.uuid()), which is a check itself; `traits` names the zod classes it is. */
-interface Check {
-  _zod: { def: CheckDef; traits: Set<string> };
-}
 interface Internals {
   _zod: { def: Def; traits: Set<string>; optin?: string; optout?: string };
 }
@@ -51,85 +33,8 @@ const isA = (schema: z.ZodType, trait: string) => internalsOf(schema)._zod.trait
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
-// zod's string formats whose whole check is `pattern.test` (node_modules/zod/v4/core/schemas.js and checks.js), by the
-// zod class that makes them: matching the class, not the format's name, keeps out z.stringFormat('uuid', ...) and
-// every format whose check does more than its pattern (base64, base64url, ipv6, cidrv6, credit card, IBAN, JWT, URL).
-const PATTERN_ONLY = [
-  '$ZodUUID',
-  '$ZodGUID',
-  '$ZodEmail',
-  '$ZodISODateTime',
-  '$ZodISODate',
-  '$ZodISOTime',
-  '$ZodISODuration',
-  '$ZodE164',
-  '$ZodIPv4',
-  '$ZodCIDRv4',
-  '$ZodCheckRegex',
-  '$ZodCheckLowerCase',
-  '$ZodCheckUpperCase',
-];
-
-/** The test of one string format check exactly as zod runs it, or null when zod's check is not known to be that. */
-function formatTest(check: Check): ((value: string) => boolean) | null {
-  const { def, traits } = check._zod;
-  if (traits.has('$ZodCheckStartsWith')) return (value) => value.startsWith(def.prefix!);
-  if (traits.has('$ZodCheckEndsWith')) return (value) => value.endsWith(def.suffix!);
-  if (traits.has('$ZodCheckIncludes')) return (value) => value.includes(def.includes!, def.position);
-  const pattern = def.pattern;
-  if (!pattern || !PATTERN_ONLY.some((trait) => traits.has(trait))) return null;
-  return (value) => {
-    pattern.lastIndex = 0;
-    return pattern.test(value);
-  };
-}
-
-/** One check: the value to go on with (a rewrite's output, else the value itself), or DECLINED when it fails. */
-type Step = (value: never) => unknown;
-
-const testing =
-  (test: (value: never) => boolean): Step =>
-  (value) =>
-    test(value) ? value : DECLINED;
-
-/**
- * A step per check of a string, number or array schema, in zod's order, or null when one is of a kind this does not
- * know. A rewrite (`.trim()`, `.toLowerCase()`: zod's overwrite check) hands the checks after it its output, as zod does.
- */
-function checksOf(schema: z.ZodType): Step[] | null {
-  const def = defOf(schema);
-  const checks = [...(def.checks ?? [])];
-  // A string format schema (z.uuid(), z.iso.datetime()) is its own check.
-  if (def.check) checks.unshift(schema as unknown as Check);
-  const steps: Step[] = [];
-  for (const item of checks) {
-    const check = item._zod.def;
-    if (check.check === 'string_format') {
-      const test = formatTest(item);
-      if (!test) return null;
-      steps.push(testing(test));
-    } else if (check.check === 'overwrite' && item._zod.traits.has('$ZodCheckOverwrite')) steps.push(check.tx!);
-    else if (check.check === 'max_length') steps.push(testing((value: string) => value.length <= check.maximum!));
-    else if (check.check === 'min_length') steps.push(testing((value: string) => value.length >= check.minimum!));
-    else if (check.check === 'number_format' && check.format === 'safeint') steps.push(testing(Number.isSafeInteger));
-    else if (check.check === 'greater_than')
-      steps.push(testing((value: number) => (check.inclusive ? value >= check.value! : value > check.value!)));
-    else if (check.check === 'less_than')
-      steps.push(testing((value: number) => (check.inclusive ? value <= check.value! : value < check.value!)));
-    else return null;
-  }
-  return steps;
-}
-
-/** The value after every step, or DECLINED at the first that fails. */
-const checked = (steps: Step[], value: unknown): unknown => {
-  let current = value;
-  for (const step of steps) {
-    current = step(current as never);
-    if (current === DECLINED) return DECLINED;
-  }
-  return current;
-};
+/** The kinds whose checks the acceptor reads (checksOf), or declines itself on (an object with any). */
+const CHECKED_KINDS = new Set(['string', 'number', 'array', 'object']);
 
 /**
  * The schema's fast acceptor, or null when it uses a construct this does not know (the caller then always uses zod).
@@ -138,6 +43,8 @@ const checked = (steps: Step[], value: unknown): unknown => {
  */
 export function fastAcceptor(schema: z.ZodType): Acceptor | null {
   const def = defOf(schema);
+  // A check (a refinement) on a kind whose checks this does not read: zod's alone to run.
+  if (def.checks?.length && !CHECKED_KINDS.has(def.type)) return null;
   switch (def.type) {
     case 'unknown':
     case 'any':
@@ -181,7 +88,8 @@ export function fastAcceptor(schema: z.ZodType): Acceptor | null {
       return recordAcceptor(def);
     case 'array': {
       const element = fastAcceptor(def.element!);
-      const steps = element && checksOf(schema);
+      // zod runs an array's checks on its parsed elements; a rewrite of the array would see other values here.
+      const steps = element && checksOf(schema, false);
       if (!element || !steps) return null;
       return (input) => {
         if (!Array.isArray(input) || checked(steps, input) !== input) return DECLINED;

@@ -3,7 +3,7 @@ import type { Env as HonoEnv, MiddlewareHandler } from 'hono';
 import type { ZodError, ZodObject, ZodType } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
 import { acceptingFast } from './fast-accept';
-import { requestValidation, type Target } from './request-validation';
+import { requestValidation } from './request-validation';
 
 /** One documented answer: what it means and, per media type, the schema of its body. */
 type ResponseConfig = {
@@ -154,7 +154,7 @@ function toDetails(target: string, error: ZodError): ErrorDetail[] {
 export function createRouter<E extends HonoEnv>() {
   const router = new OpenAPIHono<E>({
     defaultHook: (result) => {
-      if (!result.success) refuseInput(result.target as Target, result.error);
+      if (!result.success) refuseInput(result.target, result.error);
     },
   });
   // Each route's inputs checked by one middleware (./request-validation.ts) rather than the library's one per input;
@@ -172,7 +172,7 @@ export function createRouter<E extends HonoEnv>() {
 }
 
 /** A failed input's 400, listing every field and what is wrong with it. */
-export function refuseInput(target: Target, error: ZodError): never {
+export function refuseInput(target: string, error: ZodError): never {
   const label = TARGET_LABEL[target] ?? target;
   throw new ApiError(400, `Invalid ${label}.`, { details: toDetails(target, error) });
 }

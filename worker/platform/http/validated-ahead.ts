@@ -1,13 +1,7 @@
 import type { HonoRequest } from 'hono';
 import type { ZodObject, ZodType, z } from 'zod';
 import { parseFast } from './fast-accept';
-
-/**
- * A JSON request's content type as the route's media-type gate admits it (@hono/zod-openapi's rule, on the whole
- * header, parameters included): stricter than the body validator's look at the media type before any `;`, so a body
- * this admits is one both read.
- */
-const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+import { headerReader, JSON_REQUEST } from './request-inputs';
 
 /** A route's request schemas: its path params, headers and required JSON body, the ones its route is defined with. */
 export interface RequestSchemas<P extends ZodType, H extends ZodObject, J extends ZodType> {
@@ -26,6 +20,7 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
   req: HonoRequest,
   schemas: RequestSchemas<P, H, J>,
 ): Promise<{ param: z.output<P>; header: z.output<H>; json: z.output<J> } | undefined> {
+  // The gate's rule, stricter than the body validator's look at the media type: a body it admits, both read.
   if (!JSON_REQUEST.test(req.header('content-type') ?? '')) return undefined;
   let body: unknown;
   try {
@@ -34,14 +29,7 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
     return undefined;
   }
   const param = parseFast(schemas.param, req.param());
-  // The headers the schema names, each read once: an object schema reads no other (the validator's own pass
-  // strips the rest), so the request's every header is not copied out of the runtime here.
-  const named: Record<string, string> = {};
-  for (const name of Object.keys(schemas.header.shape)) {
-    const value = req.header(name);
-    if (value !== undefined) named[name] = value;
-  }
-  const header = parseFast(schemas.header, named);
+  const header = parseFast(schemas.header, headerReader(schemas.header)(req));
   const json = parseFast(schemas.json, body);
   if (!(param.success && header.success && json.success)) return undefined;
   const valid = { param: param.data, header: header.data, json: json.data };
@@ -53,17 +41,18 @@ export async function validatedAhead<P extends ZodType, H extends ZodObject, J e
   return valid;
 }
 
-type Checked = Record<keyof RequestSchemas<ZodType, ZodObject, ZodType>, { schema: ZodType; value: unknown }>;
+/** An input, by the name `c.req.valid()` reads it under, with the schema it passed. */
+type Checked = Partial<Record<'query' | 'param' | 'header' | 'json', { schema: ZodType; value: unknown }>>;
 
 /** What validatedAhead accepted of a request, with the schema each input passed. */
 const checkedEarlier = new WeakMap<Request, Checked>();
 
 /**
- * The input `target` of this request as validatedAhead already accepted it under this very schema, for the route's
- * own validation to take instead of reading and parsing it again (the same request and schema give the same output);
- * undefined when it did not.
+ * What validatedAhead accepted of this request, each input with the schema it passed, for the route's own validation
+ * to take where its schema is that very one instead of reading and parsing again; taken once.
  */
-export function acceptedEarlier(request: Request, target: string, schema: ZodType): { value: unknown } | undefined {
-  const checked = checkedEarlier.get(request)?.[target as keyof Checked];
-  return checked?.schema === schema ? { value: checked.value } : undefined;
+export function takeEarlier(request: Request): Checked | undefined {
+  const checked = checkedEarlier.get(request);
+  checkedEarlier.delete(request);
+  return checked;
 }
