@@ -153,6 +153,24 @@ async function answer(router: OpenAPIHono, path: string, init?: RequestInit) {
   return { status: response.status, body: await response.json() };
 }
 
+/** A route whose middleware runs the write-ahead's early check on the route's own schemas first, as `auth` does. */
+function earlyCheckedRoute(path: string, header: z.ZodObject) {
+  const param = z.object({ id: pathId('id') });
+  const json = z.object({ text: z.string().trim().min(1) }).strict();
+  return defineRoute({
+    method: 'post',
+    path,
+    middleware: [
+      async (c, next) => {
+        c.set('early' as never, (await validatedAhead(c.req, { param, header, json })) as never);
+        await next();
+      },
+    ] as const,
+    request: { params: param, headers: header, ...jsonBody(json) },
+    responses: { 200: ok },
+  });
+}
+
 describe('request validation', () => {
   it.each(REQUESTS)('answers %s as the library validators do', async (_, path, init) => {
     const expected = await answer(library, path, init);
@@ -180,21 +198,7 @@ describe('request validation', () => {
   });
 
   it('takes what the early check accepted of the same request, and checks itself what it refused', async () => {
-    const param = z.object({ id: pathId('id') });
-    const header = z.object({ 'x-socket-id': z.string().max(8).optional() });
-    const json = z.object({ text: z.string().trim().min(1) }).strict();
-    const route = defineRoute({
-      method: 'post',
-      path: '/early/{id}',
-      middleware: [
-        async (c, next) => {
-          c.set('early' as never, (await validatedAhead(c.req, { param, header, json })) as never);
-          await next();
-        },
-      ] as const,
-      request: { params: param, headers: header, ...jsonBody(json) },
-      responses: { 200: ok },
-    });
+    const route = earlyCheckedRoute('/early/{id}', z.object({ 'x-socket-id': z.string().max(8).optional() }));
     const router = createRouter().openapi(route, (c) => {
       const early = c.get('early' as never) as { param: unknown; header: unknown; json: unknown } | undefined;
       const same = early
@@ -219,21 +223,7 @@ describe('request validation', () => {
   });
 
   it('answers as the library when the early check reads a strict header schema', async () => {
-    const param = z.object({ id: pathId('id') });
-    const header = z.strictObject({ 'x-socket-id': z.string().optional() });
-    const json = z.object({ text: z.string() });
-    const route = defineRoute({
-      method: 'post',
-      path: '/strict-early/{id}',
-      middleware: [
-        async (c, next) => {
-          c.set('early' as never, (await validatedAhead(c.req, { param, header, json })) as never);
-          await next();
-        },
-      ] as const,
-      request: { params: param, headers: header, ...jsonBody(json) },
-      responses: { 200: ok },
-    });
+    const route = earlyCheckedRoute('/strict-early/{id}', z.strictObject({ 'x-socket-id': z.string().optional() }));
     const project = createRouter().openapi(route, echo as never);
     const library = new OpenAPIHono({
       defaultHook: (result) => {
