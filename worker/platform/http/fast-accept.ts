@@ -206,30 +206,17 @@ export function acceptOrParse<T extends z.ZodType>(
 
 const acceptors = new WeakMap<z.ZodType, Acceptor | null>();
 
-/** Parses as `schema.safeParse` does, through the schema's fast acceptor, made on its first parse and kept with it. */
-export function parseFast<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
+/** The schema's fast acceptor (or null), made on first use and kept with the schema. */
+export function acceptorOf(schema: z.ZodType): Acceptor | null {
   let acceptor = acceptors.get(schema);
   if (acceptor === undefined) {
     acceptor = fastAcceptor(schema);
     acceptors.set(schema, acceptor);
   }
-  return acceptOrParse(schema, acceptor, input);
+  return acceptor;
 }
 
-/**
- * The schema, its `safeParseAsync` (what the routes' validators call) taking the fast acceptor first; the same
- * schema object, so its OpenAPI description is unchanged. Any input the acceptor declines is parsed by zod as ever.
- */
-export function acceptingFast<T extends z.ZodType>(schema: T): T {
-  const acceptor = fastAcceptor(schema);
-  if (!acceptor) return schema;
-  const parse = schema.safeParseAsync.bind(schema);
-  Object.defineProperty(schema, 'safeParseAsync', {
-    value: async (input: unknown) => {
-      const value = acceptor(input);
-      return value === DECLINED ? parse(input) : { success: true, data: value };
-    },
-    configurable: true,
-  });
-  return schema;
+/** Parses as `schema.safeParse` does, through the schema's kept fast acceptor. */
+export function parseFast<T extends z.ZodType>(schema: T, input: unknown): z.ZodSafeParseResult<z.output<T>> {
+  return acceptOrParse(schema, acceptorOf(schema), input);
 }

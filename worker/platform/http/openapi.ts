@@ -2,7 +2,6 @@ import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi
 import type { Env as HonoEnv, MiddlewareHandler } from 'hono';
 import type { ZodError, ZodObject, ZodType } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
-import { acceptingFast } from './fast-accept';
 import { requestValidation } from './request-validation';
 
 /** One documented answer: what it means and, per media type, the schema of its body. */
@@ -32,9 +31,9 @@ export const jsonResponse = (schema: ZodType, description: string, headers?: Zod
 export const errorResponse = (description: string, headers?: ZodObject) =>
   jsonResponse(ErrorBody, description, headers);
 
-/** A required JSON request body with this schema; a valid body skips zod's generic machinery (./fast-accept.ts). */
+/** A required JSON request body with this schema. */
 export const jsonBody = <T extends ZodType>(schema: T) => ({
-  body: { content: { 'application/json': { schema: acceptingFast(schema) } }, required: true },
+  body: { content: { 'application/json': { schema } }, required: true },
 });
 
 /** `Retry-After` in whole seconds, on 429 and 503. */

@@ -2,7 +2,7 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import type { HonoRequest, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError, ZodType } from 'zod';
-import { type Acceptor, DECLINED, fastAcceptor } from './fast-accept';
+import { type Acceptor, acceptorOf, DECLINED } from './fast-accept';
 import { hasBody, headerReader, JSON_MEDIA_TYPE, JSON_REQUEST, jsonOf, queryOf } from './request-inputs';
 import { takeEarlier } from './validated-ahead';
 
@@ -36,7 +36,7 @@ async function parse(check: Check, value: unknown, refuse: Refuse): Promise<obje
 }
 
 /** The inputs a route declares as checks, in the library's order, or null when one is the library's alone to read. */
-function checksOf(
+function routeInputs(
   request: NonNullable<RouteConfig['request']>,
 ): { checks: Check[]; body?: Check & { required: boolean } } | null {
   // Cookies, header parameters given as an array, anything not a zod schema: the library's validators read them.
@@ -51,7 +51,7 @@ function checksOf(
   const checks: Check[] = [];
   for (const [target, schema, read] of inputs) {
     if (!isZod(schema)) return null;
-    checks.push({ target, read, schema, accept: fastAcceptor(schema) });
+    checks.push({ target, read, schema, accept: acceptorOf(schema) });
   }
   const content = request.body?.content;
   if (!content) return { checks };
@@ -61,12 +61,9 @@ function checksOf(
   if (!zodSchemas.length) return { checks };
   // Only a body declared as JSON alone, with one zod schema, is read here.
   if (declared.length !== 1 || !JSON_MEDIA_TYPE.test(declared[0]![0])) return null;
-  // The body schema answers fast on its own where it can (./fast-accept.ts acceptingFast).
   const schema = schemaOf(zodSchemas[0]![1]) as ZodType;
-  return {
-    checks,
-    body: { target: 'json', read: jsonOf, schema, accept: null, required: request.body?.required === true },
-  };
+  const required = request.body?.required === true;
+  return { checks, body: { target: 'json', read: jsonOf, schema, accept: acceptorOf(schema), required } };
 }
 
 /**
@@ -76,7 +73,7 @@ function checksOf(
  * there: the same request and schema give the same output, and a body it accepted passed the same media type gate.
  */
 export function requestValidation(request: RouteConfig['request'], refuse: Refuse): MiddlewareHandler | null {
-  const declared = request && checksOf(request);
+  const declared = request && routeInputs(request);
   if (!declared || (!declared.checks.length && !declared.body)) return null;
   const { checks, body } = declared;
   return async (c, next) => {
